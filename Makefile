@@ -1,0 +1,22 @@
+# hvdkit: `make demo` runs the main job, `make test` the test suite; both set everything up first.
+PYTHON ?= .venv/bin/python
+BIN := $(dir $(PYTHON))
+# The venv's scripts (hvdkit, horovodrun) must be found by the jobs these targets launch.
+export PATH := $(abspath $(BIN)):$(PATH)
+
+.PHONY: setup test demo bench clean
+
+setup:
+	@bash scripts/setup.sh $(PYTHON)
+
+test: setup
+	$(PYTHON) -m pytest tests
+
+demo: setup
+	@bash scripts/demo.sh $(PYTHON)
+
+bench: setup
+	$(PYTHON) -m benchmarks.run
+
+clean:
+	rm -rf results build *.egg-info .pytest_cache

@@ -1,0 +1,33 @@
+"""The `hvdkit` command: doctor, scale, timeline."""
+import argparse
+import importlib
+import sys
+
+import hvdkit
+
+# Subcommand modules register their own arguments; heavy imports stay inside their run functions.
+COMMANDS = ("doctor",)
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit status 2."""
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="hvdkit", description="Data-parallel training on Horovod, done right.")
+    parser.add_argument("--version", action="version", version=f"hvdkit {hvdkit.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        importlib.import_module(f"hvdkit.cli.{name}").register(sub)
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args) or 0
+    except UsageError as exc:
+        print(f"hvdkit {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""`hvdkit doctor`: is this machine ready for `mpirun -n N python train.py`?
+
+Every check runs in a subprocess, so a framework that crashes on import is reported, not fatal.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from hvdkit.common import launch
+from hvdkit.common.context import usable_cores
+
+OK, WARN, FAIL = "ok", "warn", "FAIL"
+_VERSIONS = """
+import importlib.metadata as md, json, sys
+out = {"python": sys.version.split()[0]}
+for key, names in {"torch": ["torch"], "tensorflow": ["tensorflow", "tensorflow-cpu"], "keras": ["keras"],
+                   "horovod": ["horovod"], "mpi4py": ["mpi4py"], "numpy": ["numpy"]}.items():
+    for n in names:
+        try:
+            out[key] = md.version(n); break
+        except md.PackageNotFoundError:
+            out[key] = None
+print(json.dumps(out))
+"""
+_FIX = {
+    "torch": "pip install torch==2.13.0 (or make setup)",
+    "tensorflow": "pip install tensorflow-cpu==2.21.0 (or make setup)",
+    "horovod": "make setup (builds Horovod 0.28.1 with scripts/build_horovod.sh)",
+    "mpi4py": "pip install mpi4py (needs libopenmpi-dev)",
+}
+
+
+def _run(argv, timeout=120, env=None):
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
+        return p.returncode, p.stdout, p.stderr
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return -1, "", str(exc)
+
+
+class Report:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, status, what, detail="", fix=""):
+        self.rows.append({"status": status, "check": what, "detail": detail, "fix": fix})
+
+    @property
+    def failed(self):
+        return [r for r in self.rows if r["status"] == FAIL]
+
+    def print(self):
+        for r in self.rows:
+            line = f"  {r['status']:<4}  {r['check']:<22} {r['detail']}"
+            if r["fix"] and r["status"] != OK:
+                line += f"  -> fix: {r['fix']}"
+            print(line.rstrip())
+
+
+def check_versions(report, python):
+    code, out, err = _run([python, "-c", _VERSIONS])
+    versions = json.loads(out) if code == 0 else {}
+    report.add(OK, "python", versions.get("python", sys.version.split()[0]))
+    for name in ("torch", "tensorflow", "keras", "horovod", "mpi4py"):
+        v = versions.get(name)
+        required = name in ("horovod",)
+        report.add(OK if v else (FAIL if required else WARN), name, v or "not installed", _FIX.get(name, f"pip install {name}"))
+    return versions
+
+
+def check_build(report, versions):
+    """Horovod's own view of its build, as `horovodrun --check-build` prints it."""
+    exe = shutil.which("horovodrun")
+    if not versions.get("horovod") or not exe:
+        return {}
+    code, out, err = _run([exe, "--check-build"], timeout=180)
+    sections = _check_build_sections(out)
+    if code != 0 or not sections:
+        report.add(FAIL, "horovod build", f"horovodrun --check-build failed: {(err or out).strip()[:200]}", _FIX["horovod"])
+        return sections
+    frameworks = sections.get("Available Frameworks", [])
+    report.add(OK if frameworks else FAIL, "horovod frameworks", ", ".join(frameworks) or "none", _FIX["horovod"])
+    for title in ("Available Controllers", "Available Tensor Operations"):
+        on = sections.get(title, [])
+        report.add(OK if "MPI" in on and "Gloo" in on else WARN, "horovod " + title.split()[-1].lower(),
+                   ", ".join(on) or "none", "rebuild with make setup (needs libopenmpi-dev for MPI)")
+    for name, installed in (("TensorFlow", versions.get("tensorflow")), ("PyTorch", versions.get("torch"))):
+        if installed and name not in frameworks:
+            report.add(FAIL, f"horovod + {name}", f"{name} {installed} installed but Horovod was built without it",
+                       "rebuild: bash scripts/build_horovod.sh (the cache key follows framework versions)")
+    return sections
+
+
+def _check_build_sections(text):
+    sections, current = {}, None
+    for line in text.splitlines():
+        if line.strip().endswith(":") and line.strip()[:-1] in ("Available Frameworks", "Available Controllers",
+                                                                  "Available Tensor Operations"):
+            current = line.strip()[:-1]
+            sections[current] = []
+        else:
+            m = re.match(r"\s*\[X\]\s+(.+)", line)
+            if m and current:
+                sections[current].append(m.group(1).strip())
+    return sections
+
+
+def check_mpi(report, python):
+    mpirun = shutil.which("mpirun")
+    if not mpirun:
+        report.add(FAIL, "mpirun", "not found", "apt-get install openmpi-bin libopenmpi-dev (or module load openmpi)")
+        return
+    code, out, err = _run([mpirun, "--version"], timeout=30)
+    report.add(OK, "mpirun", (out or err).splitlines()[0] if (out or err) else mpirun)
+    code, out, err = _run([python, "-c", "from mpi4py import MPI; print(MPI.Get_library_version().splitlines()[0])"], 60)
+    if code == 0:
+        report.add(OK, "MPI library", out.strip())
+    rank_code = "import os; print('RANK', os.environ.get('OMPI_COMM_WORLD_RANK') or os.environ.get('PMI_RANK'))"
+    argv = launch.command(2, [python, "-c", rank_code], "mpirun")
+    code, out, err = _run(argv, timeout=120, env=launch.child_env(2))
+    got = sorted(line.split()[1] for line in out.splitlines() if line.startswith("RANK"))
+    if code == 0 and got == ["0", "1"]:
+        report.add(OK, "mpirun -n 2", "started ranks 0 and 1" + (" (oversubscribed)" if usable_cores() < 2 else ""))
+    else:
+        report.add(FAIL, "mpirun -n 2", (err.strip().splitlines() or ["no output"])[-1][:200],
+                   "check `mpirun -n 2 hostname`; see README Troubleshooting")
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and not os.environ.get("OMPI_ALLOW_RUN_AS_ROOT"):
+        report.add(WARN, "running as root", "plain `mpirun` refuses root",
+                   "export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 (hvdkit's own launchers do)")
+
+
+def check_hardware(report):
+    report.add(OK, "cores", f"{usable_cores()} usable by this process")
+    gpus = []
+    if shutil.which("nvidia-smi"):
+        code, out, _ = _run(["nvidia-smi", "-L"], timeout=30)
+        gpus = [l for l in out.splitlines() if l.startswith("GPU")] if code == 0 else []
+    report.add(OK, "GPUs", f"{len(gpus)}" + (f" ({gpus[0]})" if gpus else " (CPU training)"))
+
+
+def check_data(report):
+    try:
+        from hvdkit.common import datasets
+    except ImportError:
+        return
+    for name, where in datasets.available().items():
+        report.add(OK if where else WARN, f"data: {name}", where or "not found", datasets.HOW_TO_GET.get(name, ""))
+
+
+def run(args):
+    python = args.python or sys.executable
+    report = Report()
+    versions = check_versions(report, python)
+    check_build(report, versions)
+    check_mpi(report, python)
+    check_hardware(report)
+    check_data(report)
+    if args.json:
+        print(json.dumps({"checks": report.rows, "failed": len(report.failed)}, indent=2))
+    else:
+        print(f"hvdkit doctor ({python})")
+        report.print()
+        print(f"{len(report.failed)} check(s) failed" if report.failed else "all required checks passed")
+    return 1 if report.failed else 0
+
+
+def register(sub):
+    p = sub.add_parser("doctor", help="check versions, Horovod's build, MPI launch, hardware and data sets")
+    p.add_argument("--python", help="interpreter to check (default: this one)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(run=run)

@@ -1,0 +1,1 @@
+"""Framework-free pieces shared by hvdkit.torch and hvdkit.tensorflow (no torch/tensorflow imports here)."""

@@ -1,0 +1,65 @@
+"""Building launch commands (mpirun, mpiexec, horovodrun, srun) for N ranks on this machine.
+
+Used by `hvdkit scale`, `hvdkit doctor`, the demo and the tests, so they all launch the same way.
+"""
+import os
+import shutil
+
+from hvdkit.common.context import usable_cores
+
+LAUNCHERS = ("mpirun", "mpiexec", "horovodrun", "srun")
+
+
+class LaunchError(RuntimeError):
+    pass
+
+
+def child_env(n, base=None, threads=None):
+    """Environment for launched ranks: OpenMPI's root and oversubscription switches, for the children only.
+
+    OpenMPI refuses to start as root without both ALLOW_RUN_AS_ROOT variables, and refuses more
+    ranks than cores unless oversubscription is allowed. Ranks beyond the cores also need one
+    intra-op thread each, or they fight over cores.
+    """
+    env = dict(os.environ if base is None else base)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    cores = usable_cores()
+    if n > cores:
+        env.setdefault("OMPI_MCA_rmaps_base_oversubscribe", "1")
+    per_rank = threads if threads is not None else max(1, cores // max(1, n))
+    env.setdefault("OMP_NUM_THREADS", str(per_rank))
+    # Quiet OpenMPI's "no high-performance network" notices on laptops and CI containers.
+    env.setdefault("OMPI_MCA_btl_base_warn_component_unused", "0")
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    return env
+
+
+def command(n, argv, launcher="mpirun", extra=(), env_names=()):
+    """argv for `launcher` starting `n` ranks of `argv` on localhost (or on the allocation, for srun)."""
+    if n < 1:
+        raise LaunchError(f"number of ranks must be >= 1, got {n}")
+    if launcher not in LAUNCHERS:
+        raise LaunchError(f"unknown launcher {launcher!r}: use one of {', '.join(LAUNCHERS)}")
+    exe = shutil.which(launcher)
+    if exe is None:
+        hint = {"horovodrun": "it comes with Horovod: make setup",
+                "srun": "srun exists only inside a Slurm allocation"}.get(
+            launcher, "install OpenMPI (Debian: apt-get install openmpi-bin) or load your MPI module")
+        raise LaunchError(f"{launcher} not found on PATH: {hint}")
+    argv = list(argv)
+    if launcher in ("mpirun", "mpiexec"):
+        exports = []
+        for name in env_names:
+            exports += ["-x", name]
+        oversub = ["--oversubscribe"] if n > usable_cores() and _is_openmpi(exe) else []
+        return [exe, "-n", str(n), *oversub, *exports, *extra, *argv]
+    if launcher == "horovodrun":
+        return [exe, "-np", str(n), "-H", f"localhost:{n}", *extra, *argv]
+    return [exe, "-n", str(n), *extra, *argv]
+
+
+def _is_openmpi(exe):
+    real = os.path.realpath(exe)
+    return "openmpi" in real or "orterun" in real or os.path.exists(os.path.join(os.path.dirname(real), "ompi_info"))

@@ -1,0 +1,78 @@
+"""Step 7 for TensorFlow / Keras 3: rank 0 writes, every rank resumes from the same state."""
+import pickle
+
+import keras
+import horovod.tensorflow as hvd
+
+from hvdkit.common import restore as _restore
+from hvdkit.common.checkpoint import CheckpointError, CheckpointFiles
+from hvdkit.tensorflow._core import build_optimizer
+
+
+def _has_variables(obj):
+    return isinstance(obj, (keras.Model, keras.layers.Layer, keras.optimizers.Optimizer))
+
+
+def _dump(obj):
+    if _has_variables(obj):
+        return {"kind": "variables", "arrays": [v.numpy() for v in obj.variables],
+                "paths": [v.path for v in obj.variables]}
+    if hasattr(obj, "state_dict"):
+        return {"kind": "state", "state": obj.state_dict()}
+    return {"kind": "value", "value": obj}
+
+
+def _load_into(obj, saved):
+    if _has_variables(obj):
+        variables = obj.variables
+        arrays = saved.get("arrays")
+        if saved["kind"] != "variables" or len(arrays) != len(variables):
+            raise ValueError(f"it holds {len(arrays or [])} variables, the object has {len(variables)}")
+        for v, a, path in zip(variables, arrays, saved["paths"]):
+            if tuple(v.shape) != a.shape:
+                raise ValueError(f"variable {path} has shape {a.shape} in the checkpoint, {tuple(v.shape)} here")
+        for v, a in zip(variables, arrays):
+            v.assign(a)
+    elif hasattr(obj, "load_state_dict"):
+        obj.load_state_dict(saved["state"])
+    else:
+        raise TypeError(f"cannot restore into a {type(obj).__name__}: it has no variables or load_state_dict()")
+
+
+class Checkpointer:
+    """save(epoch, model=..., optimizer=..., ...) on every rank (only the root writes);
+    restore(model=..., ...) -> the epoch to start from (0 when there is no checkpoint).
+
+    Keras models and optimizers are saved by their variables (optimizer.iterations included, so a
+    LearningRateSchedule resumes at the right step); objects with state_dict() (hvdkit's
+    ShardedDataset) by state; other values as they are, found after restore in `self.values`.
+    """
+
+    def __init__(self, directory, keep=3, root_rank=0):
+        self.files = CheckpointFiles(directory, keep)
+        self.root_rank = root_rank
+        self.values = {}
+
+    def save(self, epoch, **objects):
+        if hvd.rank() != self.root_rank:
+            return None
+        payload = {"epoch": int(epoch), "objects": {name: _dump(obj) for name, obj in objects.items()}}
+        return self.files.write(int(epoch), pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def restore(self, **objects):
+        models = [o for o in objects.values() if isinstance(o, keras.Model)]
+        for obj in objects.values():
+            # Slot variables must exist before they can be assigned.
+            if isinstance(obj, keras.optimizers.Optimizer) and not obj.built and models:
+                build_optimizer(obj, models[0].trainable_variables)
+        payload, path = None, None
+        if hvd.rank() == self.root_rank:
+            payload, path = self.files.latest(pickle.loads)
+        payload, path = hvd.broadcast_object((payload, path), root_rank=self.root_rank, name="hvdkit.restore")
+        if payload is None:
+            return 0
+        self.values = {k: v.get("value") for k, v in payload["objects"].items() if k not in objects}
+        return _restore.apply(payload, objects, path, _load_into)
+
+
+__all__ = ["Checkpointer", "CheckpointError"]

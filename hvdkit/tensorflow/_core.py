@@ -1,0 +1,142 @@
+"""Steps 1-6 and 8 for TensorFlow 2 / Keras 3.
+
+Upstream Horovod's TF helpers predate Keras 3: they call `.ref()` on what they are given, which a
+Keras 3 Variable lacks (horovod issue 4290). Everything here hands Horovod the tf.Variable under
+each Keras variable (`v.value`), which is the same storage, so updates and broadcasts land in the model.
+"""
+import tensorflow as tf
+import keras
+import horovod.tensorflow as hvd
+
+from hvdkit.common import log as _log
+from hvdkit.common import metrics as _metrics
+from hvdkit.common import schedule as _schedule
+from hvdkit.common.context import Context, threads_per_rank
+from hvdkit.common.options import horovod_args
+
+def tf_variables(variables):
+    """The tf.Variables behind Keras 3 variables (tf.Variables pass through)."""
+    return [v.value if isinstance(v, keras.Variable) else v for v in variables]
+
+
+def init(seed=None, threads=None):
+    """Steps 1 and 2: start Horovod, pin one GPU per local rank (or split the CPU cores), seed.
+
+    Call it before building models: TF fixes its thread pools and visible devices on first use.
+    """
+    hvd.init()
+    local_rank, local_size = hvd.local_rank(), hvd.local_size()
+    gpus = tf.config.list_physical_devices("GPU")
+    for gpu in gpus:
+        # Without memory growth the first rank's TF grabs every GPU's memory on the node.
+        tf.config.experimental.set_memory_growth(gpu, True)
+    if gpus:
+        tf.config.set_visible_devices(gpus[local_rank % len(gpus)], "GPU")
+        device = "/GPU:0"
+    else:
+        device = "/CPU:0"
+    n_threads = threads_per_rank(local_size, threads)
+    try:
+        tf.config.threading.set_intra_op_parallelism_threads(n_threads)
+        tf.config.threading.set_inter_op_parallelism_threads(min(2, n_threads))
+    except RuntimeError:
+        n_threads = tf.config.threading.get_intra_op_parallelism_threads() or n_threads
+    if seed is not None:
+        keras.utils.set_random_seed(int(seed) + hvd.rank())
+    return Context(hvd.rank(), hvd.size(), local_rank, local_size, device, n_threads)
+
+
+def scale_lr(base_lr, rule="linear"):
+    """Step 4: the learning rate for hvd.size() workers (linear: base_lr * size)."""
+    return _schedule.scaled_lr(base_lr, hvd.size(), rule)
+
+
+@keras.saving.register_keras_serializable(package="hvdkit")
+class WarmupSchedule(keras.optimizers.schedules.LearningRateSchedule):
+    """Per-step linear warmup from `base_lr` to `target_lr` over `warmup_steps`, then `after` (or flat)."""
+
+    def __init__(self, base_lr, target_lr, warmup_steps, after=None):
+        self.base_lr, self.target_lr, self.warmup_steps, self.after = float(base_lr), float(target_lr), int(warmup_steps), after
+
+    def __call__(self, step):
+        step = keras.ops.cast(step, "float32")
+        lr = _schedule.warmup_lr(step, self.base_lr, self.target_lr, self.warmup_steps, minimum=keras.ops.minimum)
+        if self.after is None:
+            return lr
+        return keras.ops.where(step < self.warmup_steps, lr, self.after(step - self.warmup_steps))
+
+    def get_config(self):
+        return {"base_lr": self.base_lr, "target_lr": self.target_lr, "warmup_steps": self.warmup_steps,
+                "after": keras.saving.serialize_keras_object(self.after) if self.after is not None else None}
+
+    @classmethod
+    def from_config(cls, config):
+        after = config.get("after")
+        config = dict(config, after=keras.saving.deserialize_keras_object(after) if after else None)
+        return cls(**config)
+
+
+def warmup(base_lr, steps=None, epochs=None, steps_per_epoch=None, rule="linear", after=None):
+    """Step 4: a Keras LearningRateSchedule from base_lr to scale_lr(base_lr, rule), step by step."""
+    n = _schedule.warmup_steps(steps, epochs, steps_per_epoch)
+    return WarmupSchedule(base_lr, scale_lr(base_lr, rule), n, after)
+
+
+class DistributedGradientTape:
+    """Step 5: wraps a tf.GradientTape so gradient() returns gradients averaged over ranks.
+
+    Works with Keras 3 variables, where hvd.DistributedGradientTape raises
+    "'Variable' object has no attribute 'ref'".
+    """
+
+    def __init__(self, tape, compression="none", op="average", sparse_as_dense=False, **kwargs):
+        comp, reduce_op = horovod_args(hvd, compression, op)
+        self._tape = hvd.DistributedGradientTape(
+            tape, compression=comp, op=reduce_op, sparse_as_dense=sparse_as_dense, **kwargs)
+
+    def gradient(self, target, sources, output_gradients=None):
+        single = not isinstance(sources, (list, tuple))
+        grads = self._tape.gradient(target, tf_variables([sources] if single else sources), output_gradients)
+        return grads[0] if single else grads
+
+    def __getattr__(self, name):
+        return getattr(self._tape, name)
+
+
+def build_optimizer(optimizer, variables):
+    """Create the optimizer's slot variables now, so a broadcast before step 1 covers them."""
+    if not optimizer.built:
+        optimizer.build(variables)
+
+
+def broadcast_state(model, optimizer=None, root_rank=0):
+    """Step 6: the model's variables (batch-norm statistics too) and the optimizer's, from root_rank.
+
+    The optimizer is built first, so this runs before training instead of "after the first step".
+    """
+    if not model.built or not model.variables:
+        raise ValueError("broadcast_state needs a built model: call model.build(input_shape) "
+                         "or run one forward pass before it")
+    variables = list(model.variables)
+    if optimizer is not None:
+        build_optimizer(optimizer, model.trainable_variables)
+        variables += list(optimizer.variables)
+    hvd.broadcast_variables(tf_variables(variables), root_rank=root_rank)
+
+
+def average_metrics(metrics):
+    """Step 8: {name: (sum, count)} on each rank -> {name: sum of sums / sum of counts} on every rank."""
+    names, flat = _metrics.pack(metrics, lambda x: float(x.numpy()) if hasattr(x, "numpy") else float(x))
+    reduced = hvd.allreduce(tf.constant(flat, tf.float64), op=hvd.Sum, name="hvdkit.average_metrics")
+    return _metrics.unpack(names, reduced.numpy().tolist())
+
+
+def print0(*args, **kwargs):
+    _log.print0(hvd.rank(), *args, **kwargs)
+
+
+log = print0
+
+
+def progress(iterable=None, **kwargs):
+    return _log.progress0(hvd.rank(), iterable, **kwargs)

@@ -1,0 +1,111 @@
+"""Steps 1-6 and 8 for PyTorch."""
+import torch
+import horovod.torch as hvd
+
+from hvdkit.common import log as _log
+from hvdkit.common import metrics as _metrics
+from hvdkit.common import schedule as _schedule
+from hvdkit.common.context import Context, threads_per_rank
+from hvdkit.common.options import horovod_args
+
+def init(seed=None, threads=None):
+    """Steps 1 and 2: start Horovod, pin one GPU per local rank (or split the CPU cores), seed."""
+    hvd.init()
+    local_rank, local_size = hvd.local_rank(), hvd.local_size()
+    if torch.cuda.is_available():
+        torch.cuda.set_device(local_rank % torch.cuda.device_count())
+        device = f"cuda:{torch.cuda.current_device()}"
+    else:
+        device = "cpu"
+    n_threads = threads_per_rank(local_size, threads)
+    torch.set_num_threads(n_threads)
+    if seed is not None:
+        # Distinct per-rank streams (dropout, augmentation); weights still start equal via broadcast_state.
+        torch.manual_seed(int(seed) + hvd.rank())
+    return Context(hvd.rank(), hvd.size(), local_rank, local_size, device, n_threads)
+
+
+def scale_lr(base_lr, rule="linear"):
+    """Step 4: the learning rate for hvd.size() workers (linear: base_lr * size)."""
+    return _schedule.scaled_lr(base_lr, hvd.size(), rule)
+
+
+def warmup(optimizer, steps=None, epochs=None, steps_per_epoch=None, rule="linear", last_step=-1):
+    """Step 4: a per-step LR scheduler ramping from lr/scale to the optimizer's (already scaled) lr.
+
+    Call scheduler.step() after every optimizer.step(). Pass warmup as `steps`, or as `epochs` with
+    `steps_per_epoch`.
+    """
+    n = _schedule.warmup_steps(steps, epochs, steps_per_epoch)
+    start = 1.0 / _schedule.scale_factor(hvd.size(), rule)
+    return torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda step: _schedule.warmup_lr(step, start, 1.0, n), last_epoch=last_step)
+
+
+class ShardedLoader(torch.utils.data.DataLoader):
+    """A DataLoader over this rank's shard; call set_epoch(e) (or let Checkpointer restore it) each epoch."""
+
+    def set_epoch(self, epoch):
+        self.sampler.set_epoch(epoch)
+
+    @property
+    def epoch(self):
+        return self.sampler.epoch
+
+    def state_dict(self):
+        return {"epoch": self.sampler.epoch, "seed": self.sampler.seed}
+
+    def load_state_dict(self, state):
+        self.sampler.set_epoch(state["epoch"])
+
+
+def shard(dataset, batch_size, shuffle=True, seed=0, drop_last=False, **loader_kwargs):
+    """Step 3: this rank's part of `dataset`, `batch_size` samples per rank per step.
+
+    All ranks get the same number of steps: with drop_last=False the sampler repeats a few samples
+    to even out the shards, with drop_last=True it drops the remainder (at most size-1 samples).
+    """
+    if int(batch_size) < 1:
+        raise ValueError(f"per-rank batch size must be >= 1, got {batch_size}")
+    if len(dataset) < hvd.size():
+        raise ValueError(f"data set of {len(dataset)} samples is smaller than the {hvd.size()} ranks")
+    sampler = torch.utils.data.distributed.DistributedSampler(
+        dataset, num_replicas=hvd.size(), rank=hvd.rank(), shuffle=shuffle, seed=seed, drop_last=drop_last)
+    return ShardedLoader(dataset, batch_size=int(batch_size), sampler=sampler, **loader_kwargs)
+
+
+def distributed_optimizer(optimizer, model, compression="none", backward_passes_per_step=1, op="average"):
+    """Step 5: average gradients across ranks inside optimizer.step(), overlapped with backward."""
+    comp, reduce_op = horovod_args(hvd, compression, op)
+    return hvd.DistributedOptimizer(
+        optimizer, named_parameters=model.named_parameters(), compression=comp,
+        backward_passes_per_step=backward_passes_per_step, op=reduce_op)
+
+
+def broadcast_state(model, optimizer=None, root_rank=0):
+    """Step 6: parameters and buffers (batch-norm statistics too), and optimizer state, from root_rank."""
+    hvd.broadcast_parameters(model.state_dict(), root_rank=root_rank)
+    if optimizer is not None:
+        hvd.broadcast_optimizer_state(optimizer, root_rank=root_rank)
+
+
+def average_metrics(metrics):
+    """Step 8: {name: (sum, count)} on each rank -> {name: sum of sums / sum of counts} on every rank."""
+    names, flat = _metrics.pack(metrics, _item)
+    reduced = hvd.allreduce(torch.tensor(flat, dtype=torch.float64), op=hvd.Sum, name="hvdkit.average_metrics")
+    return _metrics.unpack(names, reduced.tolist())
+
+
+def _item(x):
+    return x.item() if isinstance(x, torch.Tensor) else float(x)
+
+
+def print0(*args, **kwargs):
+    _log.print0(hvd.rank(), *args, **kwargs)
+
+
+log = print0
+
+
+def progress(iterable=None, **kwargs):
+    return _log.progress0(hvd.rank(), iterable, **kwargs)

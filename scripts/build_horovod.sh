@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Build Horovod 0.28.1 against the torch/TensorFlow that PYTHON already has, and install it there.
+#
+#   scripts/build_horovod.sh [PYTHON]        (default: .venv/bin/python, else python3)
+#
+# Horovod's last release does not build from its sdist against torch >= 2.1 or TF >= 2.16; the patch
+# in scripts/patches/ is the smallest change that does (see README "Troubleshooting the build").
+# The wheel is cached under $HVDKIT_CACHE (default ~/.cache/hvdkit) keyed by everything that changes
+# the binary, so a second run, or a second venv with the same versions, only reinstalls it.
+#
+# Build options the user sets are passed through untouched: HOROVOD_GPU_OPERATIONS, HOROVOD_CUDA_HOME,
+# HOROVOD_NCCL_HOME, HOROVOD_GPU, HOROVOD_WITHOUT_* ... (https://horovod.readthedocs.io/en/stable/install_include.html).
+set -euo pipefail
+
+HOROVOD_VERSION=0.28.1
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+patch_file="$here/patches/horovod-$HOROVOD_VERSION.patch"
+PYTHON=${1:-${PYTHON:-}}
+if [ -z "$PYTHON" ]; then
+    if [ -x "$here/../.venv/bin/python" ]; then PYTHON="$here/../.venv/bin/python"; else PYTHON=python3; fi
+fi
+cache_root=${HVDKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hvdkit}
+
+say() { echo "build_horovod: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+command -v "$PYTHON" >/dev/null 2>&1 || die "no python at '$PYTHON'; pass the interpreter of your environment as the first argument"
+
+# What the target interpreter has decides what Horovod is built with.
+read -r py_ver torch_ver tf_ver <<<"$("$PYTHON" - <<'EOF'
+import importlib.metadata as md, sys
+def v(*names):
+    for n in names:
+        try:
+            return md.version(n)
+        except md.PackageNotFoundError:
+            pass
+    return "none"
+print(f"{sys.version_info[0]}.{sys.version_info[1]}", v("torch"), v("tensorflow", "tensorflow-cpu", "tensorflow-intel"))
+EOF
+)"
+[ "$torch_ver" = none ] && [ "$tf_ver" = none ] && die "$PYTHON has neither torch nor tensorflow; install one first (pip install torch==2.13.0 tensorflow-cpu==2.21.0)"
+
+# Frameworks and controllers: require what is there, unless the user chose otherwise.
+if [ "$torch_ver" != none ]; then : "${HOROVOD_WITH_PYTORCH:=1}"; else : "${HOROVOD_WITHOUT_PYTORCH:=1}"; fi
+if [ "$tf_ver" != none ]; then : "${HOROVOD_WITH_TENSORFLOW:=1}"; else : "${HOROVOD_WITHOUT_TENSORFLOW:=1}"; fi
+if command -v mpicxx >/dev/null 2>&1; then : "${HOROVOD_WITH_MPI:=1}"; else
+    say "mpicxx not found: building without MPI (Gloo only). Install OpenMPI headers (Debian: apt-get install libopenmpi-dev) for the MPI controller."
+    : "${HOROVOD_WITHOUT_MPI:=1}"
+fi
+: "${HOROVOD_WITH_GLOO:=1}" "${HOROVOD_WITHOUT_MXNET:=1}"
+export HOROVOD_WITH_PYTORCH HOROVOD_WITHOUT_PYTORCH HOROVOD_WITH_TENSORFLOW HOROVOD_WITHOUT_TENSORFLOW \
+       HOROVOD_WITH_MPI HOROVOD_WITHOUT_MPI HOROVOD_WITH_GLOO HOROVOD_WITHOUT_MXNET 2>/dev/null || true
+# CMake 4 rejects gloo's cmake_minimum_required(2.8); harmless with CMake 3.x.
+export CMAKE_POLICY_VERSION_MINIMUM=${CMAKE_POLICY_VERSION_MINIMUM:-3.5}
+
+# Every setting that changes the binary goes into the cache key.
+build_env=$(env | grep -E '^(HOROVOD_|CMAKE_|CC=|CXX=|CUDA)' | sort || true)
+patch_hash=$(sha256sum "$patch_file" | cut -c1-12)
+env_hash=$(printf '%s' "$build_env" | sha256sum | cut -c1-12)
+key="horovod-$HOROVOD_VERSION-patch-$patch_hash-py$py_ver-torch-$torch_ver-tf-$tf_ver-env-$env_hash"
+wheel_dir="$cache_root/wheels/$key"
+prefix=$("$PYTHON" -c 'import sys; print(sys.prefix)')
+stamp="$prefix/.hvdkit-horovod-key"
+
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && "$PYTHON" -c 'import horovod' 2>/dev/null; then
+    say "Horovod $HOROVOD_VERSION already installed for this key ($key)"
+    exit 0
+fi
+
+if ! ls "$wheel_dir"/horovod-*.whl >/dev/null 2>&1; then
+    say "building Horovod $HOROVOD_VERSION for python $py_ver, torch $torch_ver, tensorflow $tf_ver (a few minutes)"
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    "$PYTHON" -m pip download --quiet --no-deps --no-binary :all: "horovod==$HOROVOD_VERSION" -d "$work" \
+        || die "could not download the horovod==$HOROVOD_VERSION source distribution from the package index"
+    tar xzf "$work/horovod-$HOROVOD_VERSION.tar.gz" -C "$work"
+    (cd "$work/horovod-$HOROVOD_VERSION" && patch -p1 --quiet < "$patch_file") || die "patch $patch_file does not apply"
+    "$PYTHON" -m pip install --quiet setuptools wheel packaging psutil pyyaml cloudpickle cffi
+    MAKEFLAGS="-j$(nproc)" "$PYTHON" -m pip wheel --no-deps --no-build-isolation -w "$work/dist" \
+        "$work/horovod-$HOROVOD_VERSION" > "$work/build.log" 2>&1 || {
+        tail -40 "$work/build.log" >&2
+        cp "$work/build.log" "$cache_root/last-build.log" 2>/dev/null || true
+        die "Horovod build failed; full log above (last 40 lines). See README: Troubleshooting the build"
+    }
+    mkdir -p "$wheel_dir"
+    mv "$work"/dist/horovod-*.whl "$wheel_dir/"
+    printf '%s\n' "$build_env" > "$wheel_dir/build-env.txt"
+fi
+
+say "installing $(basename "$wheel_dir"/horovod-*.whl) from cache"
+"$PYTHON" -m pip install --quiet --force-reinstall --no-deps "$wheel_dir"/horovod-*.whl
+"$PYTHON" -m pip install --quiet cloudpickle psutil pyyaml packaging cffi
+echo "$key" > "$stamp"
+"$PYTHON" -c 'import horovod; print("build_horovod: installed horovod", horovod.__version__)'

@@ -1,0 +1,62 @@
+"""Shared test helpers: real launches of N ranks, and markers that skip only when a framework is absent."""
+import importlib.util
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from hvdkit.common import launch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.dirname(sys.executable)
+
+
+def _have(module):
+    return importlib.util.find_spec(module) is not None
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for name, module in (("torch", "torch"), ("tensorflow", "tensorflow"), ("horovod", "horovod")):
+            if item.get_closest_marker(name) and not _have(module):
+                item.add_marker(pytest.mark.skip(reason=f"{module} is not installed in this interpreter"))
+
+
+class Result:
+    def __init__(self, proc):
+        self.returncode, self.stdout, self.stderr = proc.returncode, proc.stdout, proc.stderr
+
+    def lines(self, prefix):
+        return [line[len(prefix):].strip() for line in self.stdout.splitlines() if line.startswith(prefix)]
+
+    def check(self):
+        assert self.returncode == 0, f"exit {self.returncode}\n--- stdout\n{self.stdout[-4000:]}\n--- stderr\n{self.stderr[-4000:]}"
+        return self
+
+
+def run_ranks(n, script, args=(), launcher="mpirun", timeout=240, env=None, threads=1, cwd=None, extra=()):
+    """Launch `script` (a path, or Python source text) on n ranks; return a Result (not yet checked)."""
+    if "\n" in script:
+        path = os.path.join(cwd or os.getcwd(), "_rank_script.py")
+        with open(path, "w") as f:
+            f.write(textwrap.dedent(script))
+        script = path
+    child_env = launch.child_env(n, env, threads=threads)
+    child_env["PATH"] = BIN + os.pathsep + child_env.get("PATH", "")
+    child_env["PYTHONPATH"] = ROOT + os.pathsep + child_env.get("PYTHONPATH", "")
+    if launcher == "horovodrun":
+        extra = ("--gloo", *extra)
+    argv = launch.command(n, [sys.executable, script, *map(str, args)], launcher, extra=extra)
+    proc = subprocess.run(argv, env=child_env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    return Result(proc)
+
+
+@pytest.fixture
+def ranks(tmp_path):
+    """ranks(n, script, ...) -> Result, running in a fresh temporary directory."""
+    def _run(n, script, *args, **kwargs):
+        kwargs.setdefault("cwd", str(tmp_path))
+        return run_ranks(n, script, *args, **kwargs)
+    return _run
