@@ -22,9 +22,13 @@ from hvdkit.tensorflow._data import ShardedDataset, shard  # noqa: E402
 from hvdkit.tensorflow._checkpoint import Checkpointer  # noqa: E402
 from hvdkit.tensorflow.callbacks import BroadcastCallback, MetricAverageCallback, WarmupCallback  # noqa: E402
 from hvdkit.common.checkpoint import CheckpointError  # noqa: E402
+from hvdkit.common.timeline_capture import TimelineWindow  # noqa: E402
+
+timeline_window = TimelineWindow.factory(hvd)
 
 __all__ = [
     "init", "scale_lr", "warmup", "WarmupSchedule", "shard", "ShardedDataset", "DistributedGradientTape",
     "broadcast_state", "build_optimizer", "tf_variables", "Checkpointer", "CheckpointError", "average_metrics",
-    "print0", "log", "progress", "BroadcastCallback", "MetricAverageCallback", "WarmupCallback", "hvd",
+    "print0", "log", "progress", "timeline_window", "BroadcastCallback", "MetricAverageCallback", "WarmupCallback",
+    "hvd",
 ]

@@ -21,8 +21,11 @@ from hvdkit.torch._core import (  # noqa: E402
 )
 from hvdkit.torch._checkpoint import Checkpointer  # noqa: E402
 from hvdkit.common.checkpoint import CheckpointError  # noqa: E402
+from hvdkit.common.timeline_capture import TimelineWindow  # noqa: E402
+
+timeline_window = TimelineWindow.factory(hvd)
 
 __all__ = [
     "init", "scale_lr", "warmup", "shard", "ShardedLoader", "distributed_optimizer", "broadcast_state",
-    "Checkpointer", "CheckpointError", "average_metrics", "print0", "log", "progress", "hvd",
+    "Checkpointer", "CheckpointError", "average_metrics", "print0", "log", "progress", "timeline_window", "hvd",
 ]
