@@ -42,7 +42,10 @@ def init(seed=None, threads=None):
     except RuntimeError:
         n_threads = tf.config.threading.get_intra_op_parallelism_threads() or n_threads
     if seed is not None:
+        # Keras's own generators (initializers, dropout) differ per rank; weights still start equal via
+        # broadcast_state. TF's global seed stays equal, so tf.data shuffles follow (seed, epoch) alone.
         keras.utils.set_random_seed(int(seed) + hvd.rank())
+        tf.random.set_seed(int(seed))
     return Context(hvd.rank(), hvd.size(), local_rank, local_size, device, n_threads)
 
 
@@ -94,9 +97,13 @@ class DistributedGradientTape:
         self._tape = hvd.DistributedGradientTape(
             tape, compression=comp, op=reduce_op, sparse_as_dense=sparse_as_dense, **kwargs)
 
-    def gradient(self, target, sources, output_gradients=None):
+    def gradient(self, target, sources, output_gradients=None, use_generic_names=True):
+        # Horovod pairs collectives across ranks by name. Default names come from graph tensor names,
+        # which follow Keras's per-process layer counters: a rank that built one extra model (say,
+        # for evaluation) names its gradients differently and the job stalls. Position-based names don't.
         single = not isinstance(sources, (list, tuple))
-        grads = self._tape.gradient(target, tf_variables([sources] if single else sources), output_gradients)
+        grads = self._tape.gradient(target, tf_variables([sources] if single else sources), output_gradients,
+                                    use_generic_names=use_generic_names)
         return grads[0] if single else grads
 
     def __getattr__(self, name):
@@ -121,7 +128,10 @@ def broadcast_state(model, optimizer=None, root_rank=0):
     if optimizer is not None:
         build_optimizer(optimizer, model.trainable_variables)
         variables += list(optimizer.variables)
-    hvd.broadcast_variables(tf_variables(variables), root_rank=root_rank)
+    # Horovod's broadcast_variables names each collective after its variable, and Keras names follow
+    # per-process counters: a rank that built an extra layer would wait forever. Name by position.
+    for i, v in enumerate(tf_variables(variables)):
+        v.assign(hvd.broadcast(v, root_rank, name=f"hvdkit_broadcast_{i}"))
 
 
 def average_metrics(metrics):

@@ -33,11 +33,19 @@ class ShardedDataset:
         self.steps = per_rank // self.batch_size if drop_last else -(-per_rank // self.batch_size)
         self.epoch = 0
 
+    def _epoch_samples(self, epoch):
+        if not self.shuffle:
+            return self._shard
+        # A stateless permutation of the whole shard: tf.data's shuffle() would also depend on TF's
+        # global seed, which user code (keras.utils.set_random_seed) changes per rank at will.
+        order = epoch_order(self.num_samples, self.seed, epoch)
+        return self._shard.batch(self.num_samples).map(
+            lambda *x: tf.nest.map_structure(lambda t: tf.gather(t, order), x if len(x) > 1 else x[0])
+        ).unbatch()
+
     def for_epoch(self, epoch):
-        ds = self._shard
-        if self.shuffle:
-            ds = ds.shuffle(self.num_samples, seed=self.seed * 1_000_003 + int(epoch), reshuffle_each_iteration=False)
-        return ds.batch(self.batch_size, drop_remainder=self.drop_last).prefetch(tf.data.AUTOTUNE)
+        return self._epoch_samples(int(epoch)).batch(self.batch_size, drop_remainder=self.drop_last) \
+            .prefetch(tf.data.AUTOTUNE)
 
     def set_epoch(self, epoch):
         self.epoch = int(epoch)
@@ -49,17 +57,23 @@ class ShardedDataset:
         return self.steps
 
     def repeat(self):
-        """An endless dataset for model.fit(steps_per_epoch=self.steps): reshuffled every pass."""
-        ds = self._shard
-        if self.shuffle:
-            ds = ds.shuffle(self.num_samples, seed=self.seed, reshuffle_each_iteration=True)
-        return ds.batch(self.batch_size, drop_remainder=self.drop_last).repeat().prefetch(tf.data.AUTOTUNE)
+        """An endless dataset for model.fit(steps_per_epoch=self.steps), from the current epoch on."""
+        epochs = tf.data.Dataset.counter(start=self.epoch)
+        return epochs.flat_map(lambda e: self._epoch_samples(e).batch(self.batch_size, drop_remainder=self.drop_last)) \
+            .prefetch(tf.data.AUTOTUNE)
 
     def state_dict(self):
         return {"epoch": self.epoch, "seed": self.seed}
 
     def load_state_dict(self, state):
         self.set_epoch(state["epoch"])
+
+
+def epoch_order(n, seed, epoch):
+    """The order in which every rank visits its shard's n samples in `epoch`: a function of (seed, epoch) only."""
+    seed_pair = tf.stack([tf.constant(int(seed), tf.int64), tf.cast(epoch, tf.int64)])
+    keys = tf.random.stateless_uniform([n], seed=seed_pair)
+    return tf.argsort(keys)
 
 
 def shard(dataset, batch_size, shuffle=True, seed=0, drop_last=False, num_samples=None):

@@ -85,8 +85,19 @@ def distributed_optimizer(optimizer, model, compression="none", backward_passes_
 def broadcast_state(model, optimizer=None, root_rank=0):
     """Step 6: parameters and buffers (batch-norm statistics too), and optimizer state, from root_rank."""
     hvd.broadcast_parameters(model.state_dict(), root_rank=root_rank)
-    if optimizer is not None:
+    if optimizer is None:
+        return
+    if optimizer.state_dict()["state"]:
         hvd.broadcast_optimizer_state(optimizer, root_rank=root_rank)
+        return
+    # A fresh optimizer has no state yet. Horovod would create it with a zero-gradient step, which
+    # advances Adam's step count and skews its bias correction for the whole run; the state that the
+    # first real (allreduced) step creates is identical everywhere anyway. Only the hyperparameters
+    # can differ between ranks.
+    groups = [{k: v for k, v in g.items() if k != "params"} for g in optimizer.param_groups]
+    groups = hvd.broadcast_object(groups, root_rank=root_rank, name="hvdkit.param_groups")
+    for group, source in zip(optimizer.param_groups, groups):
+        group.update(source)
 
 
 def average_metrics(metrics):
