@@ -57,15 +57,16 @@ class Trace:
                 chunk = f.read(self.chunk_chars)
                 eof = not chunk
                 buf += chunk
+                if not self.closed:
+                    records, buf = self._decode(buf)
+                    for record in records:
+                        yield record
                 if self.closed:
                     buf = buf.strip()
                     if buf:
                         raise TraceError(f"{self.path}: data after the closing ']' of the trace: not a single "
                                          "Horovod timeline (concatenated files?)")
                     continue
-                records, buf = self._decode(buf, eof)
-                for record in records:
-                    yield record
                 if not eof and len(buf) > MAX_RECORD_CHARS:
                     self._fail_undecodable()
             if buf.strip(_WS_SEP):
@@ -87,7 +88,7 @@ class Trace:
             raise TraceError(f"{self.path} is not JSON (it starts with {stripped[:12]!r}): give a HOROVOD_TIMELINE file")
         return stripped[1:]
 
-    def _decode(self, buf, eof):
+    def _decode(self, buf):
         """Decode the complete records at the front of buf; return (records, the undecoded rest)."""
         records = []
         cut = buf.rfind("},")

@@ -59,8 +59,8 @@ def plot(path, out, start_us=None, end_us=None, title=None):
 
     intervals, ticks, marks, names, summary = collect(path, start_us, end_us)
     if not intervals:
-        raise PlotError(f"no complete interval in the window of {path}: widen --start/--end "
-                        f"(the trace spans {(summary.last_ts or 0) - (summary.first_ts or 0)} us)")
+        raise PlotError(f"no complete interval in the window of {path}: choose --start/--end within the wall time "
+                        "that `hvdkit timeline summary` prints")
     origin = summary.first_ts
     busy = {}
     for pid, name, depth, s, e in intervals:

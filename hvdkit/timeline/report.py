@@ -71,6 +71,8 @@ def summary_text(d):
         out.append(f"  most often last ready: rank {last} ({n['ranks'][last]['last']} times); " if last is not None
                    else "  no rank was last by a clear margin; ")
         out[-1] += f"{n['ties']} negotiations had the last two ticks within {n['gap_us']} us (no straggler)"
+    if n["count"] and n["with_rank_ticks"] < n["count"] / 2:
+        out.append("  (for ticks on every step, record with HOROVOD_CACHE_CAPACITY=0: it turns off the response cache)")
     cy = d["cycles"]
     out.append("")
     if cy:

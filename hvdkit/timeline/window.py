@@ -36,7 +36,11 @@ def clipped(records, start_us=None, end_us=None):
             origin = r["ts"]
         t = r["ts"] - origin
         if end_us is not None and t > end_us:
-            cut = origin + end_us
+            if not inside:  # nothing happened inside the window, but intervals may span it
+                for pid, stack in stacks.items():
+                    for b in stack:
+                        yield {**b, "ts": origin + round(start_us)}
+            cut = origin + round(end_us)
             for pid, stack in stacks.items():
                 for _ in reversed(stack):
                     yield {"ph": "E", "ts": cut, "pid": pid}
@@ -45,7 +49,7 @@ def clipped(records, start_us=None, end_us=None):
             inside = True
             for pid, stack in stacks.items():
                 for b in stack:
-                    yield {**b, "ts": origin + start_us}
+                    yield {**b, "ts": origin + round(start_us)}
         if ph == "B":
             stacks.setdefault(r["pid"], []).append(r)
         elif ph == "E":
