@@ -104,10 +104,14 @@ def test_ddp_vs_manual(ranks):
         assert len(losses) == 3 and max(losses) - min(losses) <= 1e-5, line
 
 
-def test_p2p_on_one_rank_is_a_usage_error(tmp_path):
+@pytest.mark.parametrize("name,args,message", [
+    ("p2p.py", [], "p2p.py: error: point-to-point needs 2 ranks or more, got 1: mpirun -n 2 python p2p.py"),
+    ("sampler.py", ["--length", "0"], "sampler.py: error: argument --length: must be >= 1, got 0"),
+])
+def test_usage_errors_are_one_line_and_exit_2(tmp_path, name, args, message):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMI", "PMIX_"))}
-    proc = subprocess.run([sys.executable, script("p2p.py")], capture_output=True, text=True, cwd=tmp_path,
+    proc = subprocess.run([sys.executable, script(name), *args], capture_output=True, text=True, cwd=tmp_path,
                           env=env, timeout=120)
     assert proc.returncode == 2
-    assert proc.stderr.strip().splitlines() == [
-        "p2p.py: error: point-to-point needs 2 ranks or more, got 1: mpirun -n 2 python p2p.py"]
+    assert proc.stderr.strip().splitlines() == [message]
+    assert proc.stdout == ""

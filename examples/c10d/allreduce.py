@@ -5,19 +5,15 @@
 Every rank ends with size * M. A second allreduce of (rank + 1) * M, different on each rank, gives
 size * (size + 1) / 2 * M: a sum of distinct contributions, not a copy.
 """
-import argparse
 
 import torch
 import torch.distributed as dist
 
-from c10d_common import add_arguments, distributed
+from c10d_common import distributed, make_parser
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    add_arguments(parser)
-    args = parser.parse_args(argv)
+    args = make_parser(__doc__).parse_args(argv)
     with distributed(args.backend) as (rank, size):
         m = torch.arange(1, 13, dtype=torch.float32).reshape(3, 4)
         for what, tensor, expected in (("M", m.clone(), size * m),

@@ -6,6 +6,7 @@ also needs a meeting point: MASTER_ADDR (default 127.0.0.1, or rank 0's host nam
 span nodes) and MASTER_PORT (default a free port picked by rank 0 and broadcast with mpi4py).
 With `--backend mpi`, which needs a torch built with MPI, MPI itself provides all of it.
 """
+import argparse
 import contextlib
 import os
 import socket
@@ -15,9 +16,24 @@ BACKENDS = ("gloo", "mpi")
 _ENV = (("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"), ("PMI_RANK", "PMI_SIZE"), ("RANK", "WORLD_SIZE"))
 
 
-def add_arguments(parser):
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        usage_error(message)
+
+
+def positive_int(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def make_parser(doc):
+    """An argument parser described by the first paragraph of a script's docstring, with --backend."""
+    parser = _Parser(description=doc.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--backend", choices=BACKENDS, default="gloo",
                         help="c10d backend; mpi only if torch was built with it (torch.distributed.is_mpi_available())")
+    return parser
 
 
 def usage_error(message):

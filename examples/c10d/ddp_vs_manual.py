@@ -10,7 +10,6 @@ batch-size * size, which are exactly the union of the ranks' batches. Printed on
 global loss per step, from allreduced (sum, count) pairs, and the largest weight differences
 over all ranks. A run on the local shard without any allreduce is the control: it drifts away.
 """
-import argparse
 import copy
 
 import torch
@@ -19,7 +18,7 @@ import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
-from c10d_common import add_arguments, distributed
+from c10d_common import distributed, make_parser, positive_int
 
 
 def mlp(features, hidden, classes):
@@ -58,61 +57,72 @@ def max_over_ranks(value):
     return t.item()
 
 
+def data(args, size):
+    """(this rank's DataLoader over its DistributedSampler shard, the sequential run's full batches)."""
+    global_batch = args.batch_size * size
+    gen = torch.Generator().manual_seed(args.seed)  # the same data on every rank; the samplers split it
+    n = args.steps * global_batch
+    dataset = TensorDataset(torch.randn(n, args.features, generator=gen),
+                            torch.randint(args.classes, (n,), generator=gen))
+    shard = DataLoader(dataset, batch_size=args.batch_size,
+                       sampler=DistributedSampler(dataset, shuffle=True, seed=args.seed))
+    order = list(DistributedSampler(dataset, num_replicas=1, rank=0, shuffle=True, seed=args.seed))
+    return shard, [dataset[order[i:i + global_batch]] for i in range(0, n, global_batch)]
+
+
+def models(args, rank):
+    """The four models, all holding rank 0's initial weights, and how far apart the ranks started."""
+    torch.manual_seed(args.seed + rank)  # different on purpose: only a broadcast makes replicas agree
+    base = mlp(args.features, args.hidden, args.classes)
+    manual = copy.deepcopy(base)
+    for p in manual.parameters():
+        dist.broadcast(p.data, src=0)  # c10d: rank 0's initial weights everywhere
+    ddp = DistributedDataParallel(copy.deepcopy(base))  # broadcasts rank 0's weights itself
+    init = flat(manual).clone()
+    gaps = {"before broadcast": max_over_ranks((flat(base) - init).abs().max()),
+            "manual broadcast vs DDP's": max_over_ranks((flat(ddp.module) - init).abs().max())}
+    built = {"manual": manual, "ddp": ddp, "sequential": copy.deepcopy(manual), "local": copy.deepcopy(manual)}
+    return built, init, gaps
+
+
+def weight_gaps(w, init):
+    """Largest weight differences between the runs, over all ranks."""
+    rank0 = {k: w[k].clone() for k in ("manual", "ddp")}
+    for k in rank0:
+        dist.broadcast(rank0[k], src=0)  # c10d: rank 0's replica, to compare every rank against
+    gaps = {
+        "manual - ddp": (w["manual"] - w["ddp"]).abs().max(),
+        "manual - sequential": (w["manual"] - w["sequential"]).abs().max(),
+        "ddp - sequential": (w["ddp"] - w["sequential"]).abs().max(),
+        "local only - sequential": (w["local"] - w["sequential"]).abs().max(),
+        "final - initial (manual)": (w["manual"] - init).abs().max(),
+        "replica - rank 0 replica (manual, ddp)": max((w[k] - rank0[k]).abs().max() for k in rank0),
+    }
+    return {k: max_over_ranks(v) for k, v in gaps.items()}
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--steps", type=int, default=5)
-    parser.add_argument("--batch-size", type=int, default=8, help="samples per rank per step")
+    parser = make_parser(__doc__)
+    parser.add_argument("--steps", type=positive_int, default=5)
+    parser.add_argument("--batch-size", type=positive_int, default=8, help="samples per rank per step")
     parser.add_argument("--lr", type=float, default=0.5)
-    parser.add_argument("--features", type=int, default=16)
-    parser.add_argument("--hidden", type=int, default=32)
-    parser.add_argument("--classes", type=int, default=4)
+    parser.add_argument("--features", type=positive_int, default=16)
+    parser.add_argument("--hidden", type=positive_int, default=32)
+    parser.add_argument("--classes", type=positive_int, default=4)
     parser.add_argument("--seed", type=int, default=0)
-    add_arguments(parser)
     args = parser.parse_args(argv)
 
     with distributed(args.backend) as (rank, size):
-        global_batch = args.batch_size * size
-        gen = torch.Generator().manual_seed(args.seed)  # the same data on every rank; the samplers split it
-        n = args.steps * global_batch
-        data = TensorDataset(torch.randn(n, args.features, generator=gen),
-                             torch.randint(args.classes, (n,), generator=gen))
-        shard = DataLoader(data, batch_size=args.batch_size,
-                           sampler=DistributedSampler(data, shuffle=True, seed=args.seed))
-        order = list(DistributedSampler(data, num_replicas=1, rank=0, shuffle=True, seed=args.seed))
-        full = [data[order[i:i + global_batch]] for i in range(0, n, global_batch)]
-
-        torch.manual_seed(args.seed + rank)  # different on purpose: only a broadcast makes replicas agree
-        base = mlp(args.features, args.hidden, args.classes)
-        manual = copy.deepcopy(base)
-        for p in manual.parameters():
-            dist.broadcast(p.data, src=0)  # c10d: rank 0's initial weights everywhere
-        ddp = DistributedDataParallel(copy.deepcopy(base))  # broadcasts rank 0's weights itself
-        init = flat(manual).clone()
-        sequential, local = copy.deepcopy(manual), copy.deepcopy(manual)
-        init_gaps = {"before broadcast": max_over_ranks((flat(base) - init).abs().max()),
-                     "manual broadcast vs DDP's": max_over_ranks((flat(ddp.module) - init).abs().max())}
-
-        losses = {"manual": train(manual, shard, args.lr, lambda m: average_gradients(m, size)),
-                  "ddp": train(ddp, shard, args.lr),
-                  "sequential": train(sequential, full, args.lr)}
-        train(local, shard, args.lr)
+        shard, full = data(args, size)
+        m, init, init_gaps = models(args, rank)
+        losses = {"manual": train(m["manual"], shard, args.lr, lambda model: average_gradients(model, size)),
+                  "ddp": train(m["ddp"], shard, args.lr),
+                  "sequential": train(m["sequential"], full, args.lr)}
+        train(m["local"], shard, args.lr)
         for name in ("manual", "ddp"):
             dist.all_reduce(losses[name], op=dist.ReduceOp.SUM)  # c10d: (loss sum, count) over ranks
-
-        w = {"manual": flat(manual), "ddp": flat(ddp.module), "sequential": flat(sequential), "local": flat(local)}
-        w0 = {k: v.clone() for k, v in w.items()}
-        for k in ("manual", "ddp"):
-            dist.broadcast(w0[k], src=0)  # c10d: rank 0's replica, to compare every rank against
-        gaps = {
-            "manual - ddp": (w["manual"] - w["ddp"]).abs().max(),
-            "manual - sequential": (w["manual"] - w["sequential"]).abs().max(),
-            "ddp - sequential": (w["ddp"] - w["sequential"]).abs().max(),
-            "local only - sequential": (w["local"] - w["sequential"]).abs().max(),
-            "final - initial (manual)": (w["manual"] - init).abs().max(),
-            "replica - rank 0 replica (manual, ddp)": max((w[k] - w0[k]).abs().max() for k in ("manual", "ddp")),
-        }
-        gaps = {k: max_over_ranks(v) for k, v in gaps.items()}
+        m["ddp"] = m["ddp"].module
+        gaps = weight_gaps({k: flat(model) for k, model in m.items()}, init)
         if rank != 0:
             return
         print(f"MLP {args.features}-{args.hidden}-{args.classes}, {size} ranks x {args.batch_size} samples, "

@@ -5,12 +5,11 @@
 Rank 0 holds ones, every other rank zeros. After each transfer rank 1 holds ones; ranks 2 and up,
 which take no part, still hold zeros.
 """
-import argparse
 
 import torch
 import torch.distributed as dist
 
-from c10d_common import add_arguments, distributed, usage_error
+from c10d_common import distributed, make_parser, usage_error
 
 
 def fresh(rank):
@@ -22,10 +21,7 @@ def show(what, rank, tensor):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    add_arguments(parser)
-    args = parser.parse_args(argv)
+    args = make_parser(__doc__).parse_args(argv)
     with distributed(args.backend) as (rank, size):
         if size < 2:
             usage_error(f"point-to-point needs 2 ranks or more, got {size}: mpirun -n 2 python p2p.py")

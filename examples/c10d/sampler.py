@@ -9,12 +9,11 @@ drop_last=True drops the tail. shuffle=True permutes with a seed shared by all r
 still fit together, and a new permutation per epoch (set_epoch). The num_replicas=3 rows pass
 num_replicas and rank explicitly: the sampler needs no process group and can be studied alone.
 """
-import argparse
 
 import torch.distributed as dist
 from torch.utils.data import BatchSampler, DataLoader, Dataset, DistributedSampler
 
-from c10d_common import add_arguments, distributed
+from c10d_common import distributed, make_parser, positive_int
 
 
 class SimpleDataSet(Dataset):
@@ -54,12 +53,10 @@ def rows_of(dataset, rank, batch_size, seed):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--length", type=int, default=11, help="items in SimpleDataSet (odd: shows padding)")
-    parser.add_argument("--batch-size", type=int, default=4, help="per-rank batch size of the BatchSampler rows")
+    parser = make_parser(__doc__)
+    parser.add_argument("--length", type=positive_int, default=11, help="items in SimpleDataSet (odd: shows padding)")
+    parser.add_argument("--batch-size", type=positive_int, default=4, help="per-rank batch size of the BatchSampler rows")
     parser.add_argument("--seed", type=int, default=0, help="shuffle seed, the same on every rank")
-    add_arguments(parser)
     args = parser.parse_args(argv)
     dataset = SimpleDataSet(args.length)
     with distributed(args.backend) as (rank, size):
