@@ -6,7 +6,7 @@ import sys
 import hvdkit
 
 # Subcommand modules register their own arguments; heavy imports stay inside their run functions.
-COMMANDS = ("doctor", "timeline")
+COMMANDS = ("doctor", "scale", "timeline")
 
 
 class UsageError(Exception):

@@ -1,0 +1,249 @@
+"""`hvdkit scale`: run a program at several rank counts and tabulate the throughput it measured.
+
+    hvdkit scale -n 1,2,4,8 -- python examples/resnet34/train_hvd.py --image-size 64 --batch-size 8
+
+Each run is launched with hvdkit.common.launch (the same command line and environment as the tests)
+and told where to write its run record by the environment variable HVDKIT_RECORD; with --strong also
+the global batch by HVDKIT_GLOBAL_BATCH_SIZE. Any program that writes the record (docs/scale.md) can
+be swept. Records and logs are staged and moved into --out only when every run succeeded, so a failed
+sweep leaves the previous results in place.
+"""
+import argparse
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from hvdkit.cli import UsageError
+from hvdkit.common import launch
+from hvdkit.common import record as run_record
+from hvdkit.common import scaling
+from hvdkit.common.context import usable_cores
+
+
+class SweepError(RuntimeError):
+    """A run failed: printed as one line, exit status 1 (its log is kept)."""
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "scale", help="run a program at several rank counts; table, CSV and plots of its throughput",
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("-n", "--ranks", default="1,2,4,8", help="rank counts, comma-separated")
+    p.add_argument("--launcher", default="mpirun", help=f"one of {', '.join(launch.LAUNCHERS)}")
+    p.add_argument("--strong", action="store_true",
+                   help="strong scaling: keep the global batch fixed (default: weak, fixed batch per rank)")
+    p.add_argument("--global-batch-size", type=int, default=None,
+                   help="with --strong: the global batch; default: the global batch of the smallest run")
+    p.add_argument("--out", default=os.path.join("results", "scale"), help="directory for the table, CSV, plots")
+    p.add_argument("--launcher-args", default="", help="extra launcher arguments, one string (e.g. '--bind-to none')")
+    p.add_argument("--timeout", type=float, default=None, help="seconds allowed per run")
+    p.add_argument("--title", default=None, help="plot title (default: the program and its arguments)")
+    p.add_argument("-v", "--verbose", action="store_true", help="show each run's output as it runs")
+    p.add_argument("command", nargs=argparse.REMAINDER, help="-- then the program and its arguments")
+    p.set_defaults(run=run)
+
+
+def parse_ranks(text):
+    try:
+        counts = [int(x) for x in str(text).split(",")]
+    except ValueError:
+        counts = []
+    if not counts or any(n < 1 for n in counts) or len(set(counts)) != len(counts):
+        raise UsageError(f"bad -n {text!r}: give distinct rank counts >= 1, comma-separated, e.g. -n 1,2,4,8")
+    return sorted(counts)
+
+
+def _check(args):
+    command = list(args.command)
+    if command and command[0] == "--":
+        command = command[1:]
+    if not command:
+        raise UsageError("no program to run: add -- and the command, e.g. -- python examples/resnet34/train_hvd.py")
+    counts = parse_ranks(args.ranks)
+    if args.launcher not in launch.LAUNCHERS:
+        raise UsageError(f"unknown launcher {args.launcher!r}: use one of {', '.join(launch.LAUNCHERS)}")
+    if args.global_batch_size is not None and not args.strong:
+        raise UsageError("--global-batch-size is for strong scaling: add --strong, or drop it for weak scaling")
+    if args.global_batch_size is not None:
+        _check_divides(args.global_batch_size, counts)
+    script = next((a for a in command[1:2] if a.endswith(".py")), None)
+    if script and not os.path.isfile(script):
+        raise UsageError(f"{script}: no such file (run from the directory the path is relative to)")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise UsageError(f"--out {args.out} exists and is not a directory")
+    try:
+        extra = shlex.split(args.launcher_args)
+        launch.command(counts[0], command, args.launcher, extra=extra)  # finds the launcher before any run
+    except launch.LaunchError as exc:
+        raise UsageError(str(exc)) from None
+    except ValueError as exc:
+        raise UsageError(f"--launcher-args: {exc}") from None
+    return command, counts, extra
+
+
+def _check_divides(global_batch, counts):
+    if global_batch < 1:
+        raise UsageError(f"--global-batch-size must be >= 1, got {global_batch}")
+    bad = [n for n in counts if global_batch % n]
+    if bad:
+        raise UsageError(f"global batch {global_batch} does not split evenly over {bad[0]} ranks: "
+                         f"use a multiple of every rank count in -n")
+
+
+def _launch(n, command, args, extra, stage, global_batch):
+    """Run at n ranks; returns (record, record path). Raises UsageError / SweepError with one line."""
+    path = os.path.join(stage, "records", f"ranks-{n}.json")
+    log_path = os.path.join(stage, "logs", f"ranks-{n}.log")
+    env = launch.child_env(n)
+    env[run_record.ENV] = path
+    names = [run_record.ENV]
+    if global_batch is not None:
+        env[run_record.GLOBAL_BATCH_ENV] = str(global_batch)
+        names.append(run_record.GLOBAL_BATCH_ENV)
+    # `python` in the command means the interpreter hvdkit runs in (its venv), as in the tests.
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    argv = launch.command(n, command, args.launcher, extra=extra, env_names=names)
+    t0 = time.perf_counter()
+    with open(log_path, "w") as log:
+        log.write("$ " + shlex.join(argv) + "\n")
+        log.flush()
+        try:
+            proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        except OSError as exc:
+            raise UsageError(f"cannot start {argv[0]}: {exc.strerror}") from None
+        try:
+            for line in proc.stdout:
+                log.write(line)
+                if args.verbose:
+                    sys.stdout.write(line)
+            code = proc.wait(timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise SweepError(f"the {n}-rank run took more than --timeout {args.timeout:g} s; log: {log_path}") from None
+    elapsed = time.perf_counter() - t0
+    if code != 0:
+        raise SweepError(f"the {n}-rank run failed (exit {code}): {_last_line(log_path)}; log: {log_path}")
+    if not os.path.exists(path):
+        raise UsageError(f"the {n}-rank run wrote no run record: the program must write the JSON record "
+                         f"(docs/scale.md) to the path in ${run_record.ENV}; log: {log_path}")
+    try:
+        rec = run_record.read(path)
+    except run_record.RecordError as exc:
+        raise UsageError(str(exc)) from None
+    if rec["ranks"] != n:
+        raise UsageError(f"the {n}-rank run's record says {rec['ranks']} ranks: the launcher did not start "
+                         f"{n} ranks of one job (is the program built against this MPI?); log: {log_path}")
+    print(f"ranks {n:>3}: {rec['total_rate']:.2f} {rec['unit']}/s total  ({elapsed:.0f} s)", flush=True)
+    return rec, path
+
+
+def _last_line(path):
+    with open(path) as f:
+        lines = [line.strip() for line in f if line.strip() and not line.startswith("$ ")]
+    errors = [line for line in lines if "error" in line.lower()]
+    return (errors or lines or ["(no output)"])[-1][:300]
+
+
+def _sweep(args, command, counts, extra, stage):
+    global_batch = args.global_batch_size if args.strong else None
+    records = []
+    for n in counts:
+        if args.strong and global_batch is not None:
+            _check_divides(global_batch, [n])
+        rec, _ = _launch(n, command, args, extra, stage, global_batch)
+        if args.strong:
+            got = rec.get("global_batch_size")
+            if got is None:
+                raise UsageError("strong scaling needs global_batch_size in the run records (docs/scale.md)")
+            if global_batch is None:
+                global_batch = got
+            elif got != global_batch:
+                raise UsageError(f"the {n}-rank run used global batch {got}, not {global_batch}: the program must "
+                                 f"read ${run_record.GLOBAL_BATCH_ENV} (train_hvd.py: --global-batch-size)")
+        records.append(rec)
+    return records
+
+
+def run(args):
+    command, counts, extra = _check(args)
+    cores = usable_cores()
+    os.makedirs(args.out, exist_ok=True)
+    stage = tempfile.mkdtemp(prefix=".sweep-", dir=args.out)
+    os.makedirs(os.path.join(stage, "records"))
+    os.makedirs(os.path.join(stage, "logs"))
+    mode = "strong" if args.strong else "weak"
+    print(f"hvdkit scale: {mode} scaling over {','.join(map(str, counts))} ranks with {args.launcher} "
+          f"({cores} cores here): {shlex.join(command)}", flush=True)
+    try:
+        records = _sweep(args, command, counts, extra, stage)
+    except SweepError as exc:
+        print(f"hvdkit scale: error: {exc}", file=sys.stderr)
+        return 1
+    units = {r["unit"] for r in records}
+    if len(units) > 1:
+        raise UsageError(f"the runs count different units ({', '.join(sorted(units))}): sweep one program")
+    for sub in ("records", "logs"):
+        dest = os.path.join(args.out, sub)
+        os.makedirs(dest, exist_ok=True)
+        for name in os.listdir(os.path.join(stage, sub)):
+            os.replace(os.path.join(stage, sub, name), os.path.join(dest, name))
+    shutil.rmtree(stage, ignore_errors=True)
+    paths = {r["ranks"]: os.path.join(args.out, "records", f"ranks-{r['ranks']}.json") for r in records}
+    write_outputs(args, command, records, paths, mode, cores)
+    return 0
+
+
+def write_outputs(args, command, records, paths, mode, cores):
+    local = args.launcher != "srun"
+    table_rows = scaling.rows(records, cores if local else None, paths)
+    unit = records[0]["unit"]
+    text = scaling.table(table_rows, unit, cores if local else None)
+    _warn_mixed(records, mode)
+    busy = [r for r in records if (r.get("load_average") or 0) > cores]
+    header = f"{mode} scaling, {args.launcher}, {cores} cores: {shlex.join(command)}"
+    print()
+    print(text)
+    if busy:
+        print(f"note: the machine was busy when {', '.join(str(r['ranks']) for r in busy)}-rank run(s) started "
+              f"(load average above {cores}): other work shared the cores")
+    out = args.out
+    with open(os.path.join(out, "scale.txt"), "w") as f:
+        f.write(header + "\n\n" + text + "\n")
+    with open(os.path.join(out, "scale.csv"), "w") as f:
+        f.write(scaling.to_csv(table_rows))
+    with open(os.path.join(out, "scale.json"), "w") as f:
+        json.dump({"command": command, "launcher": args.launcher, "mode": mode, "cores": cores, "unit": unit,
+                   "rows": table_rows}, f, indent=1)
+    title = args.title or _title(command, records[0], mode)
+    plots = [os.path.join(out, "scale.png"), os.path.join(out, "scale.pdf")]
+    scaling.plot(table_rows, plots, title, unit, mode)
+    print(f"\nwrote {os.path.join(out, 'scale.txt')}, scale.csv, scale.json, scale.png, scale.pdf; "
+          f"records and logs in {os.path.join(out, 'records')}, {os.path.join(out, 'logs')}")
+
+
+def _warn_mixed(records, mode):
+    key = "batch_size" if mode == "weak" else "global_batch_size"
+    values = {r.get(key) for r in records if r.get(key) is not None}
+    if len(values) > 1:
+        print(f"warning: {mode} scaling, but the runs used different {key.replace('_', ' ')}s "
+              f"({', '.join(map(str, sorted(values)))})", file=sys.stderr)
+
+
+def _title(command, rec, mode):
+    program = rec.get("program") or next((a for a in command if a.endswith(".py")), command[0])
+    bits = [os.path.basename(program)]
+    for key in ("framework", "model"):
+        if rec.get(key):
+            bits.append(str(rec[key]))
+    if rec.get("image_size"):
+        bits.append(f"{rec['image_size']}px")
+    batch = rec.get("global_batch_size") if mode == "strong" else rec.get("batch_size")
+    if batch:
+        bits.append(f"{'global' if mode == 'strong' else 'per-rank'} batch {batch}")
+    return f"{mode} scaling: " + ", ".join(bits)
