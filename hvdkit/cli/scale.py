@@ -36,7 +36,7 @@ def register(subparsers):
     p.add_argument("-n", "--ranks", default="1,2,4,8", help="rank counts, comma-separated")
     p.add_argument("--launcher", default="mpirun", help=f"one of {', '.join(launch.LAUNCHERS)}")
     p.add_argument("--strong", action="store_true",
-                   help="strong scaling: keep the global batch fixed (default: weak, fixed batch per rank)")
+                   help="strong scaling: keep the global batch fixed, instead of the per-rank batch (weak scaling)")
     p.add_argument("--global-batch-size", type=int, default=None,
                    help="with --strong: the global batch; default: the global batch of the smallest run")
     p.add_argument("--out", default=os.path.join("results", "scale"), help="directory for the table, CSV, plots")
@@ -44,7 +44,7 @@ def register(subparsers):
     p.add_argument("--timeout", type=float, default=None, help="seconds allowed per run")
     p.add_argument("--title", default=None, help="plot title (default: the program and its arguments)")
     p.add_argument("-v", "--verbose", action="store_true", help="show each run's output as it runs")
-    p.add_argument("command", nargs=argparse.REMAINDER, help="-- then the program and its arguments")
+    p.add_argument("program", nargs=argparse.REMAINDER, help="-- then the program and its arguments")
     p.set_defaults(run=run)
 
 
@@ -59,7 +59,7 @@ def parse_ranks(text):
 
 
 def _check(args):
-    command = list(args.command)
+    command = list(args.program)
     if command and command[0] == "--":
         command = command[1:]
     if not command:

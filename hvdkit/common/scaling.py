@@ -92,14 +92,15 @@ def plot(rows_, paths, title="", unit="images", mode="weak"):
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
     ax1.plot(n, ideal, "--", color="gray", label="ideal (linear)")
     ax2.axhline(100, ls="--", color="gray", label="ideal")
-    for over, style, label in ((False, "o-", "measured"), (True, "o:", "oversubscribed (ranks > cores)")):
-        pts = [r for r in rows_ if r["oversubscribed"] == over]
-        if not pts:
-            continue
-        face = "C0" if not over else "white"
-        ax1.plot([r["ranks"] for r in pts], [r["total_rate"] for r in pts], style, color="C0", mfc=face, label=label)
-        ax2.plot([r["ranks"] for r in pts], [100 * r["efficiency"] for r in pts], style, color="C1", mfc=face,
-                 label=label)
+    over = [r for r in rows_ if r["oversubscribed"]]
+    fair = [r for r in rows_ if not r["oversubscribed"]]
+    for ax, color, y in ((ax1, "C0", lambda r: r["total_rate"]), (ax2, "C1", lambda r: 100 * r["efficiency"])):
+        ax.plot(n, [y(r) for r in rows_], ":", color=color)
+        ax.plot([r["ranks"] for r in fair], [y(r) for r in fair], "o-", color=color, label="measured")
+        if over:
+            ax.plot([r["ranks"] for r in over], [y(r) for r in over], "o", color=color, mfc="white",
+                    label="oversubscribed (ranks > cores)")
+            ax.axvspan(over[0]["ranks"] / 2 ** 0.25, n[-1] * 2 ** 0.25, color="0.9", zorder=0)
     for ax in (ax1, ax2):
         ax.set_xscale("log", base=2)
         ax.set_xticks(n)
