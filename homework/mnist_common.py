@@ -1,0 +1,96 @@
+"""The parts of the four homework scripts that have nothing to do with Horovod: options, data, metrics file.
+
+Kept out of the scripts so that `diff tensorflow2_mnist.py tensorflow2_mnist_hvd.py` shows only the
+conversion. Framework-free (numpy only).
+"""
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+import numpy as np
+
+from hvdkit.common import datasets
+
+
+def parser(doc, horovod=False):
+    """The scripts' options; with horovod=True also --warmup-epochs."""
+    p = argparse.ArgumentParser(description=doc.strip().splitlines()[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--dataset", default="mnist", choices=datasets.NAMES,
+                   help="fashion-mnist is installed by `make setup` on machines without MNIST")
+    p.add_argument("--data-dir", help="directory with the data set (also searched: $HVDKIT_DATA, Keras's cache)")
+    p.add_argument("--epochs", type=int, default=16)
+    p.add_argument("--batch-size", type=int, default=256, help="samples per step (per rank, with Horovod)")
+    p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate for one worker")
+    p.add_argument("--subset", type=int, default=0, help="use only the first N training and N validation images")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--metrics", help="write per-epoch loss, accuracy and time to this JSON file")
+    p.add_argument("--checkpoint-dir", help="save a checkpoint every epoch here, and resume from the latest")
+    if horovod:
+        p.add_argument("--warmup-epochs", type=float, default=0.0,
+                       help="ramp the LR from --lr to --lr x ranks over this many epochs (Goyal et al. 2017)")
+    return p
+
+
+def load(args):
+    """(x_train, y_train, x_test, y_test): float32 images in [0, 1] (N x 28 x 28), int64 labels.
+
+    A missing or damaged data set ends the program with one line saying what to do, exit status 2.
+    """
+    try:
+        x_train, y_train, x_test, y_test = datasets.load(args.dataset, args.data_dir)
+    except datasets.DataError as exc:
+        print(f"{os.path.basename(sys.argv[0])}: error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    if args.subset:
+        x_train, y_train, x_test, y_test = (a[:args.subset] for a in (x_train, y_train, x_test, y_test))
+    return (x_train.astype(np.float32) / 255.0, y_train, x_test.astype(np.float32) / 255.0, y_test)
+
+
+def mean(pairs):
+    """{name: (sum, count)} -> {name: sum / count}."""
+    return {name: total / count for name, (total, count) in pairs.items()}
+
+
+class MetricsLog:
+    """One line per epoch on stdout and, with --metrics, the whole run so far in a JSON file.
+
+    The file is rewritten atomically after every epoch, so a run stopped midway leaves valid metrics.
+    Only one process should write: pass write=False on the others.
+    """
+
+    def __init__(self, args, framework, ranks=1, write=True, **config):
+        self.path = args.metrics if write else None
+        self.write = write
+        self.run = {"framework": framework, "dataset": args.dataset, "ranks": ranks, "batch_size": args.batch_size,
+                    "global_batch_size": args.batch_size * ranks, "lr": args.lr, "seed": args.seed,
+                    "subset": args.subset,
+                    "warmup_epochs": getattr(args, "warmup_epochs", 0.0), **config, "epochs": []}
+
+    def resume(self, start_epoch):
+        """After a restart from a checkpoint: keep the file's rows for the epochs already done."""
+        if start_epoch and self.path and os.path.exists(self.path):
+            with open(self.path) as f:
+                done = json.load(f).get("epochs", [])
+            self.run["epochs"] = [r for r in done if r["epoch"] <= start_epoch]
+
+    def add(self, epoch, **values):
+        row = {"epoch": epoch + 1, **{k: float(v) for k, v in values.items()}}
+        self.run["epochs"] = [r for r in self.run["epochs"] if r["epoch"] < row["epoch"]] + [row]
+        if not self.write:
+            return
+        print(f"epoch {row['epoch']:3d}  " + "  ".join(f"{k} {v:.4f}" for k, v in row.items() if k != "epoch"),
+              flush=True)
+        if self.path:
+            _atomic_json(self.path, self.run)
+
+
+def _atomic_json(path, data):
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".metrics-", dir=directory)
+    with os.fdopen(fd, "w") as f:
+        json.dump(data, f, indent=1)
+    os.replace(tmp, path)
