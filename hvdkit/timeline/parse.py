@@ -49,6 +49,11 @@ class Trace:
         self.dropped_chars = 0
 
     def __iter__(self):
+        for batch in self.batches():
+            yield from batch
+
+    def batches(self):
+        """The records in lists of up to a chunk's worth (cheaper to loop over than one record at a time)."""
         self.records, self.closed, self.dropped_chars = 0, False, 0
         with open(self.path, "r", encoding="utf-8", errors="replace") as f:
             buf = self._skip_opening(f)
@@ -59,8 +64,8 @@ class Trace:
                 buf += chunk
                 if not self.closed:
                     records, buf = self._decode(buf)
-                    for record in records:
-                        yield record
+                    if records:
+                        yield records
                 if self.closed:
                     buf = buf.strip()
                     if buf:
