@@ -72,7 +72,7 @@ def run_slice(args):
         os.unlink(out)
         raise UsageError(f"no event of {args.trace} falls in the window: check --start/--end against the wall "
                          "time that `hvdkit timeline summary` prints")
-    print(f"wrote {args.output}: {events} events and {meta} tensor-name records")
+    print(f"wrote {args.output}: {events} events and {meta} metadata records (tensor names)")
 
 
 def run_plot(args):

@@ -79,14 +79,14 @@ def plot(path, out, start_us=None, end_us=None, title=None):
     for pid, name, depth, s, e in intervals:
         if pid in row:
             groups.setdefault((pid, name, depth), []).append(((s - origin) / 1e3, max((e - s) / 1e3, least)))
-    for (pid, name, depth), segs in groups.items():
+    for (pid, name, depth), segs in sorted(groups.items(), key=lambda kv: kv[0][2]):  # outer phases first
         y = row[pid]
         if depth == 0:
             negotiate = name.startswith("NEGOTIATE_")
             ax.broken_barh(segs, (y - 0.4, 0.8), facecolors="#e0e0e0" if negotiate else "#ffffff",
                            edgecolors="#9e9e9e" if negotiate else "#000000", linewidth=0.5)
         else:
-            ax.broken_barh(segs, (y - 0.3, 0.6), facecolors=_color(name, wire_names), linewidth=0)
+            ax.broken_barh(segs, (y - 0.3, 0.6), facecolors=_color(name, wire_names), linewidth=0, zorder=2)
     tick_x = [(ts - origin) / 1e3 for pid, ts in ticks if pid in row]
     tick_y = [row[pid] for pid, ts in ticks if pid in row]
     ax.scatter(tick_x, tick_y, marker="|", s=60, color="black", linewidths=1, zorder=3)
@@ -101,7 +101,7 @@ def plot(path, out, start_us=None, end_us=None, title=None):
     legend = [Patch(facecolor="#e0e0e0", edgecolor="#9e9e9e", label="NEGOTIATE_*"),
               Patch(facecolor="white", edgecolor="black", label="operation")]
     legend += [Patch(facecolor=_color(n, wire_names), label=n) for n in spans["activities"]]
-    ax.legend(handles=legend, fontsize=6, loc="upper right", ncol=2, framealpha=0.8)
+    ax.legend(handles=legend, fontsize=7, loc="upper left", bbox_to_anchor=(1.005, 1.0), borderaxespad=0)
 
     phases = {**spans["negotiations"], **spans["collectives"], **spans["activities"]}
     labels = list(phases)

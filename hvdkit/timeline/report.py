@@ -18,13 +18,13 @@ def size(nbytes):
         nbytes /= 1000
 
 
-def table(header, rows, indent="  "):
-    """Columns left-aligned for the first, right-aligned for the others."""
+def table(header, rows, indent="  ", left=1):
+    """The first `left` columns left-aligned (names), the others right-aligned (numbers)."""
     cells = [list(map(str, header))] + [list(map(str, r)) for r in rows]
     widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
     lines = []
     for c in cells:
-        parts = [c[0].ljust(widths[0])] + [v.rjust(w) for v, w in zip(c[1:], widths[1:])]
+        parts = [v.ljust(w) if i < left else v.rjust(w) for i, (v, w) in enumerate(zip(c, widths))]
         lines.append((indent + "  ".join(parts)).rstrip())
     return lines
 
@@ -45,7 +45,7 @@ def summary_text(d):
     phases = {**d["negotiations"], **d["activities"]}
     out += table(["phase", "kind", "count", "tensor ms", "wall ms", "mean ms"],
                  [[n, s["kind"], s["count"], ms(s["tensor_us"]), ms(s["wall_us"]), ms(s["mean_us"])]
-                  for n, s in phases.items()] or [["(none)", "", "", "", "", ""]])
+                  for n, s in phases.items()] or [["(none)", "", "", "", "", ""]], left=2)
     tensors = d["tensors"]
     for key, title in (("top_by_time", "by time in operations"), ("top_by_bytes", "by bytes reduced")):
         out += ["", f"top {len(tensors[key])} of {tensors['count']} tensors {title}"]
@@ -62,7 +62,7 @@ def summary_text(d):
         out.append("  (no transfers)")
     n = d["negotiation"]
     out += ["", f"negotiation stragglers: {n['with_rank_ticks']} of {n['count']} negotiations have per-rank ready "
-                f"ticks (the others were response-cache hits)"]
+                "ticks" + (" (the others were response-cache hits)" if n["with_rank_ticks"] < n["count"] else "")]
     if n["ranks"]:
         out += table(["rank", "ticks", "last", "mean late ms", "max late ms"],
                      [[r, v["ticks"], v["last"], ms(v["mean_lateness_us"]), ms(v["max_lateness_us"])]
