@@ -1,6 +1,7 @@
 """Shared test helpers: real launches of N ranks, and markers that skip only when a framework is absent."""
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -24,12 +25,34 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=f"{module} is not installed in this interpreter"))
 
 
+# mpirun --tag-output writes each chunk a rank wrote as "[job,rank]<stdout>:chunk"; horovodrun writes
+# "[rank]<stdout>:line". A print() can arrive as several chunks (unbuffered output), so each rank's
+# stream is put back together before it is split into lines.
+_TAG = re.compile(r"\[(?:\d+,)?(\d+)\]<stdout>:")
+
+
+def rank_streams(stdout):
+    """{rank: that rank's stdout} from tagged launcher output; {None: stdout} when untagged."""
+    marks = list(_TAG.finditer(stdout))
+    if not marks:
+        return {None: stdout}
+    streams = {}
+    for mark, nxt in zip(marks, marks[1:] + [None]):
+        chunk = stdout[mark.end():nxt.start() if nxt else len(stdout)]
+        streams[int(mark.group(1))] = streams.get(int(mark.group(1)), "") + chunk
+    return streams
+
+
 class Result:
     def __init__(self, proc):
         self.returncode, self.stdout, self.stderr = proc.returncode, proc.stdout, proc.stderr
 
     def lines(self, prefix):
-        return [line[len(prefix):].strip() for line in self.stdout.splitlines() if line.startswith(prefix)]
+        """Payloads of output lines starting with `prefix`, from every rank."""
+        out = []
+        for _, text in sorted(rank_streams(self.stdout).items(), key=lambda kv: kv[0] or 0):
+            out += [line[len(prefix):].strip() for line in text.splitlines() if line.startswith(prefix)]
+        return out
 
     def check(self):
         assert self.returncode == 0, f"exit {self.returncode}\n--- stdout\n{self.stdout[-4000:]}\n--- stderr\n{self.stderr[-4000:]}"
@@ -48,6 +71,8 @@ def run_ranks(n, script, args=(), launcher="mpirun", timeout=240, env=None, thre
     child_env["PYTHONPATH"] = ROOT + os.pathsep + child_env.get("PYTHONPATH", "")
     if launcher == "horovodrun":
         extra = ("--gloo", *extra)
+    elif launcher in ("mpirun", "mpiexec"):
+        extra = ("--tag-output", *extra)  # line-atomic output: ranks' lines never interleave mid-line
     argv = launch.command(n, [sys.executable, script, *map(str, args)], launcher, extra=extra)
     proc = subprocess.run(argv, env=child_env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     return Result(proc)

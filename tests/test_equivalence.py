@@ -31,11 +31,11 @@ def _check(result, n):
 @pytest.mark.torch
 @pytest.mark.parametrize("n,batch", [(2, 4), (4, 3)])
 def test_torch_matches_sequential(ranks, n, batch):
-    _check(ranks(n, os.path.join(HERE, "ranks", "equiv_torch.py"), "--batch", batch), n)
+    _check(ranks(n, os.path.join(HERE, "ranks", "equiv_torch.py"), ["--batch", batch]), n)
 
 
 @pytest.mark.horovod
 @pytest.mark.tensorflow
 @pytest.mark.parametrize("n,batch", [(2, 4), (4, 3)])
 def test_tensorflow_matches_sequential(ranks, n, batch):
-    _check(ranks(n, os.path.join(HERE, "ranks", "equiv_tf.py"), "--batch", batch), n)
+    _check(ranks(n, os.path.join(HERE, "ranks", "equiv_tf.py"), ["--batch", batch]), n)

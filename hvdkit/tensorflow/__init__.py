@@ -15,8 +15,8 @@ tf = require("tensorflow", "hvdkit.tensorflow")
 hvd = require("horovod.tensorflow", "hvdkit.tensorflow")
 
 from hvdkit.tensorflow._core import (  # noqa: E402
-    DistributedGradientTape, WarmupSchedule, average_metrics, broadcast_state, build_optimizer, init, log,
-    print0, progress, scale_lr, tf_variables, warmup,
+    DistributedGradientTape, DistributedOptimizer, WarmupSchedule, allreduce_gradients, average_metrics,
+    broadcast_state, build_optimizer, init, log, print0, progress, scale_lr, tf_variables, warmup,
 )
 from hvdkit.tensorflow._data import ShardedDataset, shard  # noqa: E402
 from hvdkit.tensorflow._checkpoint import Checkpointer  # noqa: E402
@@ -28,6 +28,7 @@ timeline_window = TimelineWindow.factory(hvd)
 
 __all__ = [
     "init", "scale_lr", "warmup", "WarmupSchedule", "shard", "ShardedDataset", "DistributedGradientTape",
+    "DistributedOptimizer", "allreduce_gradients",
     "broadcast_state", "build_optimizer", "tf_variables", "Checkpointer", "CheckpointError", "average_metrics",
     "print0", "log", "progress", "timeline_window", "BroadcastCallback", "MetricAverageCallback", "WarmupCallback",
     "hvd",

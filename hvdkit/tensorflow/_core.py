@@ -110,6 +110,36 @@ class DistributedGradientTape:
         return getattr(self._tape, name)
 
 
+def allreduce_gradients(grads, compression="none", op="average"):
+    """Average a list of gradients over ranks in one grouped collective, named by position."""
+    comp, reduce_op = horovod_args(hvd, compression, op)
+    present = [i for i, g in enumerate(grads) if g is not None]
+    if hvd.size() == 1 or not present:
+        return list(grads)
+    dense = [tf.convert_to_tensor(grads[i]) for i in present]  # IndexedSlices would take another path
+    reduced = hvd.grouped_allreduce(dense, compression=comp, op=reduce_op, name="hvdkit_grads",
+                                    ignore_name_scope=True)
+    out = list(grads)
+    for i, r in zip(present, reduced):
+        out[i] = r
+    return out
+
+
+def DistributedOptimizer(optimizer, compression="none", op="average"):
+    """Step 5 for model.fit (or apply_gradients): a Keras 3 optimizer that averages gradients first.
+
+    hvd.DistributedOptimizer targets Keras 2 and fails on Keras 3 optimizers. Returns a new optimizer
+    of the same class and configuration, as Horovod's does; build or compile with the returned one.
+    """
+    base = type(optimizer)
+
+    def apply(self, grads, trainable_variables=None):
+        return base.apply(self, allreduce_gradients(list(grads), compression, op), trainable_variables)
+
+    cls = type(base.__name__, (base,), {"apply": apply, "__module__": __name__})
+    return cls.from_config(optimizer.get_config())
+
+
 def build_optimizer(optimizer, variables):
     """Create the optimizer's slot variables now, so a broadcast before step 1 covers them."""
     if not optimizer.built:

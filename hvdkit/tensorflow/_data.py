@@ -30,7 +30,7 @@ class ShardedDataset:
         self._shard = dataset.shard(size, rank)
         self.batch_size, self.shuffle, self.seed, self.drop_last = int(batch_size), shuffle, int(seed), drop_last
         self.num_samples = per_rank
-        self.steps = per_rank // self.batch_size if drop_last else -(-per_rank // self.batch_size)
+        self.steps = -(-per_rank // self.batch_size)  # the last batch may be short, on every rank alike
         self.epoch = 0
 
     def _epoch_samples(self, epoch):
@@ -44,7 +44,7 @@ class ShardedDataset:
         ).unbatch()
 
     def for_epoch(self, epoch):
-        return self._epoch_samples(int(epoch)).batch(self.batch_size, drop_remainder=self.drop_last) \
+        return self._epoch_samples(int(epoch)).batch(self.batch_size) \
             .prefetch(tf.data.AUTOTUNE)
 
     def set_epoch(self, epoch):
@@ -59,7 +59,7 @@ class ShardedDataset:
     def repeat(self):
         """An endless dataset for model.fit(steps_per_epoch=self.steps), from the current epoch on."""
         epochs = tf.data.Dataset.counter(start=self.epoch)
-        return epochs.flat_map(lambda e: self._epoch_samples(e).batch(self.batch_size, drop_remainder=self.drop_last)) \
+        return epochs.flat_map(lambda e: self._epoch_samples(e).batch(self.batch_size)) \
             .prefetch(tf.data.AUTOTUNE)
 
     def state_dict(self):

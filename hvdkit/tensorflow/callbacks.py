@@ -42,15 +42,16 @@ class MetricAverageCallback(keras.callbacks.Callback):
         self._train = self._state()
 
     def _state(self):
-        return {m.name: (m.total, m.count) for m in _mean_metrics(self.model.metrics, [])}
+        # Values now: the variables themselves are reset and reused for validation.
+        return {m.name: (float(m.total), float(m.count)) for m in _mean_metrics(self.model.metrics, [])}
 
     def on_epoch_end(self, epoch, logs=None):
         if logs is None:
             return
         train = self._train if self._train is not None else self._state()
         val = self._state() if self._train is not None else {}
-        pairs = {name: (float(t), float(c)) for name, (t, c) in train.items()}
-        pairs.update({"val_" + name: (float(t), float(c)) for name, (t, c) in val.items()})
+        pairs = dict(train)
+        pairs.update({"val_" + name: pair for name, pair in val.items()})
         pairs = {k: v for k, v in pairs.items() if k in logs}
         # Anything else in the logs: an unweighted mean over ranks, the best available without counts.
         pairs.update({k: (float(v), 1.0) for k, v in logs.items() if k not in pairs and _is_number(v)})

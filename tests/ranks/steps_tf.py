@@ -1,0 +1,143 @@
+"""Rank script for hvdkit.tensorflow's steps, one check per subcommand (mirror of steps_torch.py).
+
+    mpirun -n 2 python tests/ranks/steps_tf.py shard|metrics|warmup|broadcast|checkpoint|fit [...]
+"""
+import argparse
+import hashlib
+import json
+import os
+import signal
+
+import numpy as np
+import tensorflow as tf
+import keras
+
+import hvdkit.tensorflow as hk
+
+
+def digest(variables):
+    h = hashlib.sha256()
+    for v in variables:
+        h.update(np.ascontiguousarray(v.numpy()).tobytes())
+    return h.hexdigest()
+
+
+def shard(ctx, args):
+    ds = tf.data.Dataset.range(args.n)
+    for drop_last in (False, True):
+        sharded = hk.shard(ds, batch_size=3, shuffle=True, seed=5, drop_last=drop_last)
+        for epoch in (0, 1):
+            seen = [int(i) for batch in sharded.for_epoch(epoch) for i in batch.numpy()]
+            print("SHARD", json.dumps({"rank": ctx.rank, "drop_last": drop_last, "epoch": epoch,
+                                       "steps": sharded.steps, "samples": seen}), flush=True)
+
+
+def metrics(ctx, args):
+    values = tf.fill([ctx.rank + 1], float(ctx.rank))
+    out = hk.average_metrics({"loss": (tf.reduce_sum(values), ctx.rank + 1), "acc": (ctx.rank + 1, ctx.rank + 1),
+                              "empty": (0.0, 0)})
+    print("METRICS", ctx.rank, json.dumps(out), flush=True)
+
+
+def warmup(ctx, args):
+    sched = hk.warmup(0.1, steps=args.warmup, rule=args.rule)
+    lrs = [float(sched(step)) for step in range(args.warmup + 3)]
+    print("LRS", ctx.rank, json.dumps({"scaled": hk.scale_lr(0.1, rule=args.rule), "lrs": lrs}), flush=True)
+
+
+def bn_model(seed):
+    keras.utils.set_random_seed(seed)
+    return keras.Sequential([keras.Input((4,)), keras.layers.Dense(8), keras.layers.BatchNormalization(),
+                             keras.layers.ReLU(), keras.layers.Dense(2)])
+
+
+def local_steps(model, opt, n, shift):
+    for _ in range(n):
+        x = tf.random.normal([16, 4]) + shift
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x, training=True)))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+
+
+def broadcast(ctx, args):
+    model = bn_model(10 + ctx.rank)
+    opt = keras.optimizers.Adam(0.01 * (ctx.rank + 1))
+    local_steps(model, opt, ctx.rank + 1, float(ctx.rank))
+    hk.broadcast_state(model, opt)
+    print("BCAST", ctx.rank, digest(model.variables), digest(opt.variables), int(opt.iterations),
+          float(opt.learning_rate), flush=True)
+
+
+def checkpoint(ctx, args):
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((64, 4)).astype("float32"), rng.integers(0, 2, 64).astype("int32")
+    model = bn_model(20 + ctx.rank)
+    train = hk.shard(tf.data.Dataset.from_tensor_slices((x, y)), 4, seed=1)
+    opt = keras.optimizers.Adam(hk.warmup(0.01, steps=6))
+    hk.broadcast_state(model, opt)
+    ckpt = hk.Checkpointer(args.dir, keep=2)
+    start = ckpt.restore(model=model, optimizer=opt, data=train)
+    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+    @tf.function
+    def step(xb, yb):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(yb, model(xb, training=True))
+        grads = hk.DistributedGradientTape(tape).gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+
+    print("START", ctx.rank, start, train.epoch, int(opt.iterations), digest(model.trainable_variables), flush=True)
+    for epoch in range(start, args.epochs):
+        train.set_epoch(epoch)
+        for xb, yb in train:
+            step(xb, yb)
+        wrote = ckpt.save(epoch, model=model, optimizer=opt, data=train, note=f"epoch {epoch}")
+        print("SAVED", ctx.rank, epoch, digest(model.trainable_variables), wrote, flush=True)
+        if epoch == args.kill_after and ctx.rank == ctx.size - 1:
+            os.kill(os.getpid(), signal.SIGKILL)
+    print("DONE", ctx.rank, digest(model.trainable_variables), ckpt.values.get("note"), flush=True)
+
+
+def fit(ctx, args):
+    """model.fit with hvdkit's Keras 3 callbacks: broadcast, warmup, exact metric averaging."""
+    rng = np.random.default_rng(1)
+    n = 40 + 8 * ctx.rank  # uneven shards on purpose
+    x = rng.standard_normal((n, 4)).astype("float32") + ctx.rank
+    y = (x.sum(axis=1) > 2 * ctx.rank).astype("int32")
+    model = bn_model(30 + ctx.rank)
+    model.compile(optimizer=hk.DistributedOptimizer(keras.optimizers.SGD(hk.scale_lr(0.05))),
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
+    seen = {}
+
+    class Record(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            seen.update(logs)
+
+    callbacks = [hk.BroadcastCallback(), hk.WarmupCallback(steps=4), hk.MetricAverageCallback(), Record()]
+    # Every rank takes the same number of steps: 5 batches of 8.
+    model.fit(x[:40], y[:40], batch_size=8, epochs=2, shuffle=False, verbose=0, callbacks=callbacks,
+              validation_data=(x, y))
+    # What the averaged validation numbers must be: every rank's samples, weighted by count.
+    val = model.evaluate(x, y, batch_size=8, verbose=0, return_dict=True)
+    exact = hk.average_metrics({"val_loss": (val["loss"] * n, n), "val_accuracy": (val["accuracy"] * n, n)})
+    print("FIT", ctx.rank, json.dumps({"logs": {k: float(v) for k, v in seen.items()}, "exact": exact,
+                                       "weights": digest(model.trainable_variables)}), flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("check", choices=["shard", "metrics", "warmup", "broadcast", "checkpoint", "fit"])
+    ap.add_argument("--n", type=int, default=23)
+    ap.add_argument("--rule", default="linear")
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--dir", default="ckpt")
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--kill-after", type=int, default=-1)
+    args = ap.parse_args()
+    ctx = hk.init(seed=0, threads=1)
+    globals()[args.check](ctx, args)
+
+
+if __name__ == "__main__":
+    main()

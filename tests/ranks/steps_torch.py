@@ -1,0 +1,119 @@
+"""Rank script for hvdkit.torch's steps, one check per subcommand; prints lines the tests parse.
+
+    mpirun -n 2 python tests/ranks/steps_torch.py shard|metrics|warmup|broadcast|checkpoint [...]
+"""
+import argparse
+import hashlib
+import json
+import os
+import signal
+
+import torch
+
+import hvdkit.torch as hk
+
+
+def digest(tensors):
+    h = hashlib.sha256()
+    for t in tensors:
+        h.update(t.detach().contiguous().numpy().tobytes())
+    return h.hexdigest()
+
+
+def shard(ctx, args):
+    n = args.n  # deliberately not a multiple of size * batch
+    ds = torch.utils.data.TensorDataset(torch.arange(n))
+    for drop_last in (False, True):
+        loader = hk.shard(ds, batch_size=3, shuffle=True, seed=5, drop_last=drop_last)
+        for epoch in (0, 1):
+            loader.set_epoch(epoch)
+            seen = [int(i) for (batch,) in loader for i in batch]
+            print("SHARD", json.dumps({"rank": ctx.rank, "drop_last": drop_last, "epoch": epoch,
+                                       "steps": len(loader), "samples": seen}), flush=True)
+
+
+def metrics(ctx, args):
+    # Rank r sees r + 1 samples, each of value r: a mean of per-rank means would give (size-1)/2.
+    values = torch.full((ctx.rank + 1,), float(ctx.rank))
+    out = hk.average_metrics({"loss": (values.sum(), values.numel()), "acc": (values.numel(), values.numel()),
+                              "empty": (0.0, 0)})
+    print("METRICS", ctx.rank, json.dumps(out), flush=True)
+
+
+def warmup(ctx, args):
+    base = 0.1
+    model = torch.nn.Linear(2, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=hk.scale_lr(base, rule=args.rule))
+    sched = hk.warmup(opt, steps=args.warmup, rule=args.rule)
+    lrs = []
+    for _ in range(args.warmup + 3):
+        lrs.append(opt.param_groups[0]["lr"])
+        opt.step()
+        sched.step()
+    print("LRS", ctx.rank, json.dumps({"scaled": hk.scale_lr(base, rule=args.rule), "lrs": lrs}), flush=True)
+
+
+def bn_model(seed):
+    torch.manual_seed(seed)
+    return torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.BatchNorm1d(8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
+
+
+def broadcast(ctx, args):
+    model = bn_model(10 + ctx.rank)
+    opt = torch.optim.Adam(model.parameters(), lr=0.01 * (ctx.rank + 1))
+    # Rank-local steps on rank-dependent data: parameters, BN buffers and Adam moments all differ.
+    for _ in range(ctx.rank + 1):
+        x = torch.randn(16, 4) + ctx.rank
+        opt.zero_grad()
+        model(x).square().mean().backward()
+        opt.step()
+    hk.broadcast_state(model, opt)
+    state = opt.state_dict()
+    moments = [s[k] for s in state["state"].values() for k in ("exp_avg", "exp_avg_sq")]
+    steps = [float(s["step"]) for s in state["state"].values()]
+    print("BCAST", ctx.rank, digest(list(model.state_dict().values())), digest(moments), steps[0],
+          opt.param_groups[0]["lr"], flush=True)
+
+
+def checkpoint(ctx, args):
+    """Train `epochs`; with --kill-after E, rank size-1 is SIGKILLed right after epoch E is saved."""
+    torch.manual_seed(0)
+    ds = torch.utils.data.TensorDataset(torch.randn(64, 4), torch.randint(0, 2, (64,)))
+    model = bn_model(20 + ctx.rank)
+    opt = hk.distributed_optimizer(torch.optim.Adam(model.parameters(), lr=hk.scale_lr(0.01)), model)
+    sched = hk.warmup(opt, steps=6)
+    loader = hk.shard(ds, batch_size=4, seed=1)
+    hk.broadcast_state(model, opt)
+    ckpt = hk.Checkpointer(args.dir, keep=2)
+    start = ckpt.restore(model=model, optimizer=opt, scheduler=sched, loader=loader)
+    print("START", ctx.rank, start, loader.epoch, sched.last_epoch, digest(model.parameters()), flush=True)
+    for epoch in range(start, args.epochs):
+        loader.set_epoch(epoch)
+        for x, y in loader:
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            opt.step()
+            sched.step()
+        wrote = ckpt.save(epoch, model=model, optimizer=opt, scheduler=sched, loader=loader, note=f"epoch {epoch}")
+        print("SAVED", ctx.rank, epoch, digest(model.parameters()), wrote, flush=True)
+        if epoch == args.kill_after and ctx.rank == ctx.size - 1:
+            os.kill(os.getpid(), signal.SIGKILL)
+    print("DONE", ctx.rank, digest(model.parameters()), ckpt.values.get("note"), flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("check", choices=["shard", "metrics", "warmup", "broadcast", "checkpoint"])
+    ap.add_argument("--n", type=int, default=23)
+    ap.add_argument("--rule", default="linear")
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--dir", default="ckpt")
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--kill-after", type=int, default=-1)
+    args = ap.parse_args()
+    ctx = hk.init(seed=0, threads=1)
+    globals()[args.check](ctx, args)
+
+
+if __name__ == "__main__":
+    main()

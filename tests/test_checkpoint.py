@@ -1,0 +1,37 @@
+"""Step 7: only rank 0 writes; a job killed after epoch 2 of 4 resumes at epoch 3 on every rank with
+exactly the saved weights, and finishes with the weights of an uninterrupted run."""
+import os
+
+import pytest
+
+from hvdkit.common.checkpoint import CheckpointFiles
+from steps import FRAMEWORKS, HERE, SCRIPTS
+
+
+def _rows(result, prefix):
+    return [line.split() for line in result.lines(prefix)]
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_kill_and_resume(ranks, framework, tmp_path):
+    n, script = 2, os.path.join(HERE, "ranks", SCRIPTS[framework])
+    straight = ranks(n, script, ["checkpoint", "--dir", tmp_path / "a"]).check()
+    killed = ranks(n, script, ["checkpoint", "--dir", tmp_path / "b", "--kill-after", 1])
+    assert killed.returncode != 0
+    saved = {(int(r[0]), int(r[1])): r for r in _rows(killed, "SAVED")}
+    assert sorted(CheckpointFiles(tmp_path / "b").epochs()) == [0, 1]  # epochs 1 and 2 of 4, 0-based
+    assert all(saved[(0, e)][3] != "None" for e in (0, 1)), "rank 0 must write"
+    assert all(saved[(1, e)][3] == "None" for e in (0, 1)), "only rank 0 may write"
+
+    resumed = ranks(n, script, ["checkpoint", "--dir", tmp_path / "b"]).check()
+    starts = _rows(resumed, "START")
+    assert sorted(int(r[0]) for r in starts) == [0, 1]
+    for r in starts:
+        assert int(r[1]) == 2, "must resume at the epoch after the last saved one"
+        assert int(r[2]) == 1, "data position (sampler epoch) restored"
+        assert int(r[3]) == 16, "LR schedule / optimizer step restored (2 epochs x 8 steps)"
+        assert r[4] == saved[(0, 1)][2], "restored weights differ from those saved"
+    final = {int(r[0]): r for r in _rows(resumed, "DONE")}
+    reference = {int(r[0]): r for r in _rows(straight, "DONE")}
+    assert final[0][1] == final[1][1] == reference[0][1], "resumed run must match the uninterrupted one"
+    assert final[0][2:] == ["epoch", "1"], "plain values come back in Checkpointer.values"

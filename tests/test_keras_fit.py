@@ -1,0 +1,20 @@
+"""The model.fit path on Keras 3: hvdkit's optimizer wrapper and callbacks keep replicas equal and
+average epoch metrics over every sample of every rank (uneven validation shards)."""
+import pytest
+
+from steps import json_rows, run_check
+
+
+@pytest.mark.tensorflow
+@pytest.mark.horovod
+def test_fit_with_callbacks(ranks):
+    rows = json_rows(run_check(ranks, "tensorflow", 2, "fit"), "FIT")
+    assert len(rows) == 2
+    assert rows[0]["weights"] == rows[1]["weights"], "replicas diverged under model.fit"
+    for row in rows:
+        logs, exact = row["logs"], row["exact"]
+        assert logs["val_loss"] == pytest.approx(exact["val_loss"], rel=1e-5)
+        assert logs["val_accuracy"] == pytest.approx(exact["val_accuracy"], rel=1e-5)
+        assert logs["loss"] != pytest.approx(logs["val_loss"])  # training state is not validation's
+        assert logs["lr"] == pytest.approx(0.1)  # warmup reached scale_lr(0.05) at 2 ranks
+    assert rows[0]["logs"] == rows[1]["logs"]

@@ -1,0 +1,38 @@
+"""Step 4: LR scaling rules and per-step warmup, the same math in both frameworks."""
+import math
+
+import pytest
+
+from hvdkit.common import schedule
+from steps import FRAMEWORKS, json_rows, run_check
+
+
+def test_scale_rules():
+    assert schedule.scaled_lr(0.1, 8, "linear") == pytest.approx(0.8)
+    assert schedule.scaled_lr(0.1, 8, "sqrt") == pytest.approx(0.1 * math.sqrt(8))
+    assert schedule.scaled_lr(0.1, 8, "none") == 0.1
+    with pytest.raises(ValueError, match="use one of linear, sqrt, none"):
+        schedule.scale_factor(2, "cubic")
+
+
+def test_warmup_formula_and_lengths():
+    assert schedule.warmup_lr(0, 0.1, 0.4, 10) == pytest.approx(0.1)
+    assert schedule.warmup_lr(5, 0.1, 0.4, 10) == pytest.approx(0.25)
+    assert schedule.warmup_lr(10, 0.1, 0.4, 10) == pytest.approx(0.4)
+    assert schedule.warmup_lr(99, 0.1, 0.4, 10) == pytest.approx(0.4)
+    assert schedule.warmup_lr(0, 0.1, 0.4, 0) == 0.4
+    assert schedule.warmup_steps(epochs=2.5, steps_per_epoch=10) == 25
+    with pytest.raises(ValueError, match="not both"):
+        schedule.warmup_steps(steps=3, epochs=1, steps_per_epoch=4)
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+@pytest.mark.parametrize("rule", ["linear", "sqrt"])
+def test_scheduler_follows_formula(ranks, framework, rule):
+    n, base, warm = 2, 0.1, 5
+    rows = json_rows(run_check(ranks, framework, n, "warmup", "--rule", rule, "--warmup", warm), "LRS")
+    target = schedule.scaled_lr(base, n, rule)
+    for row in rows:
+        assert row["scaled"] == pytest.approx(target)
+        expected = [base + (target - base) * min(s / warm, 1.0) for s in range(warm + 3)]
+        assert row["lrs"] == pytest.approx(expected, rel=1e-6)
