@@ -39,7 +39,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # 2. Python environment. A stamp of the dependency spec lets a second run skip pip entirely.
-if [ "$PYTHON" = "$VENV_PY" ]; then
+same_venv() { [ "$1" = "$VENV_PY" ] || { [ -e "$VENV_PY" ] && [ "$(realpath -m "$1")" = "$(realpath -m "$VENV_PY")" ]; }; }
+if same_venv "$PYTHON"; then
+    PYTHON=$VENV_PY
     if [ ! -x "$VENV_PY" ]; then
         say "creating .venv with $BASE_PYTHON"
         "$BASE_PYTHON" -m venv .venv

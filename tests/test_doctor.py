@@ -1,0 +1,30 @@
+"""`hvdkit doctor` on this machine: everything hvdkit needs is found, with Horovod's real build flags."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+BIN = os.path.dirname(sys.executable)
+
+
+@pytest.mark.horovod
+def test_doctor_reports_frameworks_and_controllers():
+    out = subprocess.run([os.path.join(BIN, "hvdkit"), "doctor", "--json"], capture_output=True, text=True,
+                         timeout=300, env=dict(os.environ, PATH=BIN + os.pathsep + os.environ["PATH"]))
+    report = json.loads(out.stdout)
+    rows = {r["check"]: r for r in report["checks"]}
+    assert out.returncode == 0 and report["failed"] == 0, out.stdout
+    assert set(rows["horovod frameworks"]["detail"].split(", ")) >= {"TensorFlow", "PyTorch"}
+    assert {"MPI", "Gloo"} <= set(rows["horovod controllers"]["detail"].split(", "))
+    assert rows["mpirun -n 2"]["status"] == "ok"
+
+
+def test_doctor_fails_with_a_fix_when_horovod_is_missing(tmp_path):
+    # An interpreter without Horovod: the system python3 with only the standard library.
+    out = subprocess.run([os.path.join(BIN, "hvdkit"), "doctor", "--python", "/usr/bin/python3"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 1
+    line = [l for l in out.stdout.splitlines() if "horovod" in l and "FAIL" in l][0]
+    assert "fix: make setup" in line
