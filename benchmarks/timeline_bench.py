@@ -17,7 +17,6 @@ import platform
 import subprocess
 import sys
 import tempfile
-import time
 
 from hvdkit.common import launch
 
@@ -45,7 +44,8 @@ t, cpu = time.perf_counter(), time.process_time()
 from hvdkit.timeline import summarize
 d = summarize(sys.argv[1])
 elapsed, cpu = time.perf_counter() - t, time.process_time() - cpu
-print(json.dumps({"seconds": elapsed, "cpu_seconds": cpu, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": elapsed, "cpu_seconds": cpu, "peak_rss_mb": peak_mb,
                   "records": d["records"], "allreduces": d["collectives"].get("ALLREDUCE", {}).get("count")}))
 """
 

@@ -1,8 +1,10 @@
 """Real 2-rank traces (MPI and Gloo, torch and TF, env var and start/stop API, with and without cycle marks),
 summarized by hvdkit and checked against an independent recount of the raw JSON and closed-form values."""
+import importlib.util
 import json
 import math
 import os
+import sys
 
 import pytest
 
@@ -86,12 +88,16 @@ def traces(tmp_path_factory):
     pytest.importorskip("horovod")
     base = tmp_path_factory.mktemp("timeline")
     out = {}
-    try:
-        import torch  # noqa: F401
-        have_torch = True
-    except ImportError:
-        have_torch = False
-    if have_torch:
+    with pytest.MonkeyPatch.context() as mp:
+        # horovodrun is installed beside this interpreter, which need not be on PATH (e.g. .venv/bin/python -m pytest).
+        mp.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+        _capture(base, out)
+    return out
+
+
+def _capture(base, out):
+    # Availability only: the frameworks are imported by the ranks, not by pytest.
+    if importlib.util.find_spec("torch"):
         path = str(base / "mpi_env.json")
         # Horovod: the environment route, exported to every rank with mpirun -x.
         env = {"HOROVOD_TIMELINE": path, "HOROVOD_TIMELINE_MARK_CYCLES": "1", "HOROVOD_CACHE_CAPACITY": "0",
@@ -102,15 +108,11 @@ def traces(tmp_path_factory):
         path = str(base / "gloo_window.json")
         _launch(str(base / "b"), TORCH_SCRIPT, ["window", path, STEPS, 0], launcher="horovodrun")
         out["gloo_window"] = path
-    try:
-        import tensorflow  # noqa: F401
+    if importlib.util.find_spec("tensorflow"):
         path = str(base / "tf_window.json")
         result = _launch(str(base / "c"), TF_SCRIPT, [path, 4])
         out["tf_window"] = path
         out["tf_variables"] = int(result.lines("DONE")[0].split()[1])
-    except ImportError:
-        pass
-    return out
 
 
 def _need(traces, key):

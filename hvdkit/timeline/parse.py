@@ -90,7 +90,8 @@ class Trace:
             raise TraceError(f"{self.path} is a JSON object, not a Horovod timeline (Horovod writes a JSON array of "
                              "events; traceEvents objects come from other profilers)")
         if stripped[0] != "[":
-            raise TraceError(f"{self.path} is not JSON (it starts with {stripped[:12]!r}): give a HOROVOD_TIMELINE file")
+            raise TraceError(f"{self.path} is not JSON (it starts with {stripped[:12]!r}): give a HOROVOD_TIMELINE "
+                             "file")
         return stripped[1:]
 
     def _decode(self, buf):

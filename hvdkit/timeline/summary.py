@@ -325,7 +325,8 @@ class Summary:
             "tensors": {
                 "count": len(tensors),
                 "top_by_time": sorted(tensors, key=lambda t: (-t["op_us"], t["name"]))[:top],
-                "top_by_bytes": sorted((t for t in tensors if t["bytes"]), key=lambda t: (-t["bytes"], t["name"]))[:top],
+                "top_by_bytes": sorted((t for t in tensors if t["bytes"]),
+                                       key=lambda t: (-t["bytes"], t["name"]))[:top],
             },
             "fusion": {name: _fusion_dict(f) for name, f in sorted(self.fusion.items())},
             "negotiation": self._negotiation_dict(),
