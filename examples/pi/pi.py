@@ -194,11 +194,12 @@ def report(records, args, seed, size):
     print(f"samples per rank: {' '.join(map(str, per_rank))}")
     for r in records:
         rate = f"{r['samples_per_s']:.3g}" if r["samples_per_s"] else "n/a"
+        sigmas = f"{r['abs_error'] / r['std_error']:.1f}" if r["std_error"] > 0 else "inf"
         print(f"{r['method']:>10}: pi ~ {r['estimate']:.8f}  |error| {r['abs_error']:.2e}  "
-              f"std error {r['std_error']:.2e}  ({r['abs_error'] / r['std_error']:.1f} sigma)  "
+              f"std error {r['std_error']:.2e}  ({sigmas} sigma)  "
               f"time {r['time_s']:.3f} s (slowest rank)  {rate} samples/s")
     if len(records) == 2 and records[0]["time_s"] > 0:
-        print(f"vectorized is {records[1]['time_s'] / records[0]['time_s']:.1f}x faster than the loop")
+        print(f"speed-up of vectorized over the loop: {records[1]['time_s'] / records[0]['time_s']:.1f}x")
 
 
 def main(argv=None):
