@@ -168,6 +168,11 @@ def test_outputs_are_never_the_input_and_failures_leave_nothing(trace_file, tmp_
     assert main(["timeline", "slice", trace_file, "--start", "10", "-o", str(tmp_path / "x.json")]) == 2
     assert main(["timeline", "slice", str(tmp_path / "nope.json"), "-o", str(tmp_path / "x.json")]) == 2
     assert os.listdir(tmp_path) == ["hand.json"]
+    # An existing output survives a failed slice or plot.
+    (tmp_path / "keep.json").write_text("old")
+    assert main(["timeline", "slice", trace_file, "--start", "10", "-o", str(tmp_path / "keep.json")]) == 2
+    assert main(["timeline", "plot", trace_file, "--start", "10", "-o", str(tmp_path / "keep.json")]) == 2
+    assert (tmp_path / "keep.json").read_text() == "old" and sorted(os.listdir(tmp_path)) == ["hand.json", "keep.json"]
     assert all(len(line) for line in capsys.readouterr().err.strip().splitlines())
 
 

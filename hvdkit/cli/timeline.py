@@ -37,6 +37,8 @@ def _output(args):
 
 def _summaries(paths, top, gap_us):
     from hvdkit.timeline import TraceError, summarize
+    if top < 0 or gap_us < 0:
+        raise UsageError("--top and --gap-us must be >= 0")
     try:
         return [summarize(p, top=top, gap_us=gap_us) for p in paths]
     except TraceError as exc:
@@ -61,15 +63,14 @@ def run_compare(args):
 
 def run_slice(args):
     from hvdkit.timeline import TraceError
-    from hvdkit.timeline.slicing import slice_trace
+    from hvdkit.timeline.slicing import EmptyWindow, slice_trace
     start, end = _window(args)
     out = _output(args)
     try:
         events, meta = slice_trace(args.trace, out, start, end)
     except TraceError as exc:
         raise UsageError(str(exc))
-    if not events:
-        os.unlink(out)
+    except EmptyWindow:
         raise UsageError(f"no event of {args.trace} falls in the window: check --start/--end against the wall "
                          "time that `hvdkit timeline summary` prints")
     print(f"wrote {args.output}: {events} events and {meta} metadata records (tensor names)")

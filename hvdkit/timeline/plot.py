@@ -1,4 +1,5 @@
 """A picture of a trace window: phases per tensor over time, and a bar chart of phase totals."""
+from hvdkit.timeline.files import replacing
 from hvdkit.timeline.parse import Trace
 from hvdkit.timeline.summary import Summary
 from hvdkit.timeline.window import clipped
@@ -119,8 +120,13 @@ def plot(path, out, start_us=None, end_us=None, title=None):
     bars.set_xlabel("ms in the window (log scale)")
     bars.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
+    try:
+        with replacing(out) as tmp:
+            fig.savefig(tmp, dpi=120)
+    except ValueError as exc:  # matplotlib: unknown image format
+        raise PlotError(f"cannot write {out}: {exc} (use .png, .pdf or .svg)") from None
+    finally:
+        plt.close(fig)
     return len(intervals)
 
 
