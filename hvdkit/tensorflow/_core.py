@@ -8,6 +8,7 @@ import tensorflow as tf
 import keras
 import horovod.tensorflow as hvd
 
+from hvdkit.common import errors as _errors
 from hvdkit.common import log as _log
 from hvdkit.common import metrics as _metrics
 from hvdkit.common import schedule as _schedule
@@ -25,6 +26,7 @@ def init(seed=None, threads=None):
     Call it before building models: TF fixes its thread pools and visible devices on first use.
     """
     hvd.init()
+    _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
     local_rank, local_size = hvd.local_rank(), hvd.local_size()
     gpus = tf.config.list_physical_devices("GPU")
     for gpu in gpus:

@@ -2,6 +2,7 @@
 import torch
 import horovod.torch as hvd
 
+from hvdkit.common import errors as _errors
 from hvdkit.common import log as _log
 from hvdkit.common import metrics as _metrics
 from hvdkit.common import schedule as _schedule
@@ -11,6 +12,7 @@ from hvdkit.common.options import horovod_args
 def init(seed=None, threads=None):
     """Steps 1 and 2: start Horovod, pin one GPU per local rank (or split the CPU cores), seed."""
     hvd.init()
+    _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
     local_rank, local_size = hvd.local_rank(), hvd.local_size()
     if torch.cuda.is_available():
         torch.cuda.set_device(local_rank % torch.cuda.device_count())

@@ -1,0 +1,79 @@
+"""How a rank ends on an error: one line for bad input (exit 2), and no hang when a rank fails.
+
+Without this, a Python exception in one rank runs Horovod's atexit shutdown, which waits for the
+other ranks; they fail in their next collective with HorovodInternalError tracebacks of their own, and
+mpirun reports whichever rank exited first -- often not the one that failed (measured: 37 s and the
+wrong rank named, docs/reliability.md). `install(rank, size)`, called by `init()`, replaces the
+exception hook so that the failing rank says who it is and leaves at once with os._exit, without
+Horovod's shutdown handshake; the launcher then sees that rank's non-zero exit first and ends the job.
+Framework-free.
+"""
+import os
+import sys
+import traceback
+
+USAGE_STATUS = 2
+FAILURE_STATUS = 1
+
+
+class UsageProblem(Exception):
+    """Base for errors whose message is one line telling the user what to fix (exit status 2)."""
+
+
+def _clean_types():
+    # Imported here so that this module stays importable before the data/checkpoint modules.
+    from hvdkit.common.checkpoint import CheckpointError
+    from hvdkit.common.idx import DataError
+    return (UsageProblem, CheckpointError, DataError)
+
+
+def one_line(exc):
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def fail(message, status=USAGE_STATUS, prog=None):
+    """Print `prog: error: message` on stderr and exit with `status` (2: the user must change something)."""
+    prog = prog or os.path.basename(sys.argv[0] or "python")
+    print(f"{prog}: error: {message}", file=sys.stderr, flush=True)
+    sys.exit(status)
+
+
+def install(rank, size):
+    """Make an uncaught exception in this rank end the process at once, naming the rank.
+
+    hvdkit's one-line errors (bad data, a checkpoint that does not fit, ranks that disagree) print one
+    line and exit 2; anything else prints its traceback under "rank R of N failed" and exits 1.
+    """
+    previous = sys.excepthook
+
+    def hook(kind, exc, tb):
+        if issubclass(kind, KeyboardInterrupt):
+            return previous(kind, exc, tb)
+        prog = os.path.basename(sys.argv[0] or "python")
+        if isinstance(exc, _clean_types()):
+            # Collective errors are raised on every rank with the same text: rank 0 speaks for all.
+            if rank == 0 or not getattr(exc, "collective", False):
+                print(f"{prog}: error: {one_line(exc)}", file=sys.stderr)
+            status = USAGE_STATUS
+        elif kind.__name__ == "HorovodInternalError":
+            # A bystander: its collective was cut off because another rank failed. No traceback wall.
+            print(f"hvdkit: rank {rank} of {size} stopped: another rank failed or left (its error is above or "
+                  "in the launcher's report)", file=sys.stderr)
+            status = FAILURE_STATUS
+        else:
+            print(f"hvdkit: rank {rank} of {size} failed ({prog}): {kind.__name__}: {one_line(exc)}",
+                  file=sys.stderr)
+            traceback.print_exception(kind, exc, tb, file=sys.stderr)
+            status = FAILURE_STATUS
+        _flush_and_exit(status)
+
+    sys.excepthook = hook
+
+
+def _flush_and_exit(status):
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # a closed pipe must not turn a clean exit into a hang
+            pass
+    os._exit(status)
