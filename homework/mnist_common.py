@@ -12,6 +12,7 @@ import tempfile
 import numpy as np
 
 from hvdkit.common import datasets
+from hvdkit.common.errors import positive_int
 
 
 def parser(doc, horovod=False):
@@ -22,7 +23,7 @@ def parser(doc, horovod=False):
                    help="fashion-mnist is installed by `make setup` on machines without MNIST")
     p.add_argument("--data-dir", help="directory with the data set (also searched: $HVDKIT_DATA, Keras's cache)")
     p.add_argument("--epochs", type=int, default=16)
-    p.add_argument("--batch-size", type=int, default=256, help="samples per step (per rank, with Horovod)")
+    p.add_argument("--batch-size", type=positive_int, default=256, help="samples per step (per rank, with Horovod)")
     p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate for one worker")
     p.add_argument("--subset", type=int, default=0, help="use only the first N training and N validation images")
     p.add_argument("--seed", type=int, default=0)

@@ -128,6 +128,7 @@ def _launch(n, command, args, extra, stage, global_batch):
             raise SweepError(f"the {n}-rank run took more than --timeout {args.timeout:g} s; log: {log_path}") from None
     elapsed = time.perf_counter() - t0
     if code != 0:
+        _check_slots(n, log_path)
         raise SweepError(f"the {n}-rank run failed (exit {code}): {_last_line(log_path)}; log: {log_path}")
     if not os.path.exists(path):
         raise UsageError(f"the {n}-rank run wrote no run record: the program must write the JSON record "
@@ -141,6 +142,16 @@ def _launch(n, command, args, extra, stage, global_batch):
                          f"{n} ranks of one job (is the program built against this MPI?); log: {log_path}")
     print(f"ranks {n:>3}: {rec['total_rate']:.2f} {rec['unit']}/s total  ({elapsed:.0f} s)", flush=True)
     return rec, path
+
+
+def _check_slots(n, log_path):
+    """OpenMPI's multi-paragraph "not enough slots" notice, as one line that says what to change."""
+    with open(log_path) as f:
+        text = " ".join(f.read().split())
+    if "not enough slots available" in text:
+        raise UsageError(f"{n} ranks are more than the launcher's slots (cores or --host/hostfile slots): "
+                         f"allow oversubscription with --launcher-args '--oversubscribe', give more slots, or "
+                         f"use fewer ranks in -n; log: {log_path}")
 
 
 def _last_line(path):

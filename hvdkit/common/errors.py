@@ -38,6 +38,18 @@ def fail(message, status=USAGE_STATUS, prog=None):
     sys.exit(status)
 
 
+def positive_int(text):
+    """argparse type for counts that must be >= 1 (batch sizes, epochs): a one-line usage error otherwise."""
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def install(rank, size):
     """Make an uncaught exception in this rank end the process at once, naming the rank.
 
