@@ -100,7 +100,7 @@ def launched(n_ranks, n, repeats):
                 runs.append(json.load(f)["results"][0])
     best = min(runs, key=lambda r: r["time_s"])
     return {"ranks": n_ranks, "N": n, "time_s": best["time_s"], "samples_per_s": best["samples_per_s"],
-            "times_s": [r["time_s"] for r in runs]}
+            "cpu_s_per_rank": best["cpu_s_per_rank"], "times_s": [r["time_s"] for r in runs]}
 
 
 def main(argv=None):
@@ -130,7 +130,8 @@ def main(argv=None):
     speedup = scaling[0]["time_s"] / scaling[1]["time_s"]
     for s in scaling:
         print(f"mpirun -n {s['ranks']}, N={args.scale_n:.0e}: {s['time_s']:.3f} s (slowest rank, best of 3), "
-              f"{s['samples_per_s'] / 1e6:.0f} M samples/s, {s['samples_per_s'] / s['ranks'] / 1e6:.0f} M samples/s per rank")
+              f"{s['samples_per_s'] / 1e6:.0f} M samples/s, {s['samples_per_s'] / s['ranks'] / 1e6:.0f} M samples/s per rank; "
+              f"count CPU time per rank {', '.join(f'{c:.2f}' for c in s['cpu_s_per_rank'])} s")
     print(f"speed-up 1 -> 2 ranks: {speedup:.2f} (ideal 2 on {usable_cores()} cores; load average "
           f"{os.getloadavg()[0]:.1f}: other jobs on the machine take cores too)")
 

@@ -106,7 +106,7 @@ def test_launched(ranks, tmp_path, size):
     assert res["inside"] == expected_count(N, 7, size)
     assert abs(res["estimate"] - math.pi) < 5 * res["std_error"]
     assert res["std_error"] == pytest.approx(4 * math.sqrt(math.pi / 4 * (1 - math.pi / 4) / N), rel=0.01)
-    assert res["time_s"] > 0
+    assert res["time_s"] > 0 and len(res["cpu_s_per_rank"]) == size
 
 
 def test_launched_reproducible_across_runs_and_chunks(ranks, tmp_path):

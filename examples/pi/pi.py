@@ -131,23 +131,27 @@ def run(method, args, seed, comm, SUM, MAX):
     n = share(args.N, rank, size)
     child = rank_seed(seed, rank, size)
     comm.Barrier()  # MPI: start the clock together, so the slowest rank's time is the run's time
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     if method == "vectorized":
         inside = count_inside(n, np.random.default_rng(child), args.chunk)
     else:
         inside = count_inside_loop(n, loop_rng(child))
+    cpu = time.process_time() - cpu0  # the count alone: MPI may spin, burning CPU, while it waits
     # Integers, not the tutorial's doubles: a float64 count is inexact beyond 2**53 samples.
     counts = np.array([inside, n], dtype=np.int64)
     total = np.empty_like(counts)
     comm.Allreduce(counts, total, op=SUM)  # MPI: sum of (inside, samples) over ranks
     elapsed = time.perf_counter() - t0
     slowest = comm.reduce(elapsed, op=MAX, root=0)  # MPI: the run lasts as long as its slowest rank
-    per_rank = comm.gather(n, root=0)  # MPI: shown so the split (and its remainder) can be checked
+    # MPI: shown so the split (and its remainder) can be checked; CPU time tells a slow rank from
+    # one that waited for a core on a busy machine.
+    per_rank = comm.gather((n, cpu), root=0)
     if rank != 0:
         return None
     inside_total, samples = (int(v) for v in total)
     pi, std_error = estimate(inside_total, samples)
-    return {"method": method, "inside": inside_total, "samples": samples, "samples_per_rank": per_rank,
+    return {"method": method, "inside": inside_total, "samples": samples,
+            "samples_per_rank": [n for n, _ in per_rank], "cpu_s_per_rank": [c for _, c in per_rank],
             "estimate": pi, "abs_error": abs(pi - math.pi), "std_error": std_error,
             "time_s": slowest, "samples_per_s": samples / slowest if slowest > 0 else None}
 
