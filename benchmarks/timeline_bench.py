@@ -98,6 +98,7 @@ def main():
     ap.add_argument("--sizes", type=int, nargs="+", default=[100], help="trace sizes to measure, MB")
     ap.add_argument("--repeats", type=int, default=3, help="runs per size; the best is reported")
     ap.add_argument("--keep", action="store_true", help="keep the generated traces")
+    ap.add_argument("--out", default=RESULTS, help="where to write the JSON results")
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="timeline-bench-")
     source = args.trace
@@ -131,10 +132,10 @@ def main():
                           "load_average_1m_at_start": round(load_start, 1),
                           "load_average_1m_at_end": round(load[0], 1)},
               "command": "python -m benchmarks.timeline_bench " + " ".join(sys.argv[1:])}
-    os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
-    with open(RESULTS, "w") as f:
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
         json.dump(result, f, indent=2)
-    print(f"wrote {os.path.relpath(RESULTS, ROOT)}")
+    print(f"wrote {os.path.relpath(args.out, ROOT)}")
     return 0 if all(r["meets_target"] for r in rows) else 1
 
 
