@@ -49,3 +49,4 @@ def test_failed_rank_ends_the_job(ranks, tmp_path, launcher, mode, n):
     named = r"Process name: 1\b" if launcher == "horovodrun" else r"(process rank 1 |\[\[\d+,1\],1\])"
     assert re.search(named, out), out[-3000:]
     assert_no_orphans(result, str(script))
+

@@ -22,6 +22,7 @@ from hvdkit.tensorflow._data import ShardedDataset, shard  # noqa: E402
 from hvdkit.tensorflow._checkpoint import Checkpointer  # noqa: E402
 from hvdkit.tensorflow.callbacks import BroadcastCallback, MetricAverageCallback, WarmupCallback  # noqa: E402
 from hvdkit.common.checkpoint import CheckpointError  # noqa: E402
+from hvdkit.tensorflow._consistency import ConsistencyError, check_consistent  # noqa: E402
 from hvdkit.common.timeline_capture import TimelineWindow  # noqa: E402
 
 timeline_window = TimelineWindow.factory(hvd)
@@ -30,6 +31,7 @@ __all__ = [
     "init", "scale_lr", "warmup", "WarmupSchedule", "shard", "ShardedDataset", "DistributedGradientTape",
     "DistributedOptimizer", "allreduce_gradients",
     "broadcast_state", "build_optimizer", "tf_variables", "Checkpointer", "CheckpointError", "average_metrics",
+    "check_consistent", "ConsistencyError",
     "print0", "log", "progress", "timeline_window", "BroadcastCallback", "MetricAverageCallback", "WarmupCallback",
     "hvd",
 ]

@@ -21,11 +21,13 @@ from hvdkit.torch._core import (  # noqa: E402
 )
 from hvdkit.torch._checkpoint import Checkpointer  # noqa: E402
 from hvdkit.common.checkpoint import CheckpointError  # noqa: E402
+from hvdkit.torch._consistency import ConsistencyError, check_consistent  # noqa: E402
 from hvdkit.common.timeline_capture import TimelineWindow  # noqa: E402
 
 timeline_window = TimelineWindow.factory(hvd)
 
 __all__ = [
     "init", "scale_lr", "warmup", "shard", "ShardedLoader", "distributed_optimizer", "broadcast_state",
-    "Checkpointer", "CheckpointError", "average_metrics", "print0", "log", "progress", "timeline_window", "hvd",
+    "Checkpointer", "CheckpointError", "check_consistent", "ConsistencyError", "average_metrics",
+    "print0", "log", "progress", "timeline_window", "hvd",
 ]
