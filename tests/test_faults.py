@@ -50,3 +50,19 @@ def test_failed_rank_ends_the_job(ranks, tmp_path, launcher, mode, n):
     assert re.search(named, out), out[-3000:]
     assert_no_orphans(result, str(script))
 
+
+
+def test_stalled_collective_is_named_and_aborts(ranks):
+    """A rank skipping a collective: Horovod's stall inspector names the tensor each rank is missing after
+    HOROVOD_STALL_CHECK_TIME_SECONDS, and HOROVOD_STALL_SHUTDOWN_TIME_SECONDS ends the job instead of a hang."""
+    env = {**os.environ, "HOROVOD_STALL_CHECK_TIME_SECONDS": "2", "HOROVOD_STALL_SHUTDOWN_TIME_SECONDS": "6"}
+    result = ranks(2, os.path.join(HERE, "ranks", "stall_torch.py"), env=env, timeout=180,
+                   extra=("-x", "HOROVOD_STALL_CHECK_TIME_SECONDS", "-x", "HOROVOD_STALL_SHUTDOWN_TIME_SECONDS"))
+    ended = time.time()
+    err = " ".join(re.sub(r"\[\d+,\d+\]<stderr>:", "", result.stderr).split())
+    assert result.returncode != 0 and not result.lines("NEVER"), err[-3000:]
+    assert "Missing ranks: 0: [allreduce.loss.after] 1: [allreduce.grad.skipped_by_rank1]" in err, err[-3000:]
+    assert "stalled for longer than 6 seconds" in err
+    assert "hvdkit: rank 0 of 2 stopped" in err and "HOROVOD_STALL_SHUTDOWN_TIME_SECONDS" in err
+    stalled = min(float(line.split()[1]) for line in result.lines("STALL"))
+    assert ended - stalled < 40, f"the job must end soon after the 6 s stall shutdown, took {ended - stalled:.0f} s"

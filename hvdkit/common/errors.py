@@ -69,8 +69,10 @@ def install(rank, size):
             status = USAGE_STATUS
         elif kind.__name__ == "HorovodInternalError":
             # A bystander: its collective was cut off because another rank failed. No traceback wall.
-            print(f"hvdkit: rank {rank} of {size} stopped: another rank failed or left (its error is above or "
-                  "in the launcher's report)", file=sys.stderr)
+            print(f"hvdkit: rank {rank} of {size} stopped: Horovod shut down because another rank failed or left "
+                  "(its error is above, or in the launcher's report) or a collective stalled past "
+                  "HOROVOD_STALL_SHUTDOWN_TIME_SECONDS (Horovod's 'Missing ranks' warning above names it)",
+                  file=sys.stderr)
             status = FAILURE_STATUS
         else:
             print(f"hvdkit: rank {rank} of {size} failed ({prog}): {kind.__name__}: {one_line(exc)}",
