@@ -69,6 +69,14 @@ def grow(source, out, target_bytes):
         records = json.load(f)
     meta = [r for r in records if r["ph"] == "M"]
     events = [r for r in records if r["ph"] != "M"]
+    # A whole-run trace ends mid-collective (Horovod's shutdown drops the writer's queue): repeat only up to
+    # the last moment nothing was open, so every copy is a complete, well-nested stretch.
+    depth, quiet = 0, 0
+    for i, r in enumerate(events):
+        depth += {"B": 1, "E": -1}.get(r["ph"], 0)
+        if depth == 0:
+            quiet = i + 1
+    events = events[:quiet]
     first, last = events[0]["ts"], max(r["ts"] for r in events)
     period = last - first + 1000
     texts = []

@@ -108,6 +108,21 @@ def test_text_report_names_the_answers(trace_file, capsys):
     assert "cycles: 4 CYCLE_START marks" in out
 
 
+def test_intervals_cut_off_then_restarted_are_abandoned(tmp_path):
+    # A job stopped mid-allreduce, and the same tensor's next negotiation begins (e.g. traces pasted together).
+    events = [B(1, "NEGOTIATE_ALLREDUCE", 0), E(1, 10), B(1, "ALLREDUCE", 20), B(1, "MPI_ALLREDUCE", 21),
+              B(1, "NEGOTIATE_ALLREDUCE", 100), E(1, 110), B(1, "ALLREDUCE", 120), B(1, "MPI_ALLREDUCE", 121),
+              E(1, 221), E(1, 230, "[2]")]
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(_horovod_trace(events, {1: "grad.a"})))
+    d = summarize(str(path))
+    assert d["abandoned"] == 2 and d["open_at_end"] == 0
+    assert d["collectives"]["ALLREDUCE"]["count"] == 1 and d["collectives"]["ALLREDUCE"]["tensor_us"] == 110
+    assert d["communication"]["busy_us"] == 110 and d["activities"]["MPI_ALLREDUCE"]["wall_us"] == 100
+    assert d["communication"]["negotiation_us"] == 20 and d["negotiations"]["NEGOTIATE_ALLREDUCE"]["count"] == 2
+    assert d["collectives"]["ALLREDUCE"]["bytes"] == 8
+
+
 def test_tensor_bytes_from_end_args():
     assert tensor_bytes({"dtype": "float16", "shape": "[3, 5]"}) == 30
     assert tensor_bytes({"dtype": "int64", "shape": "[]"}) == 8  # a scalar

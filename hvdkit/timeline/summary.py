@@ -25,6 +25,9 @@ WIRE = re.compile(r"^(MPI|GLOO|NCCL|CCL|DDL)_")
 DTYPE_BYTES = {"uint8": 1, "int8": 1, "bool": 1, "uint16": 2, "int16": 2, "float16": 2, "bfloat16": 2,
                "int32": 4, "float32": 4, "int64": 8, "float64": 8}
 DEFAULT_GAP_US = 200
+# Response types (horovod/common/message.cc): the top-level interval of a tensor's operation.
+OPERATIONS = frozenset(("ALLREDUCE", "ALLGATHER", "BROADCAST", "REDUCESCATTER", "ALLTOALL", "ADASUM", "JOIN",
+                        "BARRIER", "ERROR"))
 
 
 def tensor_bytes(args):
@@ -56,10 +59,11 @@ def quantile(counter, q):
 
 class _Span:
     """Totals of one named interval kind: count, sum over tensors, and wall time (union over tensors)."""
-    __slots__ = ("count", "tensor_us", "wall_us", "open", "since", "kind", "bytes", "sized", "wire")
+    __slots__ = ("count", "tensor_us", "wall_us", "open", "since", "kind", "bytes", "sized", "wire", "last_end")
 
     def __init__(self, kind, name=""):
         self.count = self.tensor_us = self.wall_us = self.open = self.since = self.bytes = self.sized = 0
+        self.last_end = 0
         self.kind = kind
         self.wire = kind == "activity" and bool(WIRE.match(name))
 
@@ -71,9 +75,16 @@ class _Span:
     def end(self, start, ts):
         self.count += 1
         self.tensor_us += ts - start
+        self.last_end = ts
         self.open -= 1
         if not self.open:
             self.wall_us += ts - self.since
+
+    def abandon(self):
+        """An interval whose end was never written: take it as over by the last end seen."""
+        self.open -= 1
+        if not self.open:
+            self.wall_us += max(0, self.last_end - self.since)
 
     def as_dict(self):
         d = {"kind": self.kind, "count": self.count, "tensor_us": self.tensor_us, "wall_us": self.wall_us,
@@ -99,7 +110,7 @@ class Summary:
         self.header = {}
         self.sizes = {}            # (shape, dtype) -> bytes, parsed once
         self.phases = Counter()
-        self.unmatched_ends = 0
+        self.unmatched_ends = self.abandoned = 0
         # fusion
         self.run_name, self.run_pids = None, []
         self.groups = {}           # group id -> [wire name, tensors left, bytes]
@@ -137,7 +148,7 @@ class Summary:
                 # Fast path for the commonest record: a plain activity (not a transfer) inside an operation.
                 stack = stacks.get(r["pid"])
                 span = spans.get(r["name"]) if stack else None
-                if span is not None and not span.wire:
+                if span is not None and span.kind == "activity" and not span.wire:
                     if self.run_pids:
                         self._close_run()
                     if not span.open:
@@ -156,6 +167,7 @@ class Summary:
                     span = spans[name]
                     span.count += 1
                     span.tensor_us += ts - start
+                    span.last_end = ts
                     span.open -= 1
                     if not span.open:
                         span.wall_us += ts - span.since
@@ -187,9 +199,12 @@ class Summary:
         stack = self.stacks.get(pid)
         if stack is None:
             stack = self.stacks[pid] = []
+        negotiate = name.startswith("NEGOTIATE_")
+        if stack and (negotiate or name in OPERATIONS):
+            self._abandon(pid, stack)  # operations never nest: what is open was cut off (a job stopped mid-step)
         if stack:
             kind = "activity"
-        elif name.startswith("NEGOTIATE_"):
+        elif negotiate:
             kind = "negotiation"
             self.ticks[pid] = []
             self.negotiating.begin(ts)
@@ -266,6 +281,26 @@ class Summary:
                     f["bytes"] += g[2]
                     f["sized"] += 1
 
+    def _abandon(self, pid, stack):
+        for name, _, group in stack:
+            span = self.spans[name]
+            span.abandon()
+            g = self.groups.get(group)
+            if g is not None:  # its fused collective can no longer be sized
+                g[1] -= 1
+                g[3] = False
+                if not g[1]:
+                    del self.groups[group]
+            if span.wire:
+                self.wire.abandon()
+            elif span.kind == "operation":
+                self.busy.abandon()
+            elif span.kind == "negotiation":
+                self.negotiating.abandon()
+                self.ticks.pop(pid, None)
+            self.abandoned += 1
+        stack.clear()
+
     def _close_run(self):
         name, n = self.run_name, len(self.run_pids)
         f = self.fusion.get(name)
@@ -331,7 +366,7 @@ class Summary:
             "fusion": {name: _fusion_dict(f) for name, f in sorted(self.fusion.items())},
             "negotiation": self._negotiation_dict(),
             "cycles": self._cycles_dict(),
-            "open_at_end": open_at_end, "unmatched_ends": self.unmatched_ends,
+            "open_at_end": open_at_end, "unmatched_ends": self.unmatched_ends, "abandoned": self.abandoned,
         }
         return d
 
