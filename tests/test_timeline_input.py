@@ -127,6 +127,7 @@ def test_tensor_bytes_from_end_args():
     assert tensor_bytes({"dtype": "float16", "shape": "[3, 5]"}) == 30
     assert tensor_bytes({"dtype": "int64", "shape": "[]"}) == 8  # a scalar
     assert tensor_bytes({"dtype": "<unknown>", "shape": "[3]"}) is None
+    assert tensor_bytes({"dtype": "float32", "shape": "[?, 3]"}) is None
     assert tensor_bytes({}) is None and tensor_bytes(None) is None
 
 

@@ -37,10 +37,13 @@ def tensor_bytes(args):
     size = DTYPE_BYTES.get(args.get("dtype"))
     if size is None:
         return None
-    dims = args["shape"].strip("[] ")
+    dims = str(args["shape"]).strip("[] ")
     n = 1
-    for d in dims.split(",") if dims else ():
-        n *= int(d)
+    try:
+        for d in dims.split(",") if dims else ():
+            n *= int(d)
+    except ValueError:
+        return None  # not a shape Horovod writes
     return n * size
 
 
