@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, rank_streams
 
 pytestmark = pytest.mark.torch
 C10D = os.path.join(ROOT, "examples", "c10d")
@@ -23,10 +23,16 @@ def script(name):
     return os.path.join(C10D, name)
 
 
+def output_lines(result):
+    """Whole lines of every rank's output (mpirun --tag-output chunks put back together)."""
+    streams = rank_streams(result.stdout)
+    return [line for rank in sorted(streams, key=lambda r: r or 0) for line in streams[rank].splitlines()]
+
+
 def rows(result):
     """{(what, rank): value} from the `<what>  rank <r>: <list>` lines of a launch."""
     out = {}
-    for line in result.stdout.splitlines():
+    for line in output_lines(result):
         m = ROW.match(line)
         if m:
             key = (m["what"].strip(), int(m["rank"]))
@@ -57,7 +63,7 @@ def test_allreduce(ranks):
     for rank in (0, 1):
         assert got[("allreduce SUM of M", rank)] == [[2 * v for v in row] for row in m]
         assert got[("allreduce SUM of (rank + 1) * M", rank)] == [[3 * v for v in row] for row in m]
-    assert "WRONG" not in result.stdout
+    assert not any("WRONG" in line for line in output_lines(result))
 
 
 def test_sampler(ranks):
@@ -87,7 +93,7 @@ def test_sampler(ranks):
 
 def test_ddp_vs_manual(ranks):
     result = ranks(2, script("ddp_vs_manual.py"), ["--steps", 4]).check()
-    gaps = {line.split(" = ")[0]: float(line.split(" = ")[1]) for line in result.stdout.splitlines() if " = " in line}
+    gaps = {line.split(" = ")[0]: float(line.split(" = ")[1]) for line in output_lines(result) if " = " in line}
     assert gaps["max |w manual - ddp|"] <= 1e-6
     assert gaps["max |w manual - sequential|"] <= 1e-5
     assert gaps["max |w ddp - sequential|"] <= 1e-5

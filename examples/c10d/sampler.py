@@ -40,8 +40,9 @@ def batches(dataset, batch_sampler):
 
 def rows_of(dataset, rank, batch_size, seed):
     """(setting, rank, result) rows of this rank, num_replicas and rank taken from the process group."""
-    rows = [("shuffle=False drop_last=False", items(dataset, DistributedSampler(dataset, shuffle=False))),
-            ("shuffle=False drop_last=True", items(dataset, DistributedSampler(dataset, shuffle=False, drop_last=True)))]
+    rows = [(f"shuffle=False drop_last={drop_last}",
+             items(dataset, DistributedSampler(dataset, shuffle=False, drop_last=drop_last)))
+            for drop_last in (False, True)]
     shuffled = DistributedSampler(dataset, shuffle=True, seed=seed)
     for epoch in (0, 1):
         shuffled.set_epoch(epoch)  # without it every epoch repeats epoch 0's order
@@ -55,7 +56,8 @@ def rows_of(dataset, rank, batch_size, seed):
 def main(argv=None):
     parser = make_parser(__doc__)
     parser.add_argument("--length", type=positive_int, default=11, help="items in SimpleDataSet (odd: shows padding)")
-    parser.add_argument("--batch-size", type=positive_int, default=4, help="per-rank batch size of the BatchSampler rows")
+    parser.add_argument("--batch-size", type=positive_int, default=4,
+                        help="per-rank batch size of the BatchSampler rows")
     parser.add_argument("--seed", type=int, default=0, help="shuffle seed, the same on every rank")
     args = parser.parse_args(argv)
     dataset = SimpleDataSet(args.length)
@@ -73,7 +75,8 @@ def main(argv=None):
                 print(f"{setting:<{width}}  rank {r}: {result}")
         setting = "num_replicas=3 shuffle=False"
         for r in range(3):
-            print(f"{setting:<{width}}  rank {r}: {items(dataset, DistributedSampler(dataset, num_replicas=3, rank=r, shuffle=False))}")
+            alone = DistributedSampler(dataset, num_replicas=3, rank=r, shuffle=False)
+            print(f"{setting:<{width}}  rank {r}: {items(dataset, alone)}")
 
 
 if __name__ == "__main__":

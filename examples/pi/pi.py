@@ -175,7 +175,8 @@ class _Parser(argparse.ArgumentParser):
 def parse_args(argv=None):
     parser = _Parser(prog="pi.py", description=__doc__.split("\n\n")[0],
                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("-N", type=positive_int, default=5_000_000, help="total samples over all ranks (1e8 is accepted)")
+    parser.add_argument("-N", type=positive_int, default=5_000_000,
+                        help="total samples over all ranks (1e8 is accepted)")
     parser.add_argument("--method", choices=METHODS, default="vectorized",
                         help="numpy in chunks, the tutorial's Python loop, or both in one run")
     parser.add_argument("--seed", type=int, default=None,
