@@ -62,7 +62,8 @@ def quantile(counter, q):
 
 class _Span:
     """Totals of one named interval kind: count, sum over tensors, and wall time (union over tensors)."""
-    __slots__ = ("count", "tensor_us", "wall_us", "open", "since", "kind", "bytes", "sized", "wire", "last_end")
+    __slots__ = ("count", "tensor_us", "wall_us", "open", "since", "kind", "bytes", "sized", "wire",
+                 "last_end")
 
     def __init__(self, kind, name=""):
         self.count = self.tensor_us = self.wall_us = self.open = self.since = self.bytes = self.sized = 0
@@ -132,7 +133,7 @@ class Summary:
 
     def add_batch(self, records):
         """Feed records in file order (the loop is the hot path of a 1 GB trace: keep it lean)."""
-        phases, begin, end, stacks, spans = self.phases, self._begin, self._end, self.stacks, self.spans
+        phases, begin, end = self.phases, self._begin, self._end
         last_ts = self.last_ts
         for r in records:
             ph = r["ph"]
@@ -148,34 +149,12 @@ class Summary:
             else:
                 last_ts = ts
             if ph == "B":
-                # Fast path for the commonest record: a plain activity (not a transfer) inside an operation.
-                stack = stacks.get(r["pid"])
-                span = spans.get(r["name"]) if stack else None
-                if span is not None and span.kind == "activity" and not span.wire:
-                    if self.run_pids:
-                        self._close_run()
-                    if not span.open:
-                        span.since = ts
-                    span.open += 1
-                    stack.append([r["name"], ts, None])
-                else:
-                    begin(r, ts)
+                begin(r, ts)
                 continue
             if self.run_pids:
                 self._close_run()
             if ph == "E":
-                stack = stacks.get(r["pid"])
-                if stack and len(stack) > 1 and stack[-1][2] is None:
-                    name, start, _ = stack.pop()  # the same fast path's end
-                    span = spans[name]
-                    span.count += 1
-                    span.tensor_us += ts - start
-                    span.last_end = ts
-                    span.open -= 1
-                    if not span.open:
-                        span.wall_us += ts - span.since
-                else:
-                    end(r, ts)
+                end(r, ts)
             elif ph == "i":
                 if r.get("name") == "CYCLE_START":
                     if self.cycle_prev is not None:
