@@ -1,6 +1,7 @@
 """The `hvdkit` command: doctor, scale, timeline."""
 import argparse
 import importlib
+import os
 import sys
 
 import hvdkit
@@ -27,6 +28,10 @@ def main(argv=None):
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `hvdkit ... | head`: the reader left; say nothing more (flushing stdout again would raise).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":
