@@ -16,3 +16,38 @@ def apply(payload, objects, path, load):
             raise CheckpointError(f"checkpoint {path} does not fit {name!r} (saved from a different model?): "
                                   f"{detail}. Use another checkpoint directory or the matching model") from None
     return payload["epoch"] + 1
+
+
+class CheckpointerBase:
+    """Step 7's flow, shared by both frameworks: only the root writes; restore reads on the root and
+    broadcasts one object, so every rank resumes from exactly what the root read.
+
+    Subclasses set `hvd` (the framework's Horovod module) and define encode(payload) -> bytes,
+    decode(bytes) -> payload, dump(obj) -> saved, load_into(obj, saved), value(saved) -> plain value.
+    """
+
+    def __init__(self, directory, keep=3, root_rank=0):
+        from hvdkit.common.checkpoint import CheckpointFiles
+        self.files = CheckpointFiles(directory, keep)
+        self.root_rank = root_rank
+        self.values = {}
+
+    def save(self, epoch, **objects):
+        """Every rank calls it; the root writes and returns the path, the others return None."""
+        if self.hvd.rank() != self.root_rank:
+            return None
+        payload = {"epoch": int(epoch), "objects": {name: self.dump(obj) for name, obj in objects.items()}}
+        return self.files.write(int(epoch), self.encode(payload))
+
+    def prepare(self, objects):
+        """Hook: make objects ready to receive state (TF builds optimizers)."""
+
+    def restore(self, **objects):
+        """-> the epoch to start from: the saved epoch + 1, or 0 when there is no checkpoint."""
+        self.prepare(objects)
+        payload, path = self.files.latest(self.decode) if self.hvd.rank() == self.root_rank else (None, None)
+        payload, path = self.hvd.broadcast_object((payload, path), root_rank=self.root_rank, name="hvdkit.restore")
+        if payload is None:
+            return 0
+        self.values = {k: self.value(v) for k, v in payload["objects"].items() if k not in objects}
+        return apply(payload, objects, path, self.load_into)

@@ -4,8 +4,8 @@ import pickle
 import keras
 import horovod.tensorflow as hvd
 
-from hvdkit.common import restore as _restore
-from hvdkit.common.checkpoint import CheckpointError, CheckpointFiles
+from hvdkit.common.checkpoint import CheckpointError
+from hvdkit.common.restore import CheckpointerBase
 from hvdkit.tensorflow._core import build_optimizer
 
 
@@ -39,7 +39,7 @@ def _load_into(obj, saved):
         raise TypeError(f"cannot restore into a {type(obj).__name__}: it has no variables or load_state_dict()")
 
 
-class Checkpointer:
+class Checkpointer(CheckpointerBase):
     """save(epoch, model=..., optimizer=..., ...) on every rank (only the root writes);
     restore(model=..., ...) -> the epoch to start from (0 when there is no checkpoint).
 
@@ -47,32 +47,25 @@ class Checkpointer:
     LearningRateSchedule resumes at the right step); objects with state_dict() (hvdkit's
     ShardedDataset) by state; other values as they are, found after restore in `self.values`.
     """
+    hvd = hvd
+    dump = staticmethod(_dump)
+    load_into = staticmethod(_load_into)
+    decode = staticmethod(pickle.loads)
 
-    def __init__(self, directory, keep=3, root_rank=0):
-        self.files = CheckpointFiles(directory, keep)
-        self.root_rank = root_rank
-        self.values = {}
+    @staticmethod
+    def encode(payload):
+        return pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
 
-    def save(self, epoch, **objects):
-        if hvd.rank() != self.root_rank:
-            return None
-        payload = {"epoch": int(epoch), "objects": {name: _dump(obj) for name, obj in objects.items()}}
-        return self.files.write(int(epoch), pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+    @staticmethod
+    def value(saved):
+        return saved.get("value")
 
-    def restore(self, **objects):
+    def prepare(self, objects):
         models = [o for o in objects.values() if isinstance(o, keras.Model)]
         for obj in objects.values():
             # Slot variables must exist before they can be assigned.
             if isinstance(obj, keras.optimizers.Optimizer) and not obj.built and models:
                 build_optimizer(obj, models[0].trainable_variables)
-        payload, path = None, None
-        if hvd.rank() == self.root_rank:
-            payload, path = self.files.latest(pickle.loads)
-        payload, path = hvd.broadcast_object((payload, path), root_rank=self.root_rank, name="hvdkit.restore")
-        if payload is None:
-            return 0
-        self.values = {k: v.get("value") for k, v in payload["objects"].items() if k not in objects}
-        return _restore.apply(payload, objects, path, _load_into)
 
 
 __all__ = ["Checkpointer", "CheckpointError"]

@@ -4,11 +4,11 @@ import io
 import torch
 import horovod.torch as hvd
 
-from hvdkit.common import restore as _restore
-from hvdkit.common.checkpoint import CheckpointError, CheckpointFiles
+from hvdkit.common.checkpoint import CheckpointError
+from hvdkit.common.restore import CheckpointerBase
 
 
-class Checkpointer:
+class Checkpointer(CheckpointerBase):
     """save(epoch, model=..., optimizer=..., ...) on every rank (only the root writes);
     restore(model=..., ...) -> the epoch to start from (0 when there is no checkpoint).
 
@@ -16,40 +16,31 @@ class Checkpointer:
     ShardedLoader) are saved by state; other values (numbers, dicts) as they are, and after restore
     they are in `self.values`.
     """
+    hvd = hvd
 
-    def __init__(self, directory, keep=3, root_rank=0):
-        self.files = CheckpointFiles(directory, keep)
-        self.root_rank = root_rank
-        self.values = {}
-
-    def save(self, epoch, **objects):
-        if hvd.rank() != self.root_rank:
-            return None
-        state = {name: (obj.state_dict() if hasattr(obj, "state_dict") else obj) for name, obj in objects.items()}
+    @staticmethod
+    def encode(payload):
         buf = io.BytesIO()
-        torch.save({"epoch": int(epoch), "objects": state}, buf)
-        return self.files.write(int(epoch), buf.getvalue())
+        torch.save(payload, buf)
+        return buf.getvalue()
 
-    def restore(self, **objects):
-        payload, path = None, None
-        if hvd.rank() == self.root_rank:
-            payload, path = self._load_latest()
-        # One broadcast of the whole state: every rank resumes from exactly what the root read.
-        payload, path = hvd.broadcast_object((payload, path), root_rank=self.root_rank, name="hvdkit.restore")
-        if payload is None:
-            return 0
-        self.values = {k: v for k, v in payload["objects"].items() if k not in objects}
-        return _restore.apply(payload, objects, path, _load_into)
+    @staticmethod
+    def decode(data):
+        return torch.load(io.BytesIO(data), map_location="cpu", weights_only=False)
 
-    def _load_latest(self):
-        return self.files.latest(lambda data: torch.load(io.BytesIO(data), map_location="cpu", weights_only=False))
+    @staticmethod
+    def dump(obj):
+        return obj.state_dict() if hasattr(obj, "state_dict") else obj
 
+    @staticmethod
+    def value(saved):
+        return saved
 
-def _load_into(obj, state):
-    if hasattr(obj, "load_state_dict"):
+    @staticmethod
+    def load_into(obj, state):
+        if not hasattr(obj, "load_state_dict"):
+            raise TypeError(f"cannot restore into a {type(obj).__name__}: it has no load_state_dict()")
         obj.load_state_dict(state)
-    else:
-        raise TypeError(f"cannot restore into a {type(obj).__name__}: it has no load_state_dict()")
 
 
 __all__ = ["Checkpointer", "CheckpointError"]
