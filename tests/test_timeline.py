@@ -45,6 +45,10 @@ for step in range(steps):
     opt.step()
 if window:
     window.close()
+else:
+    # Horovod's timeline writer drops what is still queued at shutdown: give it time to drain, so the
+    # env-var trace holds every step even on a loaded machine.
+    time.sleep(3)
 print("DONE", hvd.rank())
 """
 
