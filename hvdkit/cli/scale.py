@@ -155,8 +155,15 @@ def _check_slots(n, log_path):
 
 
 def _last_line(path):
+    """The line of a run's log most likely to say what went wrong (OpenMPI's own framed notices skipped)."""
+    lines, framed = [], False
     with open(path) as f:
-        lines = [line.strip() for line in f if line.strip() and not line.startswith("$ ")]
+        for line in f:
+            line = line.strip()
+            if line and set(line) == {"-"}:
+                framed = not framed
+            elif line and not framed and not line.startswith("$ "):
+                lines.append(line)
     errors = [line for line in lines if "error" in line.lower()]
     return (errors or lines or ["(no output)"])[-1][:300]
 
@@ -205,7 +212,8 @@ def run(args):
         for name in os.listdir(os.path.join(stage, sub)):
             os.replace(os.path.join(stage, sub, name), os.path.join(dest, name))
     shutil.rmtree(stage, ignore_errors=True)
-    paths = {r["ranks"]: os.path.join(args.out, "records", f"ranks-{r['ranks']}.json") for r in records}
+    # Relative to --out, so a results directory can be moved or committed whole.
+    paths = {r["ranks"]: os.path.join("records", f"ranks-{r['ranks']}.json") for r in records}
     write_outputs(args, command, records, paths, mode, cores)
     return 0
 

@@ -16,7 +16,8 @@ COLUMNS = ("ranks", "threads_per_rank", "total_rate", "rate_mean", "rate_std", "
 
 
 def rows(records, cores=None, paths=None):
-    """One dict per record (sorted by ranks); `cores` decides oversubscription for records that do not say."""
+    """One dict per record (sorted by ranks); `cores` decides oversubscription for records that do not say;
+    `paths` maps ranks to the record's file, for the CSV."""
     records = sorted(records, key=lambda r: r["ranks"])
     if not records:
         return []

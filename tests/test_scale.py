@@ -1,0 +1,192 @@
+"""`hvdkit scale` and the run record, with a probe program whose rates are known in closed form.
+
+Rank r of the probe reports 10 * (r + 1) items/s and allreduces the sum with MPI, so a sweep's totals,
+speed-ups and efficiencies follow from the rank counts alone: total(n) = 5 n (n + 1), speed-up over one
+rank 5 n (n + 1) / 10, efficiency (n + 1) / 2. The probe honours HVDKIT_GLOBAL_BATCH_SIZE like
+train_hvd.py does, unless told to ignore it.
+"""
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import BIN, ROOT
+from hvdkit.common import record
+from hvdkit.common.context import usable_cores
+
+PROBE = """
+import os, sys
+from mpi4py import MPI
+from hvdkit.common import record
+
+comm = MPI.COMM_WORLD
+rate = 10.0 * (comm.rank + 1)
+total = comm.allreduce(rate, op=MPI.SUM)
+rates = comm.gather(rate)
+glob = None if "--ignore-global" in sys.argv else record.global_batch_size()
+batch = glob // comm.size if glob else 4
+extra = {"oversubscribed": comm.size > 1} if "--say-oversubscribed" in sys.argv else {}
+if comm.rank == 0 and "--no-record" not in sys.argv:
+    record.write(record.default_path(), record.build(comm.size, rates, total, unit="items", batch_size=batch,
+                                                     global_batch_size=batch * comm.size, **extra))
+"""
+
+
+def total(n):
+    return 5.0 * n * (n + 1)
+
+
+@pytest.fixture
+def probe(tmp_path):
+    path = tmp_path / "probe.py"
+    path.write_text(PROBE)
+    return str(path)
+
+
+def hvdkit(*args, cwd, path=None):
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env["PATH"] = path if path is not None else BIN + os.pathsep + env.get("PATH", "")
+    return subprocess.run([sys.executable, "-m", "hvdkit", "scale", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=240)
+
+
+def one_line_error(proc, code, *words):
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("hvdkit scale: error:"), proc.stderr
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+def read_csv(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def test_weak_sweep_writes_table_csv_and_plots(tmp_path, probe):
+    proc = hvdkit("-n", "2,1", "--out", "out", "--", "python", probe, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = tmp_path / "out"
+    rows = read_csv(out / "scale.csv")
+    assert [int(r["ranks"]) for r in rows] == [1, 2]
+    for r in rows:
+        n = int(r["ranks"])
+        assert float(r["total_rate"]) == pytest.approx(total(n))
+        assert float(r["speedup"]) == pytest.approx(total(n) / total(1))
+        assert float(r["efficiency"]) == pytest.approx((n + 1) / 2)
+        assert (int(r["slowest_rank"]), float(r["slowest_rate"])) == (0, 10.0)
+        assert (int(r["fastest_rank"]), float(r["fastest_rate"])) == (n - 1, 10.0 * n)
+        assert r["batch_size"] == "4" and r["oversubscribed"] == "False"
+        assert record.read(out / r["record"])["ranks"] == n  # paths relative to --out
+    text = (out / "scale.txt").read_text()
+    assert "30.00" in text and "3.00x" in text and "150%" in text and "oversubscribed" not in text
+    assert " 1: 20.00 |" in text  # fastest rank of the 2-rank run
+    assert (out / "scale.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "scale.pdf").read_bytes()[:5] == b"%PDF-"
+    assert json.loads((out / "scale.json").read_text())["mode"] == "weak"
+    assert sorted(os.listdir(out / "logs")) == ["ranks-1.log", "ranks-2.log"]
+    assert not [n for n in os.listdir(out) if n.startswith(".sweep-")]  # the staging area is gone
+
+
+def test_ranks_beyond_the_cores_are_marked_oversubscribed(tmp_path, probe):
+    cores = usable_cores()
+    proc = hvdkit("-n", f"1,{cores + 1}", "--out", "o", "--", "python", probe, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = read_csv(tmp_path / "o" / "scale.csv")
+    assert [r["oversubscribed"] for r in rows] == ["False", "True"]
+    eff = 100 * (cores + 2) / 2
+    assert f"({eff:.0f}%)" in proc.stdout and "oversubscribed: more ranks than cores" in proc.stdout
+    # A record's own verdict wins (here: the probe calls every multi-rank run oversubscribed).
+    proc = hvdkit("-n", "1,2", "--out", "o2", "--", "python", probe, "--say-oversubscribed", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [r["oversubscribed"] for r in read_csv(tmp_path / "o2" / "scale.csv")] == ["False", "True"]
+
+
+def test_strong_sweep_keeps_the_global_batch(tmp_path, probe):
+    proc = hvdkit("-n", "1,2", "--strong", "--out", "s", "--", "python", probe, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = read_csv(tmp_path / "s" / "scale.csv")
+    assert [(r["batch_size"], r["global_batch_size"]) for r in rows] == [("4", "4"), ("2", "4")]
+    proc = hvdkit("-n", "1,2", "--strong", "--global-batch-size", 8, "--out", "s8", "--", "python", probe,
+                  cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [r["batch_size"] for r in read_csv(tmp_path / "s8" / "scale.csv")] == ["8", "4"]
+    assert json.loads((tmp_path / "s8" / "scale.json").read_text())["mode"] == "strong"
+
+
+def test_a_program_that_ignores_the_global_batch_is_an_error(tmp_path, probe):
+    proc = hvdkit("-n", "1,2", "--strong", "--out", "s", "--", "python", probe, "--ignore-global", cwd=tmp_path)
+    one_line_error(proc, 2, "HVDKIT_GLOBAL_BATCH_SIZE", "global batch 8, not 4")
+
+
+def test_a_program_that_writes_no_record_leaves_earlier_results_alone(tmp_path, probe):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "scale.csv").write_text("earlier results\n")
+    proc = hvdkit("-n", "1", "--out", "out", "--", "python", probe, "--no-record", cwd=tmp_path)
+    one_line_error(proc, 2, "wrote no run record", "HVDKIT_RECORD", "ranks-1.log")
+    assert (out / "scale.csv").read_text() == "earlier results\n"
+    assert not (out / "records").exists()
+
+
+def test_a_failing_run_is_one_line_with_its_log(tmp_path):
+    (tmp_path / "boom.py").write_text("import sys\nsys.exit('boom: no GPU here')\n")
+    proc = hvdkit("-n", "1", "--out", "out", "--", "python", "boom.py", cwd=tmp_path)
+    one_line_error(proc, 1, "1-rank run failed", "boom: no GPU here", "log:")
+
+
+@pytest.mark.parametrize("args,words", [
+    (["-n", "1,x"], ["bad -n"]),
+    (["-n", "0,2"], ["bad -n"]),
+    (["-n", "2,2"], ["bad -n"]),
+    (["-n", ""], ["bad -n"]),
+    (["--launcher", "pbsdsh"], ["unknown launcher 'pbsdsh'", "mpirun, mpiexec, horovodrun, srun"]),
+    (["--strong", "--global-batch-size", "6", "-n", "1,4"], ["does not split evenly over 4 ranks"]),
+    (["--global-batch-size", "8"], ["--strong"]),
+])
+def test_bad_input_is_one_line_and_exit_2_before_any_run(tmp_path, probe, args, words):
+    proc = hvdkit(*args, "--out", "out", "--", "python", probe, cwd=tmp_path)
+    one_line_error(proc, 2, *words)
+    assert not (tmp_path / "out").exists()
+
+
+def test_missing_program_and_missing_launcher(tmp_path, probe):
+    one_line_error(hvdkit("-n", "1", cwd=tmp_path), 2, "no program to run")
+    one_line_error(hvdkit("-n", "1", "--", "python", "nope.py", cwd=tmp_path), 2, "nope.py: no such file")
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    proc = hvdkit("-n", "1", "--out", "out", "--", "python", probe, cwd=tmp_path, path=str(empty))
+    one_line_error(proc, 2, "mpirun not found on PATH")
+    assert not (tmp_path / "out").exists()
+
+
+def test_record_build_read_and_validation(tmp_path):
+    rec = record.build(3, [5.0, 1.0, 3.0], 9.0, unit="images", batch_size=2)
+    assert rec["slowest_rank"] == {"rank": 1, "rate": 1.0} and rec["fastest_rank"] == {"rank": 0, "rate": 5.0}
+    assert rec["rate_mean"] == 3.0 and rec["rate_std"] == pytest.approx(math.sqrt(8 / 3))
+    path = record.write(tmp_path / "sub" / "r.json", rec)
+    assert record.read(path) == rec
+    assert os.listdir(tmp_path / "sub") == ["r.json"]  # no temporary file left behind
+    bad = [
+        ({**rec, "total_rate": 12.0}, "not the sum"),
+        ({**rec, "ranks": 2}, "one rate per rank"),
+        ({**rec, "rank_rates": [5.0, 0.0, 4.0], "total_rate": 9.0}, "finite numbers > 0"),
+        ({**rec, "format": "other"}, "not an hvdkit run record"),
+        ({**rec, "version": 2}, "version"),
+        ({k: v for k, v in rec.items() if k != "unit"}, "lacks 'unit'"),
+        ({**rec, "step_times": [[1.0]]}, "step_times"),
+    ]
+    for broken, message in bad:
+        with pytest.raises(record.RecordError, match=message):
+            record.validate(broken)
+    with pytest.raises(record.RecordError, match="not the sum"):
+        record.build(2, [1.0, 2.0], 4.0)
+    (tmp_path / "torn.json").write_text('{"format": "hvdkit-run')
+    with pytest.raises(record.RecordError, match="cannot read"):
+        record.read(tmp_path / "torn.json")
+    with pytest.raises(record.RecordError, match="no run record"):
+        record.read(tmp_path / "missing.json")
