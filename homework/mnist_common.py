@@ -79,6 +79,8 @@ class MetricsLog:
 
     def add(self, epoch, **values):
         row = {"epoch": epoch + 1, **{k: float(v) for k, v in values.items()}}
+        if hasattr(os, "getloadavg"):  # timings mean little on a busy machine: record how busy it was
+            row["load_avg_1min"] = os.getloadavg()[0]
         self.run["epochs"] = [r for r in self.run["epochs"] if r["epoch"] < row["epoch"]] + [row]
         if not self.write:
             return

@@ -39,7 +39,8 @@ def epoch_time(run):
 
 
 def _title(run):
-    return (f"{run['dataset']}, {run['framework']}, batch {run['batch_size']}/rank, "
+    data = run["dataset"] + (f" (first {run['subset']})" if run.get("subset") else "")
+    return (f"{data}, {run['framework']}, batch {run['batch_size']}/rank, "
             f"lr {run['lr']:g} x ranks" + (f", warmup {run['warmup_epochs']:g} ep" if run.get("warmup_epochs") else ""))
 
 
