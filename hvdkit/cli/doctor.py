@@ -120,12 +120,16 @@ def check_mpi(report, python):
         report.add(OK, "MPI library", out.strip())
     rank_code = "import os; print('RANK', os.environ.get('OMPI_COMM_WORLD_RANK') or os.environ.get('PMI_RANK'))"
     argv = launch.command(2, [python, "-c", rank_code], "mpirun")
-    code, out, err = _run(argv, timeout=120, env=launch.child_env(2))
-    got = sorted(line.split()[1] for line in out.splitlines() if line.startswith("RANK"))
+    for _attempt in range(2):  # once more before failing: a loaded machine can lose a start-up race
+        code, out, err = _run(argv, timeout=120, env=launch.child_env(2))
+        got = sorted(line.split()[1] for line in out.splitlines() if line.startswith("RANK"))
+        if code == 0 and got == ["0", "1"]:
+            break
     if code == 0 and got == ["0", "1"]:
         report.add(OK, "mpirun -n 2", "started ranks 0 and 1" + (" (oversubscribed)" if usable_cores() < 2 else ""))
     else:
-        report.add(FAIL, "mpirun -n 2", (err.strip().splitlines() or ["no output"])[-1][:200],
+        said = (err.strip() or out.strip() or "no output").splitlines()[-1][:200]
+        report.add(FAIL, "mpirun -n 2", f"exit {code}, ranks seen {got}: {said}",
                    "check `mpirun -n 2 hostname`; see README Troubleshooting")
     if hasattr(os, "geteuid") and os.geteuid() == 0 and not os.environ.get("OMPI_ALLOW_RUN_AS_ROOT"):
         report.add(WARN, "running as root", "plain `mpirun` refuses root",
