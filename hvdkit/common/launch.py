@@ -50,10 +50,13 @@ def command(n, argv, launcher="mpirun", extra=(), env_names=()):
         raise LaunchError(f"{launcher} not found on PATH: {hint}")
     argv = list(argv)
     if launcher in ("mpirun", "mpiexec"):
+        openmpi = _is_openmpi(exe)
         exports = []
-        for name in env_names:
+        # OpenMPI forwards only the variables named with -x to other nodes; MPICH's and Cray PALS's
+        # mpiexec (Polaris) forward the whole environment and do not know -x.
+        for name in env_names if openmpi else ():
             exports += ["-x", name]
-        oversub = ["--oversubscribe"] if n > usable_cores() and _is_openmpi(exe) else []
+        oversub = ["--oversubscribe"] if n > usable_cores() and openmpi else []
         return [exe, "-n", str(n), *oversub, *exports, *extra, *argv]
     if launcher == "horovodrun":
         return [exe, "-np", str(n), "-H", f"localhost:{n}", *extra, *argv]
