@@ -93,6 +93,7 @@ def _check_plots(metrics_dir, out, ranks):
 
 
 @have_fashion
+@pytest.mark.slow
 @pytest.mark.horovod
 @pytest.mark.torch
 def test_torch_homework_1_and_2_ranks_learn_and_plot(tmp_path):
@@ -104,6 +105,7 @@ def test_torch_homework_1_and_2_ranks_learn_and_plot(tmp_path):
 
 
 @have_fashion
+@pytest.mark.slow
 @pytest.mark.horovod
 @pytest.mark.tensorflow
 def test_tensorflow_homework_1_and_2_ranks_learn(tmp_path):
@@ -112,6 +114,7 @@ def test_tensorflow_homework_1_and_2_ranks_learn(tmp_path):
 
 
 @have_fashion
+@pytest.mark.slow
 @pytest.mark.horovod
 @pytest.mark.torch
 def test_torch_homework_resumes_from_rank_0_checkpoint(tmp_path):
