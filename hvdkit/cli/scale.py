@@ -86,6 +86,24 @@ def _check(args):
     return command, counts, extra
 
 
+def others_running(samples=5, interval=0.1):
+    """Processes running on this machine besides this one, averaged over half a second (Linux; else None).
+
+    The kernel's instantaneous count of runnable tasks, not the 1-minute load average, which still
+    carries the previous run's ranks.
+    """
+    counts = []
+    for i in range(samples):
+        try:
+            with open("/proc/loadavg") as f:
+                counts.append(int(f.read().split()[3].split("/")[0]) - 1)
+        except (OSError, ValueError, IndexError):
+            return None
+        if i < samples - 1:
+            time.sleep(interval)
+    return sum(counts) / len(counts)
+
+
 def _check_divides(global_batch, counts):
     if global_batch < 1:
         raise UsageError(f"--global-batch-size must be >= 1, got {global_batch}")
@@ -96,7 +114,7 @@ def _check_divides(global_batch, counts):
 
 
 def _launch(n, command, args, extra, stage, global_batch):
-    """Run at n ranks; returns (record, record path). Raises UsageError / SweepError with one line."""
+    """Run at n ranks; returns (record, processes busy beforehand). Raises UsageError / SweepError (one line)."""
     path = os.path.join(stage, "records", f"ranks-{n}.json")
     log_path = os.path.join(stage, "logs", f"ranks-{n}.log")
     env = launch.child_env(n)
@@ -108,6 +126,7 @@ def _launch(n, command, args, extra, stage, global_batch):
     # `python` in the command means the interpreter hvdkit runs in (its venv), as in the tests.
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
     argv = launch.command(n, command, args.launcher, extra=extra, env_names=names)
+    busy = others_running()
     t0 = time.perf_counter()
     with open(log_path, "w") as log:
         log.write("$ " + shlex.join(argv) + "\n")
@@ -141,7 +160,7 @@ def _launch(n, command, args, extra, stage, global_batch):
         raise UsageError(f"the {n}-rank run's record says {rec['ranks']} ranks: the launcher did not start "
                          f"{n} ranks of one job (is the program built against this MPI?); log: {log_path}")
     print(f"ranks {n:>3}: {rec['total_rate']:.2f} {rec['unit']}/s total  ({elapsed:.0f} s)", flush=True)
-    return rec, path
+    return rec, busy
 
 
 def _check_slots(n, log_path):
@@ -170,11 +189,11 @@ def _last_line(path):
 
 def _sweep(args, command, counts, extra, stage):
     global_batch = args.global_batch_size if args.strong else None
-    records = []
+    records, busy = [], {}
     for n in counts:
         if args.strong and global_batch is not None:
             _check_divides(global_batch, [n])
-        rec, _ = _launch(n, command, args, extra, stage, global_batch)
+        rec, busy[n] = _launch(n, command, args, extra, stage, global_batch)
         if args.strong:
             got = rec.get("global_batch_size")
             if got is None:
@@ -185,7 +204,7 @@ def _sweep(args, command, counts, extra, stage):
                 raise UsageError(f"the {n}-rank run used global batch {got}, not {global_batch}: the program must "
                                  f"read ${run_record.GLOBAL_BATCH_ENV} (train_hvd.py: --global-batch-size)")
         records.append(rec)
-    return records
+    return records, busy
 
 
 def run(args):
@@ -199,7 +218,7 @@ def run(args):
     print(f"hvdkit scale: {mode} scaling over {','.join(map(str, counts))} ranks with {args.launcher} "
           f"({cores} cores here): {shlex.join(command)}", flush=True)
     try:
-        records = _sweep(args, command, counts, extra, stage)
+        records, busy = _sweep(args, command, counts, extra, stage)
     except SweepError as exc:
         print(f"hvdkit scale: error: {exc}", file=sys.stderr)
         return 1
@@ -214,23 +233,23 @@ def run(args):
     shutil.rmtree(stage, ignore_errors=True)
     # Relative to --out, so a results directory can be moved or committed whole.
     paths = {r["ranks"]: os.path.join("records", f"ranks-{r['ranks']}.json") for r in records}
-    write_outputs(args, command, records, paths, mode, cores)
+    write_outputs(args, command, records, paths, busy, mode, cores)
     return 0
 
 
-def write_outputs(args, command, records, paths, mode, cores):
+def write_outputs(args, command, records, paths, busy, mode, cores):
     local = args.launcher != "srun"
-    table_rows = scaling.rows(records, cores if local else None, paths)
+    table_rows = scaling.rows(records, cores if local else None, paths, busy)
     unit = records[0]["unit"]
     text = scaling.table(table_rows, unit, cores if local else None)
     _warn_mixed(records, mode)
-    busy = [r for r in records if (r.get("load_average") or 0) > cores]
+    shared = [r["ranks"] for r in table_rows if (r["busy_before"] or 0) >= max(1, cores / 2)]
     header = f"{mode} scaling, {args.launcher}, {cores} cores: {shlex.join(command)}"
     print()
     print(text)
-    if busy:
-        print(f"note: the machine was busy when {', '.join(str(r['ranks']) for r in busy)}-rank run(s) started "
-              f"(load average above {cores}): other work shared the cores")
+    if shared and local:
+        print(f"note: other processes were running when the {', '.join(map(str, shared))}-rank run(s) started "
+              f"(busy_before in scale.csv): they shared the {cores} cores, so those rates are low")
     out = args.out
     with open(os.path.join(out, "scale.txt"), "w") as f:
         f.write(header + "\n\n" + text + "\n")

@@ -12,12 +12,12 @@ import math
 
 COLUMNS = ("ranks", "threads_per_rank", "total_rate", "rate_mean", "rate_std", "speedup", "ideal_speedup",
            "efficiency", "slowest_rank", "slowest_rate", "fastest_rank", "fastest_rate", "oversubscribed",
-           "batch_size", "global_batch_size", "load_average", "record")
+           "batch_size", "global_batch_size", "busy_before", "load_average", "record")
 
 
-def rows(records, cores=None, paths=None):
+def rows(records, cores=None, paths=None, busy=None):
     """One dict per record (sorted by ranks); `cores` decides oversubscription for records that do not say;
-    `paths` maps ranks to the record's file, for the CSV."""
+    `paths` maps ranks to the record's file and `busy` to the processes running just before the run."""
     records = sorted(records, key=lambda r: r["ranks"])
     if not records:
         return []
@@ -36,7 +36,8 @@ def rows(records, cores=None, paths=None):
             "slowest_rank": r["slowest_rank"]["rank"], "slowest_rate": r["slowest_rank"]["rate"],
             "fastest_rank": r["fastest_rank"]["rank"], "fastest_rate": r["fastest_rank"]["rate"],
             "oversubscribed": bool(over), "batch_size": r.get("batch_size"),
-            "global_batch_size": r.get("global_batch_size"), "load_average": r.get("load_average"),
+            "global_batch_size": r.get("global_batch_size"), "busy_before": (busy or {}).get(r["ranks"]),
+            "load_average": r.get("load_average"),
             "record": (paths or {}).get(r["ranks"], ""),
         })
     return out
