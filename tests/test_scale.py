@@ -11,6 +11,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -190,3 +191,18 @@ def test_record_build_read_and_validation(tmp_path):
         record.read(tmp_path / "torn.json")
     with pytest.raises(record.RecordError, match="no run record"):
         record.read(tmp_path / "missing.json")
+
+
+def test_other_work_running_before_a_run_is_noted(tmp_path, probe):
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    time.sleep(0.5)  # past its start-up reads, always runnable from here on
+    try:
+        proc = hvdkit("-n", "1", "--out", "o", "--", "python", probe, cwd=tmp_path)
+    finally:
+        spinner.kill()
+        spinner.wait()
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (row,) = read_csv(tmp_path / "o" / "scale.csv")
+    assert float(row["busy_before"]) >= 1  # the spinner, at least, was running
+    if usable_cores() <= 2:
+        assert "note: other processes were running when the 1-rank run(s) started" in proc.stdout
