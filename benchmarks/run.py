@@ -10,6 +10,7 @@ recorded beside the measurements; this runner adds the machine description and t
 import argparse
 import datetime
 import importlib.metadata as md
+import importlib.util
 import json
 import os
 import platform
@@ -20,9 +21,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "benchmarks", "results")
 PAGE = os.path.join(ROOT, "docs", "BENCHMARKS.md")
 
-# name: (module, full-size arguments, quick arguments)
+# name: (module, full-size arguments, quick arguments). Every module takes --out FILE.
 BENCHMARKS = {
+    "step_torch": ("benchmarks.step_torch_bench", [], ["--quick"]),
+    "step_tf": ("benchmarks.step_tf_bench", [], ["--quick"]),
+    "allreduce": ("benchmarks.allreduce_bench", [], ["--quick"]),
     "pi": ("benchmarks.pi_bench", [], ["--loop-n", "20000", "--rate-n", "200000", "--scale-n", "400000", "--repeats", "1"]),
+    "scaling": ("benchmarks.scaling_bench", [], ["--quick"]),
     "timeline": ("benchmarks.timeline_bench", [], ["--sizes", "1", "--repeats", "1"]),
 }
 
@@ -49,6 +54,8 @@ def machine():
 
 def run(name, quick, out_dir):
     module, full, small = BENCHMARKS[name]
+    if importlib.util.find_spec(module) is None:
+        return {"name": name, "command": module, "status": "failed (module missing)"}
     out = os.path.join(out_dir, f"{name}.json")
     argv = [sys.executable, "-m", module, *(small if quick else full), "--out", out]
     print(f"== {name}: {' '.join(argv[1:])}", flush=True)
