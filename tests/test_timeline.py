@@ -218,7 +218,8 @@ def test_mpi_env_trace_fusion_cycles_and_straggler(traces):
     assert n["most_often_last"] == "1"
     assert n["ranks"]["1"]["last"] >= STEPS * len(TORCH_SHAPES)
     assert n["ranks"]["1"]["mean_lateness_us"] >= 0.8 * SLEEP * 1e6 * STEPS / (STEPS + 1)
-    assert n["ranks"]["0"]["last"] == 0
+    # Rank 0 can be last only in the initial broadcast, where no rank sleeps (seen 4 of 4 under load).
+    assert n["ranks"]["0"]["last"] <= len(TORCH_SHAPES)
 
 
 @pytest.mark.torch
