@@ -1,0 +1,129 @@
+"""One side of benchmarks/allreduce_bench.py: time in-place float32 sum-allreduces of each size, on every rank.
+
+    mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl hvd --sizes 4096,16777216 --out /tmp/ar
+    horovodrun --gloo -np 2 -H localhost:2 python benchmarks/ranks/allreduce_rank.py --impl hvd --out /tmp/ar
+    mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl mpi4py --out /tmp/ar
+    MASTER_ADDR=127.0.0.1 MASTER_PORT=29511 mpirun -n 2 -x MASTER_ADDR -x MASTER_PORT \
+        python benchmarks/ranks/allreduce_rank.py --impl torch --out /tmp/ar
+
+Every rank pins itself to one core (what mpirun does for up to one rank per core; horovodrun does not),
+checks one allreduce of rank-dependent values against the closed form, then times each call of
+--iters allreduces of zeros (zeros: repeated in-place sums of anything else overflow). It writes
+OUT/rank-R.json: {"impl", "rank", "size", "info", "times": {bytes: [seconds per call]}}.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+
+def pin_to_core(local_rank, local_size):
+    """One core per rank, as mpirun binds: horovodrun leaves ranks free to wander between cores."""
+    allowed = sorted(os.sched_getaffinity(0))
+    if len(allowed) > 1 and local_size <= len(allowed):
+        os.sched_setaffinity(0, {allowed[local_rank]})
+    return sorted(os.sched_getaffinity(0))
+
+
+def horovod_side():
+    import torch
+    import horovod.torch as hvd
+
+    torch.set_num_threads(1)
+    hvd.init()
+    info = {"mpi_enabled": hvd.mpi_enabled(), "gloo_enabled": hvd.gloo_enabled(),
+            "cycle_time_ms": os.environ.get("HOROVOD_CYCLE_TIME", "default (1)"),
+            "controller": os.environ.get("HOROVOD_CONTROLLER", "default")}
+
+    def allreduce(buf):
+        # A fixed name per size: Horovod's response cache then skips the full negotiation, as it does
+        # for a model's gradients (unnamed calls get a new name each time and are negotiated afresh).
+        hvd.allreduce_(buf, op=hvd.Sum, name=f"bench.{buf.numel()}")
+
+    return (hvd.rank(), hvd.size(), hvd.local_rank(), hvd.local_size(), allreduce, _torch_buffer,
+            hvd.barrier, hvd.shutdown, info)
+
+
+def mpi4py_side():
+    import numpy as np
+    from mpi4py import MPI
+
+    comm = MPI.COMM_WORLD
+    local = comm.Split_type(MPI.COMM_TYPE_SHARED)
+
+    def allreduce(buf):
+        comm.Allreduce(MPI.IN_PLACE, buf, op=MPI.SUM)
+
+    def buffer(n, value):
+        return np.full(n, value, dtype=np.float32)
+
+    info = {"mpi": MPI.Get_library_version().splitlines()[0]}
+    return (comm.rank, comm.size, local.rank, local.size, allreduce, buffer, comm.Barrier, lambda: None, info)
+
+
+def torch_side():
+    import torch
+    import torch.distributed as dist
+
+    torch.set_num_threads(1)
+    rank = int(os.environ["OMPI_COMM_WORLD_RANK"])
+    size = int(os.environ["OMPI_COMM_WORLD_SIZE"])
+    dist.init_process_group("gloo", init_method="env://", rank=rank, world_size=size)
+    local_rank = int(os.environ.get("OMPI_COMM_WORLD_LOCAL_RANK", rank))
+    local_size = int(os.environ.get("OMPI_COMM_WORLD_LOCAL_SIZE", size))
+    return (rank, size, local_rank, local_size, dist.all_reduce, _torch_buffer, dist.barrier,
+            dist.destroy_process_group, {"backend": dist.get_backend()})
+
+
+def _torch_buffer(n, value):
+    import torch
+    return torch.full((n,), float(value), dtype=torch.float32)
+
+
+SIDES = {"hvd": horovod_side, "mpi4py": mpi4py_side, "torch": torch_side}
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--impl", choices=SIDES, required=True)
+    p.add_argument("--sizes", default="4096,16777216", help="message sizes in bytes, comma-separated")
+    p.add_argument("--iters", default="20", help="timed calls per size: one number, or one per size")
+    p.add_argument("--warmup", type=int, default=3, help="untimed calls per size")
+    p.add_argument("--out", required=True, help="directory for rank-R.json")
+    args = p.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    iters = [int(i) for i in args.iters.split(",")]
+    iters = iters * len(sizes) if len(iters) == 1 else iters
+
+    rank, size, local_rank, local_size, allreduce, buffer, barrier, finish, info = SIDES[args.impl]()
+    info["cores"] = pin_to_core(local_rank, local_size)
+    check = buffer(1024, rank + 1)
+    allreduce(check)
+    expected = size * (size + 1) / 2
+    if not all(float(v) == expected for v in check):
+        print(f"rank {rank}: allreduce gave {float(check[0])}, expected {expected}", file=sys.stderr)
+        return 1
+    times = {}
+    for nbytes, n_iter in zip(sizes, iters):
+        buf = buffer(nbytes // 4, 0)
+        for _ in range(args.warmup):
+            allreduce(buf)
+        barrier()
+        per_call = []
+        for _ in range(n_iter):
+            t0 = time.perf_counter()
+            allreduce(buf)
+            per_call.append(time.perf_counter() - t0)
+        times[str(nbytes)] = per_call
+    barrier()
+    finish()
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, f"rank-{rank}.json"), "w") as f:
+        json.dump({"impl": args.impl, "rank": rank, "size": size, "info": info, "times": times}, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

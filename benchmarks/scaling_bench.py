@@ -1,0 +1,130 @@
+"""ResNet34 scaling efficiency 1 -> 2 ranks (threads = cores / ranks), PyTorch and TensorFlow, via `hvdkit scale`.
+
+    python -m benchmarks.scaling_bench --out benchmarks/results/scaling.json    # full (a few minutes)
+    python -m benchmarks.scaling_bench --quick --out /tmp/scaling.json         # smoke: torch, 32 px, 3 steps
+
+Each sweep is `hvdkit scale -n 1,2 --launcher-args "--bind-to none" -- python examples/resnet34/train_hvd.py
+--framework F ...` (weak scaling: the per-rank batch stays fixed). `--bind-to none` lets the single rank
+use every core with cores threads; at 2 ranks each rank gets cores / 2 threads (hvdkit's init splits them).
+Sweeps alternate between the frameworks, --repeats times; each repetition's efficiency (total images/s
+at 2 ranks over 2 x the 1-rank rate) is recorded, with the load average and the processes found busy
+before each run. Target: efficiency >= 0.9 for each framework (the median over repetitions).
+"""
+import argparse
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from hvdkit.common.context import usable_cores
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "benchmarks", "results", "scaling.json")
+TRAIN = "examples/resnet34/train_hvd.py"
+TARGET = 0.9
+FRAMEWORKS = ("torch", "tensorflow")
+
+
+def sweep(framework, args, out_dir):
+    """One `hvdkit scale -n 1,2` run; its table rows (scale.json) and the exact command."""
+    program = ["python", TRAIN, "--framework", framework, "--image-size", str(args.image_size),
+               "--batch-size", str(args.batch_size), "--num-steps", str(args.steps),
+               "--warmup-steps", str(args.warmup_steps)]
+    cmd = [sys.executable, "-m", "hvdkit", "scale", "-n", "1,2", "--launcher-args=--bind-to none",
+           "--out", out_dir, "--timeout", str(args.timeout), "--", *program]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    shown = "hvdkit " + shlex.join(cmd[3:])
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-2:]
+        raise RuntimeError(f"{shown}: exit {proc.returncode}: {' | '.join(tail)}")
+    with open(os.path.join(out_dir, "scale.json")) as f:
+        return json.load(f)["rows"], shown
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--frameworks", default=",".join(FRAMEWORKS), help="comma-separated")
+    parser.add_argument("--image-size", type=int, default=64)
+    parser.add_argument("--batch-size", type=int, default=16, help="images per step on each rank")
+    parser.add_argument("--steps", type=int, default=20, help="timed steps per run")
+    parser.add_argument("--warmup-steps", type=int, default=3, help="untimed steps first (TF traces here)")
+    parser.add_argument("--repeats", type=int, default=2, help="sweeps per framework, alternating")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds allowed per run")
+    parser.add_argument("--keep", metavar="DIR", help="keep each sweep's hvdkit scale output under DIR")
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: torch only, 32 px, batch 4, 1 warmup + 3 timed steps, once")
+    parser.add_argument("--out", default=OUT)
+    args = parser.parse_args(argv)
+    frameworks = [f for f in args.frameworks.split(",") if f]
+    bad = [f for f in frameworks if f not in FRAMEWORKS]
+    if bad:
+        parser.error(f"unknown framework {bad[0]!r}: use {', '.join(FRAMEWORKS)}")
+    if args.quick:
+        frameworks, args.image_size, args.batch_size = ["torch"], 32, 4
+        args.steps, args.warmup_steps, args.repeats = 3, 1, 1
+
+    with open("/proc/loadavg") as f:
+        load_before = f.read().split()
+    t0 = time.perf_counter()
+    sweeps = {fw: [] for fw in frameworks}
+    commands = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = args.keep or tmp
+        for rep in range(args.repeats):
+            for fw in frameworks:
+                out_dir = os.path.join(base, f"{fw}-{rep + 1}")
+                try:
+                    rows, commands[fw] = sweep(fw, args, out_dir)
+                except RuntimeError as exc:
+                    print(f"scaling_bench: error: {exc}", file=sys.stderr)
+                    return 1
+                by_ranks = {r["ranks"]: r for r in rows}
+                sweeps[fw].append({
+                    "efficiency": by_ranks[2]["efficiency"],
+                    "rate_1_rank": by_ranks[1]["total_rate"], "rate_2_ranks": by_ranks[2]["total_rate"],
+                    "threads_per_rank": {n: r["threads_per_rank"] for n, r in by_ranks.items()},
+                    "busy_before": {n: r["busy_before"] for n, r in by_ranks.items()},
+                    "load_average": {n: r["load_average"] for n, r in by_ranks.items()},
+                    "rows": rows})
+                s = sweeps[fw][-1]
+                print(f"repeat {rep + 1}/{args.repeats} {fw}: 1 rank {s['rate_1_rank']:.2f} img/s "
+                      f"({s['threads_per_rank'][1]} threads), 2 ranks {s['rate_2_ranks']:.2f} img/s "
+                      f"({s['threads_per_rank'][2]} thread each) -> efficiency {s['efficiency']:.2f} "
+                      f"(busy before: {s['busy_before'][1]}, {s['busy_before'][2]}) "
+                      f"[{time.perf_counter() - t0:.0f} s]", flush=True)
+    with open("/proc/loadavg") as f:
+        load_after = f.read().split()
+
+    goals = {}
+    for fw, runs in sweeps.items():
+        eff = statistics.median(r["efficiency"] for r in runs)
+        goals[f"{fw}_efficiency_1_to_2_ranks"] = {
+            "target": TARGET, "measured": round(eff, 3), "met": eff >= TARGET,
+            "per_repeat": [round(r["efficiency"], 3) for r in runs]}
+        print(f"{fw}: efficiency 1 -> 2 ranks {eff:.2f} (median of {len(runs)}; target >= {TARGET}) "
+              f"{'met' if eff >= TARGET else 'NOT met'}")
+    record = {
+        "benchmark": "scaling",
+        "command": "python -m benchmarks.scaling_bench" + (" --quick" if args.quick else ""),
+        "sweep_commands": commands,
+        "config": {"image_size": args.image_size, "batch_size_per_rank": args.batch_size, "steps": args.steps,
+                   "warmup_steps": args.warmup_steps, "repeats": args.repeats, "scaling": "weak"},
+        "machine": {"cores": usable_cores(), "loadavg_before": load_before, "loadavg_after": load_after},
+        "elapsed_s": time.perf_counter() - t0,
+        "sweeps": sweeps,
+        "targets": goals,
+    }
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(record, f, indent=2)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
