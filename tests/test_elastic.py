@@ -1,0 +1,61 @@
+"""Elastic training (examples/elastic): one of 3 workers is SIGKILLed mid-epoch; the other 2 roll back to the
+last commit, re-form, and finish, and every sample of every epoch is trained on exactly once."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from hvdkit.common import launch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLE = os.path.join(ROOT, "examples", "elastic")
+pytestmark = [pytest.mark.torch, pytest.mark.horovod]
+
+SAMPLES, BATCH, EPOCHS, COMMIT_EVERY, KILL_EPOCH, KILL_STEP = 200, 8, 2, 4, 0, 5
+
+
+def test_discovery_names_three_local_hosts():
+    hosts = subprocess.run([os.path.join(EXAMPLE, "discover.sh")], capture_output=True, text=True,
+                           check=True).stdout.split()
+    assert hosts[:2] == ["localhost:1", "127.0.0.1:1"] and len(hosts) <= 3
+    assert len(set(hosts)) == len(hosts)
+
+
+def test_killed_worker_training_finishes_on_two(tmp_path):
+    discover = os.path.join(EXAMPLE, "discover.sh")
+    hosts = subprocess.run([discover], capture_output=True, text=True).stdout.split()
+    if len(hosts) < 3:
+        pytest.skip(f"discover.sh found only {hosts}: this machine has no non-loopback IPv4 address")
+    out = tmp_path / "run.json"
+    env = launch.child_env(3, threads=1)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    argv = ["horovodrun", "-np", "3", "--min-np", "2", "--max-np", "3", "--host-discovery-script", discover,
+            "--gloo-timeout-seconds", "10",
+            sys.executable, os.path.join(EXAMPLE, "train_elastic.py"), "--out", str(out),
+            "--samples", str(SAMPLES), "--batch-size", str(BATCH), "--epochs", str(EPOCHS),
+            "--commit-every", str(COMMIT_EVERY),
+            "--kill-rank", "1", "--kill-epoch", str(KILL_EPOCH), "--kill-step", str(KILL_STEP)]
+    proc = subprocess.run(argv, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=240)
+    log = f"exit {proc.returncode}\n--- stdout\n{proc.stdout[-3000:]}\n--- stderr\n{proc.stderr[-3000:]}"
+    assert proc.returncode == 0, log
+    assert os.path.exists(str(out) + ".killed"), "the worker never killed itself\n" + log
+    assert "exit with status code 137" in proc.stdout + proc.stderr, log  # SIGKILL, seen by horovodrun
+    rec = json.loads(out.read_text())
+
+    assert rec["epochs"] == EPOCHS and len(rec["epoch_indices"]) == EPOCHS and rec["final_size"] == 2
+    for epoch, indices in enumerate(rec["epoch_indices"]):
+        # Exactly once: no sample lost with the dead worker, none trained twice (the rolled-back steps,
+        # the sampler's padding).
+        assert sorted(indices) == list(range(SAMPLES)), f"epoch {epoch}: {len(indices)} samples, " \
+            f"{len(set(indices))} distinct"
+
+    members = rec["memberships"]
+    assert [m["size"] for m in members] == [3, 2], members
+    # Closed form: the commit before the kill is after step COMMIT_EVERY * k <= KILL_STEP, at 3 workers.
+    committed = (KILL_STEP // COMMIT_EVERY) * COMMIT_EVERY
+    assert (members[1]["epoch"], members[1]["sample"]) == (KILL_EPOCH, committed * BATCH * 3), members
+    assert members[1]["redone_samples"] == (KILL_STEP - committed) * BATCH * 3, members
+    assert rec["mse"][-1] < rec["mse"][0], rec["mse"]
