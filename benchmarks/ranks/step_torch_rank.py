@@ -1,0 +1,200 @@
+"""One side of benchmarks/step_torch_bench.py: time N training steps of one model on every rank.
+
+    mpirun -n 2 python benchmarks/ranks/step_torch_rank.py --side hvdkit --model cnn
+    mpirun -n 2 python benchmarks/ranks/step_torch_rank.py --side horovod --model mlp
+    MASTER_ADDR=127.0.0.1 MASTER_PORT=29512 mpirun -n 2 -x MASTER_ADDR -x MASTER_PORT \
+        python benchmarks/ranks/step_torch_rank.py --side ddp --model cnn
+
+The three sides train the same model (weights seeded per rank, then made equal from rank 0) on the
+same fixed synthetic batches (seeded by rank) with the same optimizer and per-rank batch:
+  hvdkit  -- hvdkit.torch: init, scale_lr, distributed_optimizer, broadcast_state;
+  horovod -- horovod.torch by hand, as Horovod's examples/pytorch/pytorch_mnist.py does it;
+  ddp     -- torch.nn.parallel.DistributedDataParallel over gloo, rank/size from mpirun's environment.
+A step is --bpps forward+backward passes and one optimizer step. Each rank times --steps steps after
+--warmup untimed ones; rank 0 prints one JSON line (prefix STEP_JSON) with the slowest rank's time
+(allreduced MAX), the loss averaged over ranks and a weight checksum, so sides can be checked to
+compute the same thing. --timeline (hvdkit side) records Horovod's timeline of the timed steps only.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+N_BATCHES = 8  # distinct fixed batches per rank, cycled
+
+
+class Net(nn.Module):
+    """PyTorch's MNIST example network: 1x28x28 in, 10 classes, 1.2 M parameters in 8 tensors."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 32, 3, 1)
+        self.conv2 = nn.Conv2d(32, 64, 3, 1)
+        self.fc1 = nn.Linear(9216, 128)
+        self.fc2 = nn.Linear(128, 10)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv2(F.relu(self.conv1(x)))), 2)
+        return self.fc2(F.relu(self.fc1(torch.flatten(x, 1))))
+
+
+def mlp(depth, width):
+    """Many small tensors: depth Linear(width, width) layers, so per-tensor cost dominates the step."""
+    layers = [nn.Linear(32, width), nn.ReLU()]
+    for _ in range(depth - 2):
+        layers += [nn.Linear(width, width), nn.ReLU()]
+    return nn.Sequential(*layers, nn.Linear(width, 10))
+
+
+def build(args, rank):
+    torch.manual_seed(1 + rank)  # different on every rank: the initial broadcast must make them equal
+    model = Net() if args.model == "cnn" else mlp(args.depth, args.width)
+    shape = (1, 28, 28) if args.model == "cnn" else (32,)
+    g = torch.Generator().manual_seed(1000 + rank)
+    batches = [(torch.randn(args.batch, *shape, generator=g), torch.randint(0, 10, (args.batch,), generator=g))
+               for _ in range(N_BATCHES)]
+    return model, batches
+
+
+def hvdkit_side(args):
+    import hvdkit.torch as hk
+
+    # Before init: Horovod records a timeline only if asked before hvd.init().
+    window = hk.timeline_window(args.timeline, steps=(0, 1), mark_cycles=True) if args.timeline else None
+    ctx = hk.init(threads=args.threads)
+    model, batches = build(args, ctx.rank)
+    opt = torch.optim.SGD(model.parameters(), lr=hk.scale_lr(args.lr), momentum=0.5)
+    opt = hk.distributed_optimizer(opt, model, backward_passes_per_step=args.bpps)
+    hk.broadcast_state(model, opt)
+    ops = _hvd_ops(hk.hvd)
+    ops["timeline"] = window
+    return ctx.rank, model, batches, opt, ops
+
+
+def horovod_side(args):
+    import horovod.torch as hvd
+
+    hvd.init()  # Horovod: initialize library.
+    torch.set_num_threads(args.threads)  # Horovod: limit # of CPU threads to be used per worker.
+    model, batches = build(args, hvd.rank())
+    # Horovod: scale learning rate by the number of workers.
+    opt = torch.optim.SGD(model.parameters(), lr=args.lr * hvd.size(), momentum=0.5)
+    # Horovod: broadcast parameters & optimizer state.
+    hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+    hvd.broadcast_optimizer_state(opt, root_rank=0)
+    # Horovod: wrap optimizer with DistributedOptimizer.
+    opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters(),
+                                   backward_passes_per_step=args.bpps)
+    return hvd.rank(), model, batches, opt, _hvd_ops(hvd)
+
+
+def _hvd_ops(hvd):
+    def reduce(value, op):
+        return hvd.allreduce(torch.tensor([value], dtype=torch.float64), op=op, name=f"bench.{op}").item()
+
+    return {"max": lambda v: reduce(v, hvd.Max), "mean": lambda v: reduce(v, hvd.Average),
+            "barrier": hvd.barrier, "size": hvd.size(), "finish": hvd.shutdown, "timeline": None,
+            "info": {"mpi_enabled": hvd.mpi_enabled(), "gloo_enabled": hvd.gloo_enabled()}}
+
+
+def ddp_side(args):
+    import torch.distributed as dist
+
+    rank = int(os.environ["OMPI_COMM_WORLD_RANK"])  # DDP: mpirun's rank and size
+    size = int(os.environ["OMPI_COMM_WORLD_SIZE"])
+    dist.init_process_group("gloo", init_method="env://", rank=rank, world_size=size)
+    torch.set_num_threads(args.threads)
+    model, batches = build(args, rank)
+    model = nn.parallel.DistributedDataParallel(model)  # DDP: broadcasts rank 0's weights here
+    opt = torch.optim.SGD(model.parameters(), lr=args.lr * size, momentum=0.5)
+
+    def reduce(value, op):
+        t = torch.tensor([value], dtype=torch.float64)
+        dist.all_reduce(t, op=op)
+        return t.item()
+
+    ops = {"max": lambda v: reduce(v, dist.ReduceOp.MAX), "mean": lambda v: reduce(v, dist.ReduceOp.SUM) / size,
+           "barrier": dist.barrier, "size": size, "finish": dist.destroy_process_group, "timeline": None,
+           "info": {"backend": dist.get_backend()}}
+    return rank, model, batches, opt, ops
+
+
+SIDES = {"hvdkit": hvdkit_side, "horovod": horovod_side, "ddp": ddp_side}
+
+
+def train(model, batches, opt, n_steps, bpps, start, ddp):
+    """n_steps optimizer steps of bpps passes each, from batch number `start`; returns the last loss."""
+    i = start
+    for _ in range(n_steps):
+        opt.zero_grad()
+        for p in range(bpps):
+            x, y = batches[i % len(batches)]
+            i += 1
+            # DDP: only the last pass of a step allreduces (Horovod's backward_passes_per_step does the same).
+            sync = model.no_sync() if ddp and p < bpps - 1 else _null()
+            with sync:
+                loss = F.cross_entropy(model(x), y)
+                (loss / bpps).backward()
+        opt.step()
+    return loss.item()
+
+
+class _null:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--side", choices=SIDES, required=True)
+    p.add_argument("--model", choices=("cnn", "mlp"), required=True)
+    p.add_argument("--batch", type=int, default=32, help="samples per rank per pass")
+    p.add_argument("--depth", type=int, default=48, help="MLP: Linear layers")
+    p.add_argument("--width", type=int, default=32, help="MLP: layer width")
+    p.add_argument("--steps", type=int, default=50, help="timed optimizer steps")
+    p.add_argument("--warmup", type=int, default=10, help="untimed optimizer steps first")
+    p.add_argument("--bpps", type=int, default=1, help="backward passes per optimizer step")
+    p.add_argument("--threads", type=int, default=1, help="intra-op threads per rank")
+    p.add_argument("--lr", type=float, default=0.01, help="per-rank learning rate (scaled by ranks)")
+    p.add_argument("--timeline", help="hvdkit side: record Horovod's timeline of the timed steps to this file")
+    args = p.parse_args(argv)
+
+    rank, model, batches, opt, ops = SIDES[args.side](args)
+    ddp = args.side == "ddp"
+    train(model, batches, opt, args.warmup, args.bpps, 0, ddp)
+    window = ops["timeline"]
+    if window:
+        window.start()
+    ops["barrier"]()
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    loss = train(model, batches, opt, args.steps, args.bpps, args.warmup * args.bpps, ddp)
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    if window:
+        window.stop()
+    slowest, cpu_max = ops["max"](elapsed), ops["max"](cpu)
+    mean_loss = ops["mean"](loss)
+    checksum = ops["mean"](float(sum(q.detach().double().sum() for q in model.parameters())))
+    n_tensors = sum(1 for _ in model.parameters())
+    n_params = sum(q.numel() for q in model.parameters())
+    ops["finish"]()
+    if rank == 0:
+        print("STEP_JSON " + json.dumps({
+            "side": args.side, "model": args.model, "ranks": ops["size"], "steps": args.steps, "bpps": args.bpps,
+            "batch_per_rank": args.batch, "threads": torch.get_num_threads(), "step_s": slowest / args.steps,
+            "cpu_s_per_step": cpu_max / args.steps, "loss": mean_loss, "weight_checksum": checksum,
+            "tensors": n_tensors, "parameters": n_params, "info": ops["info"],
+            "horovod_env": {k: v for k, v in os.environ.items() if k.startswith("HOROVOD_")}}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
