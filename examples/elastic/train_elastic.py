@@ -37,8 +37,8 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--epochs", type=int, default=3)
-    p.add_argument("--samples", type=int, default=200,
-                   help="size of the synthetic data set (200 does not divide evenly: the sampler pads)")
+    p.add_argument("--samples", type=int, default=199,
+                   help="size of the synthetic data set (odd, so that the sampler pads at 2 and 3 workers)")
     p.add_argument("--features", type=int, default=8)
     p.add_argument("--batch-size", type=int, default=8, help="samples per worker per step")
     p.add_argument("--lr", type=float, default=0.02, help="learning rate of one worker (scaled by the world size)")
@@ -95,7 +95,8 @@ def main():
     # attributes are saved by reference: always assign new lists, never append in place, or a rollback
     # would keep the uncommitted part.
     state = hvd.elastic.TorchState(model=model, optimizer=optimizer, sampler=sampler, epoch=0,
-                                   seen=[], epochs_seen=[], memberships=[], losses=[])
+                                   seen=[], epochs_seen=[], memberships=[], losses=[],
+                                   epoch_seconds=[], epoch_started=time.time())
     reached = {"epoch": 0, "processed": 0}  # this process's furthest point, not part of the state
     redone = {"samples": 0}
 
@@ -141,16 +142,20 @@ def main():
             hk.print0(f"epoch {state.epoch}: {hvd.size()} workers, {len(state.seen)} samples, mse {mse:.4f}")
             state.epochs_seen = state.epochs_seen + [state.seen]
             state.losses = state.losses + [mse]
+            # With a reset inside, this includes the steps before it, the recovery and the steps redone.
+            state.epoch_seconds = state.epoch_seconds + [time.time() - state.epoch_started]
             state.seen = []
             state.epoch += 1
             sampler.set_epoch(state.epoch)  # Horovod: at the end of the epoch, it forgets the processed samples
             reached.update(epoch=state.epoch, processed=0)
+            state.epoch_started = time.time()
             state.commit()
 
     train(state)
     if hvd.rank() == 0:
         record = {"epochs": state.epoch, "samples": args.samples, "final_size": hvd.size(),
                   "memberships": state.memberships, "mse": state.losses,
+                  "epoch_seconds": state.epoch_seconds,
                   "epoch_indices": state.epochs_seen, "commit_every": args.commit_every,
                   "batch_size": args.batch_size}
         with open(args.out + ".tmp", "w") as f:
