@@ -105,6 +105,10 @@ def main():
         # (which drops any change made here to the state's plain attributes).
         for group in optimizer.param_groups:
             group["lr"] = hk.scale_lr(args.lr)
+        # Horovod: after a graceful removal (the discovery script drops a host) Horovod skips the sync, the
+        # only place the sampler re-deals; without this it would replay the epoch over the old world size
+        # (measured: 325 samples in a 199-sample epoch; horovod issue #3399).
+        sampler.reset()
         same_epoch = reached["epoch"] == state.epoch
         redone["samples"] = reached["processed"] - sampler.processed_num if same_epoch else None
         hk.print0(f"reset: {hvd.size()} workers, back to epoch {state.epoch} sample {sampler.processed_num}"
