@@ -31,22 +31,23 @@ import torch
 import horovod.torch as hvd
 
 import hvdkit.torch as hk
+from hvdkit.common.errors import positive_int
 
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--epochs", type=int, default=3)
-    p.add_argument("--samples", type=int, default=199,
+    p.add_argument("--epochs", type=positive_int, default=3, help="passes over the data")
+    p.add_argument("--samples", type=positive_int, default=199,
                    help="size of the synthetic data set (odd, so that the sampler pads at 2 and 3 workers)")
-    p.add_argument("--features", type=int, default=8)
-    p.add_argument("--batch-size", type=int, default=8, help="samples per worker per step")
+    p.add_argument("--features", type=positive_int, default=8, help="inputs of the linear model")
+    p.add_argument("--batch-size", type=positive_int, default=8, help="samples per worker per step")
     p.add_argument("--lr", type=float, default=0.02, help="learning rate of one worker (scaled by the world size)")
-    p.add_argument("--commit-every", type=int, default=2, help="steps between state.commit() calls")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--commit-every", type=positive_int, default=2, help="steps between state.commit() calls")
+    p.add_argument("--seed", type=int, default=0, help="data and shuffling seed, the same on every worker")
     p.add_argument("--out", default="elastic_run.json", help="record written by rank 0 at the end")
     p.add_argument("--kill-rank", type=int, default=-1, help="rank that SIGKILLs itself once (-1: none)")
-    p.add_argument("--kill-epoch", type=int, default=1)
+    p.add_argument("--kill-epoch", type=int, default=1, help="epoch of the kill, counted from 0")
     p.add_argument("--kill-step", type=int, default=3, help="step within the epoch, counted from 0")
     return p.parse_args(argv)
 
