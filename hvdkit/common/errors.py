@@ -70,8 +70,10 @@ def install(rank, size):
         elif kind.__name__ == "HorovodInternalError":
             # A bystander: its collective was cut off because another rank failed. No traceback wall.
             print(f"hvdkit: rank {rank} of {size} stopped: Horovod shut down because another rank failed or left "
-                  "(its error is above, or in the launcher's report) or a collective stalled past "
-                  "HOROVOD_STALL_SHUTDOWN_TIME_SECONDS (Horovod's 'Missing ranks' warning above names it)",
+                  "(its error is above, or in the launcher's report), a collective stalled past "
+                  "HOROVOD_STALL_SHUTDOWN_TIME_SECONDS (Horovod's 'Missing ranks' warning above names it), "
+                  "or the network to another rank failed (Gloo's 'Timed out waiting' above: "
+                  "HOROVOD_GLOO_TIMEOUT_SECONDS)",
                   file=sys.stderr)
             status = FAILURE_STATUS
         else:
