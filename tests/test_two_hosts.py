@@ -92,6 +92,7 @@ def test_gloo_job_fails_when_link_is_cut(hosts, job):
     assert 4 < took < 25, f"cut -> exit took {took:.1f} s with a 5 s Gloo timeout"
     assert len(re.findall(r"Timed out waiting 5000ms for (?:recv|send) operation", err)) == 2, err[-3000:]
     assert "hvdkit: rank 0 of 2 stopped" in err and "hvdkit: rank 1 of 2 stopped" in err, err[-3000:]
+    assert "network to another rank failed" in err  # hvdkit's line names the cause and the knob
 
 
 def test_mpirun_job_fails_when_link_is_cut(hosts, job):
