@@ -8,6 +8,7 @@ import subprocess
 import pytest
 
 import netns
+from conftest import rank_streams
 
 SCRIPT = os.path.join(netns.HERE, "ranks", "two_hosts_allreduce.py")
 ELEMENTS = 1 << 16
@@ -35,12 +36,11 @@ def job(tmp_path):
 def tx_bytes(hosts, host):
     stats = subprocess.run([netns.IP, "-n", hosts.names[host], "-s", "link", "show", netns.IFACE],
                            capture_output=True, text=True, check=True).stdout.splitlines()
-    return int(stats[stats.index(next(l for l in stats if "TX:" in l)) + 1].split()[0])
+    return int(stats[next(i for i, line in enumerate(stats) if "TX:" in line) + 1].split()[0])
 
 
 def rank_lines(text, prefix):
     """Payloads of `prefix` lines from plain or mpirun --tag-output text (each rank reassembled)."""
-    from conftest import rank_streams
     return [line[len(prefix):].split() for _, s in sorted(rank_streams(text).items(), key=lambda kv: kv[0] or 0)
             for line in s.splitlines() if line.startswith(prefix)]
 
@@ -51,7 +51,6 @@ def start(launcher, hosts, job, args, gloo_timeout=None, mca=()):
         netns.start_gloo(hosts, job, SCRIPT, ["--elements", ELEMENTS, *args], env)
     else:
         netns.start_mpirun(hosts, job, SCRIPT, ["--elements", ELEMENTS, *args], env, mca=mca)
-
 
 
 def outputs(job, stream="out"):
