@@ -4,6 +4,7 @@ numpy only. Every problem with a file is a DataError whose message is one line n
 what is wrong with it, so a truncated download is reported as such, not as a reshape error.
 """
 import gzip
+import math
 import os
 import struct
 import zipfile
@@ -57,13 +58,16 @@ def parse_idx(data, name="<bytes>"):
         raise DataError(f"{name}: truncated IDX header ({len(data)} bytes, the {ndim} dimensions need {header})")
     shape = struct.unpack(f">{ndim}I", data[4:header])
     dtype = IDX_DTYPES[code]
-    expected = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    expected = math.prod(shape) * dtype.itemsize  # Python ints: numpy's int64 product wraps around
     got = len(data) - header
     if got != expected:
         what = "truncated" if got < expected else "has trailing bytes"
         raise DataError(f"{name}: {what}: header says {'x'.join(map(str, shape))} {dtype.name} = {expected} "
                         f"data bytes, file has {got}")
-    return np.frombuffer(data, dtype=dtype, offset=header).reshape(shape).astype(dtype.newbyteorder("="))
+    try:
+        return np.frombuffer(data, dtype=dtype, offset=header).reshape(shape).astype(dtype.newbyteorder("="))
+    except ValueError:  # a zero dimension beside dimensions whose product overflows (found by atheris)
+        raise DataError(f"{name}: not an IDX file (impossible shape {'x'.join(map(str, shape))})") from None
 
 
 def read_idx(path):
@@ -98,13 +102,16 @@ def read_npz(path, keys=NPZ_KEYS):
         with npz:
             missing = [k for k in keys if k not in npz.files]
             if missing:
-                raise DataError(f"{path}: no {', '.join(missing)} in it (it has {', '.join(npz.files) or 'nothing'}); "
+                # Member names are arbitrary text: repr() any that would break the message's one line.
+                have = ", ".join(f if f.isprintable() else repr(f) for f in npz.files) or "nothing"
+                raise DataError(f"{path}: no {', '.join(missing)} in it (it has {have}); "
                                 "expected Keras's mnist.npz")
             return tuple(npz[k] for k in keys)
     except DataError:
         raise
     except OSError as exc:
         raise DataError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except (zipfile.BadZipFile, ValueError, EOFError, zlib.error, KeyError) as exc:
+    # NotImplementedError: zipfile's answer to a header claiming a version or compression it lacks.
+    except (zipfile.BadZipFile, ValueError, EOFError, zlib.error, KeyError, NotImplementedError) as exc:
         raise DataError(f"{path}: not a readable .npz file ({exc}); the download was probably cut short: "
                         "fetch it again") from None
