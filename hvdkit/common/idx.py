@@ -7,6 +7,7 @@ import gzip
 import math
 import os
 import struct
+import tokenize
 import zipfile
 import zlib
 
@@ -111,7 +112,9 @@ def read_npz(path, keys=NPZ_KEYS):
         raise
     except OSError as exc:
         raise DataError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    # NotImplementedError: zipfile's answer to a header claiming a version or compression it lacks.
-    except (zipfile.BadZipFile, ValueError, EOFError, zlib.error, KeyError, NotImplementedError) as exc:
+    # NotImplementedError: zipfile's answer to a header claiming a version or compression it lacks;
+    # TokenError: numpy's reading of a garbled .npy header dictionary (both found by atheris).
+    except (zipfile.BadZipFile, ValueError, EOFError, zlib.error, KeyError, NotImplementedError,
+            tokenize.TokenError) as exc:
         raise DataError(f"{path}: not a readable .npz file ({exc}); the download was probably cut short: "
                         "fetch it again") from None

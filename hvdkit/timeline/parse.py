@@ -129,7 +129,8 @@ class Trace:
         if start >= CHECK_FIRST:
             return
         for r in records[:CHECK_FIRST - start]:
-            if not isinstance(r, dict) or r.get("ph") not in HOROVOD_PHASES or not HOROVOD_KEYS.issuperset(r):
+            if (not isinstance(r, dict) or not isinstance(r.get("ph"), str) or r["ph"] not in HOROVOD_PHASES
+                    or not HOROVOD_KEYS.issuperset(r)):
                 what = sorted(set(r) - HOROVOD_KEYS) if isinstance(r, dict) else type(r).__name__
                 raise TraceError(f"{self.path} is a JSON trace but not a Horovod timeline (record {start + 1} has "
                                  f"{what or 'ph=' + repr(r.get('ph'))}): open it with the tool that wrote it")
