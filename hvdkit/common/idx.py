@@ -112,9 +112,9 @@ def read_npz(path, keys=NPZ_KEYS):
         raise
     except OSError as exc:
         raise DataError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    # NotImplementedError: zipfile's answer to a header claiming a version or compression it lacks;
-    # TokenError: numpy's reading of a garbled .npy header dictionary (both found by atheris).
-    except (zipfile.BadZipFile, ValueError, EOFError, zlib.error, KeyError, NotImplementedError,
+    # RuntimeError: zipfile's answer to a member flagged encrypted, or (NotImplementedError) to a version or
+    # compression it lacks; TokenError: numpy's reading of a garbled .npy header (all found by atheris).
+    except (zipfile.BadZipFile, ValueError, EOFError, zlib.error, KeyError, RuntimeError,
             tokenize.TokenError) as exc:
         raise DataError(f"{path}: not a readable .npz file ({exc}); the download was probably cut short: "
                         "fetch it again") from None
