@@ -85,7 +85,7 @@ class Counter:
 
     def crash(self, data, kind, error):
         self.crash_count += 1
-        entry = self.kinds.setdefault(kind, {"kind": kind, "count": 0, "input": data[:300].hex(), "error": error})
+        entry = self.kinds.setdefault(kind, {"kind": kind, "count": 0, "input": data[:4096].hex(), "error": error})
         entry["count"] += 1
 
     def run(self, fn, data, allowed):
