@@ -3,17 +3,22 @@
     mpirun -n 2 python benchmarks/ranks/step_tf_rank.py --side hvdkit --model cnn
     mpirun -n 2 python benchmarks/ranks/step_tf_rank.py --side horovod --model mlp
     mpirun -n 2 python benchmarks/ranks/step_tf_rank.py --side mwms --model cnn --ports 23456,23457
+    mpirun -n 2 python benchmarks/ranks/step_tf_rank.py --side interleaved --model cnn
 
-The three sides train the same model (Keras weights seeded per rank, rank 0's made everyone's) on the
+The sides train the same model (Keras weights seeded per rank, rank 0's made everyone's) on the
 same fixed synthetic batches (seeded by rank) with the same optimizer and per-rank batch, in a
 tf.function train step:
-  hvdkit  -- hvdkit.tensorflow: init, scale_lr, DistributedGradientTape, broadcast_state;
+  hvdkit  -- hvdkit.tensorflow: init, scale_lr, DistributedGradientTape, broadcast_state (--groups 1:
+             the tape's gradients in one grouped allreduce instead of one allreduce each);
   horovod -- horovod.tensorflow by hand, as Horovod's examples/tensorflow2/tensorflow2_mnist.py does it,
              with the Keras 3 fix by hand (the tf.Variable `v.value` goes to the tape and the broadcast);
   mwms    -- tf.distribute.MultiWorkerMirroredStrategy, one worker per mpirun rank (TF_CONFIG with two
-             localhost ports, task index from OMPI_COMM_WORLD_RANK), global batch = 2 x per-rank batch.
+             localhost ports, task index from OMPI_COMM_WORLD_RANK), global batch = 2 x per-rank batch;
+  interleaved -- hvdkit's and the hand-written step function on one model in one process, alternated in
+             --blocks blocks of steps, so that machine load drifting between launches cancels out.
 Each rank times --steps steps after --warmup untimed ones (tracing included there) and prints its own
-JSON line (prefix STEP_JSON): its wall and CPU time per step, the loss and a weight checksum.
+record (--json-dir DIR/rank<r>.json, else a line STEP_JSON {...}): its wall and CPU time per step, the
+loss and a weight checksum.
 """
 import argparse
 import json
@@ -53,40 +58,25 @@ def build(args, rank):
     return model, batches
 
 
-def hvdkit_side(args):
-    import keras
+def hvdkit_step(model, opt, loss_fn, groups=0):
     import tensorflow as tf
     import hvdkit.tensorflow as hk
 
-    ctx = hk.init(threads=args.threads)
-    model, batches = build(args, ctx.rank)
-    opt = keras.optimizers.SGD(hk.scale_lr(args.lr), momentum=0.5)
-    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-    hk.broadcast_state(model, opt)
-
     @tf.function
-    def step(x, y):
+    def step(x, y, first_batch=False):
         with tf.GradientTape() as tape:
             loss = loss_fn(y, model(x, training=True))
-        tape = hk.DistributedGradientTape(tape)
+        tape = hk.DistributedGradientTape(tape, **({"groups": groups} if groups else {}))
         grads = tape.gradient(loss, model.trainable_variables)
         opt.apply_gradients(zip(grads, model.trainable_variables))
         return loss
 
-    return ctx.rank, model, batches, lambda x, y, first_batch: step(x, y), _hvd_barrier(hk.hvd)
+    return lambda x, y, first_batch: step(x, y)
 
 
-def horovod_side(args):
-    import keras
+def horovod_step(model, opt, loss_fn):
     import tensorflow as tf
     import horovod.tensorflow as hvd
-
-    hvd.init()  # Horovod: initialize Horovod.
-    set_threads(tf, args.threads)  # Horovod: one rank per core, so one thread per rank.
-    model, batches = build(args, hvd.rank())
-    # Horovod: adjust learning rate based on number of workers.
-    opt = keras.optimizers.SGD(args.lr * hvd.size(), momentum=0.5)
-    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 
     @tf.function
     def step(x, y, first_batch):
@@ -104,7 +94,47 @@ def horovod_side(args):
             hvd.broadcast_variables([v.value for v in opt.variables], root_rank=0)
         return loss
 
-    return hvd.rank(), model, batches, step, _hvd_barrier(hvd)
+    return step
+
+
+def optimizer_and_loss(lr):
+    import keras
+
+    return keras.optimizers.SGD(lr, momentum=0.5), keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+
+def hvdkit_side(args):
+    import hvdkit.tensorflow as hk
+
+    ctx = hk.init(threads=args.threads)
+    model, batches = build(args, ctx.rank)
+    opt, loss_fn = optimizer_and_loss(hk.scale_lr(args.lr))
+    hk.broadcast_state(model, opt)
+    return ctx.rank, model, batches, hvdkit_step(model, opt, loss_fn, args.groups), _hvd_barrier(hk.hvd)
+
+
+def horovod_side(args):
+    import tensorflow as tf
+    import horovod.tensorflow as hvd
+
+    hvd.init()  # Horovod: initialize Horovod.
+    set_threads(tf, args.threads)  # Horovod: one rank per core, so one thread per rank.
+    model, batches = build(args, hvd.rank())
+    # Horovod: adjust learning rate based on number of workers.
+    opt, loss_fn = optimizer_and_loss(args.lr * hvd.size())
+    return hvd.rank(), model, batches, horovod_step(model, opt, loss_fn), _hvd_barrier(hvd)
+
+
+def interleaved_side(args):
+    """hvdkit's step and the hand-written one on one model in one process: no launch-to-launch drift."""
+    import hvdkit.tensorflow as hk
+
+    ctx = hk.init(threads=args.threads)
+    model, batches = build(args, ctx.rank)
+    opt, loss_fn = optimizer_and_loss(hk.scale_lr(args.lr))
+    hk.broadcast_state(model, opt)
+    steps = {"hvdkit": hvdkit_step(model, opt, loss_fn), "horovod": horovod_step(model, opt, loss_fn)}
+    return ctx.rank, model, batches, steps, _hvd_barrier(hk.hvd)
 
 
 def _hvd_barrier(hvd):
@@ -146,7 +176,7 @@ def mwms_side(args):
     return rank, model, batches, lambda x, y, first_batch: step(x, y), barrier
 
 
-SIDES = {"hvdkit": hvdkit_side, "horovod": horovod_side, "mwms": mwms_side}
+SIDES = {"hvdkit": hvdkit_side, "horovod": horovod_side, "mwms": mwms_side, "interleaved": interleaved_side}
 
 
 def train(step, batches, n_steps, start):
@@ -155,6 +185,28 @@ def train(step, batches, n_steps, start):
         x, y = batches[i % len(batches)]
         loss = step(x, y, first_batch=i == 0)
     return float(loss.numpy())
+
+
+def interleaved(steps, batches, args, barrier):
+    """Both steps in --blocks alternating blocks (A B, B A, ...): seconds per step of each, and blocks' times.
+
+    Returns the first step function, which main() then times as usual (as a check against the blocks).
+    """
+    names = list(steps)
+    for name in names:  # from batch 1: the hand-written step's broadcast is for batch 0 only
+        train(steps[name], batches, args.warmup, 1)
+    barrier()
+    per_block = max(1, args.steps // args.blocks)
+    blocks = {name: [] for name in names}
+    i = 1 + args.warmup
+    for b in range(args.blocks):
+        for name in names if b % 2 == 0 else names[::-1]:
+            t0 = time.perf_counter()
+            train(steps[name], batches, per_block, i)
+            blocks[name].append((time.perf_counter() - t0) / per_block)
+            i += per_block
+    total = {name: sum(t) / len(t) for name, t in blocks.items()}
+    return steps[names[0]], {"interleaved": {"steps_per_block": per_block, "step_s": total, "block_step_s": blocks}}
 
 
 def main(argv=None):
@@ -169,6 +221,10 @@ def main(argv=None):
     p.add_argument("--warmup", type=int, default=5, help="untimed steps first (the first ones trace)")
     p.add_argument("--threads", type=int, default=1, help="intra-op (and inter-op) threads per rank")
     p.add_argument("--lr", type=float, default=0.01, help="per-rank learning rate (scaled by ranks)")
+    p.add_argument("--groups", type=int, default=0,
+                   help="hvdkit side: Horovod's groups= for the tape (1: all gradients in one collective; 0: one each)")
+    p.add_argument("--blocks", type=int, default=8, help="interleaved side: alternating blocks of steps")
+    p.add_argument("--json-dir", default="", help="write this rank's record to DIR/rank<r>.json (else print it)")
     p.add_argument("--ports", default="", help="mwms: two localhost ports for TF_CONFIG, comma-separated")
     args = p.parse_args(argv)
     if args.warmup < 2:
@@ -177,6 +233,9 @@ def main(argv=None):
     import tensorflow as tf
 
     rank, model, batches, step, barrier = SIDES[args.side](args)
+    extra = {}
+    if isinstance(step, dict):
+        step, extra = interleaved(step, batches, args, barrier)
     t0 = time.perf_counter()
     train(step, batches, args.warmup, 0)
     warmup_s = time.perf_counter() - t0
@@ -185,14 +244,20 @@ def main(argv=None):
     loss = train(step, batches, args.steps, args.warmup)
     elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     checksum = float(sum(tf.reduce_sum(tf.cast(v.value, tf.float64)).numpy() for v in model.variables))
-    print("STEP_JSON " + json.dumps({
+    record = {
         "rank": rank, "side": args.side, "model": args.model, "steps": args.steps, "warmup": args.warmup,
         "batch_per_rank": args.batch, "step_s": elapsed / args.steps, "cpu_s_per_step": cpu / args.steps,
         "warmup_s": warmup_s, "loss": loss, "weight_checksum": checksum,
         "tensors": len(model.trainable_variables), "parameters": int(model.count_params()),
         "threads": {"intra_op": tf.config.threading.get_intra_op_parallelism_threads(),
                     "inter_op": tf.config.threading.get_inter_op_parallelism_threads()},
-        "horovod_env": {k: v for k, v in os.environ.items() if k.startswith("HOROVOD_")}}), flush=True)
+        "horovod_env": {k: v for k, v in os.environ.items() if k.startswith("HOROVOD_")}, **extra}
+    if args.json_dir:
+        # One file per rank: two ranks' long lines on mpirun's shared stdout can interleave.
+        with open(os.path.join(args.json_dir, f"rank{rank}.json"), "w") as f:
+            json.dump(record, f)
+    else:
+        print("STEP_JSON " + json.dumps(record), flush=True)
     return 0
 
 
