@@ -8,8 +8,9 @@ rank pinned to one core); the launches alternate side by side, --repeats times. 
 the slowest rank's time for it (nccl-tests also take the maximum over ranks); per size: the median and
 min-max over all timed calls, algorithm bandwidth = bytes / median latency, bus bandwidth = algbw x
 2(n-1)/n (nccl-tests' definition for allreduce: what each link carries). Target: Horovod's bus
-bandwidth >= 0.9 x the best side's at every size >= 16 MB. The extra side hvd_mpi_cycle0.1
-(HOROVOD_CYCLE_TIME=0.1) shows what cuts Horovod's small-message latency; see "notes" in the JSON.
+bandwidth >= 0.9 x the best side's at every size >= 16 MB. The extra sides hvd_mpi_cycle0.1 and
+hvd_mpi_cycle0 (HOROVOD_CYCLE_TIME, up to 1 MB) show what cuts Horovod's small-message latency; see
+"notes" in the JSON.
 """
 import argparse
 import json
@@ -40,6 +41,7 @@ SIDES = {
     "mpi4py": ("mpi4py", "mpirun", [], {}, False),
     "torch_gloo": ("torch", "mpirun", [], {"MASTER_ADDR": "127.0.0.1"}, False),
     "hvd_mpi_cycle0.1": ("hvd", "mpirun", [], {"HOROVOD_CYCLE_TIME": "0.1"}, True),
+    "hvd_mpi_cycle0": ("hvd", "mpirun", [], {"HOROVOD_CYCLE_TIME": "0"}, True),
 }
 
 NOTES = (
@@ -51,8 +53,10 @@ NOTES = (
     "to rank 0 otherwise), runs the allreduce and marks the handle done, while the Python thread polls "
     "it. So one blocking call costs up to a cycle of waiting plus the negotiation and the transport. "
     "HOROVOD_CYCLE_TIME=0.1 (milliseconds; exported to the ranks with -x) shortens the wait (side "
-    "hvd_mpi_cycle0.1); the price is a background thread that wakes 10x as often, which takes CPU "
-    "from compute on a shared core. In training the cycle is mostly hidden: "
+    "hvd_mpi_cycle0.1); HOROVOD_CYCLE_TIME=0 removes it (side hvd_mpi_cycle0): the background thread "
+    "never sleeps, so no wake-up is lost on a busy machine either (a 1 ms sleep can oversleep by "
+    "milliseconds when other processes hold the cores), but it then polls without pause and takes CPU "
+    "from compute on the core it shares. In training the cycle is mostly hidden: "
     "gradients are enqueued during backward and fused (HOROVOD_FUSION_THRESHOLD, 128 MB) into few "
     "allreduces per cycle. Name tensors (Horovod's optimizers do): unnamed calls get a fresh name each "
     "time and are negotiated through rank 0 on every call. Large messages go straight to "
@@ -185,6 +189,17 @@ def measured_note(table):
     return f" Measured in this run, median latency at {fmt_size(small)}: {', '.join(cells)}."
 
 
+def same_transport(table):
+    """Horovod over its transport alone, per size: hvd_mpi / mpi4py and hvd_gloo / torch_gloo bus bandwidth."""
+    pairs = {"hvd_mpi_over_mpi4py": ("hvd_mpi", "mpi4py"), "hvd_gloo_over_torch_gloo": ("hvd_gloo", "torch_gloo")}
+    out = {}
+    for key, (hvd, base) in pairs.items():
+        if hvd in table and base in table:
+            out[key] = {s: round(table[hvd][s]["busbw_GBps"] / table[base][s]["busbw_GBps"], 3)
+                        for s in table[hvd] if s in table[base]}
+    return out
+
+
 def fmt_size(n):
     return f"{n // 2**20} MB" if n >= 2**20 else f"{n // 1024} KB"
 
@@ -257,6 +272,7 @@ def main(argv=None):
         "side_commands": commands,
         "side_info": {name: launches[0]["info"] for name, launches in runs.items()},
         "results": table,
+        "busbw_ratio_same_transport": same_transport(table),
         "mpirun_with_gloo_controller": mpirun_gloo,
         "notes": NOTES + measured_note(table),
         "targets": goals,

@@ -91,6 +91,7 @@ def main(argv=None):
     p.add_argument("--sizes", default="4096,16777216", help="message sizes in bytes, comma-separated")
     p.add_argument("--iters", default="20", help="timed calls per size: one number, or one per size")
     p.add_argument("--warmup", type=int, default=3, help="untimed calls per size")
+    p.add_argument("--no-pin", action="store_true", help="leave the ranks' core affinity as launched")
     p.add_argument("--out", required=True, help="directory for rank-R.json")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -98,7 +99,7 @@ def main(argv=None):
     iters = iters * len(sizes) if len(iters) == 1 else iters
 
     rank, size, local_rank, local_size, allreduce, buffer, barrier, finish, info = SIDES[args.impl]()
-    info["cores"] = pin_to_core(local_rank, local_size)
+    info["cores"] = sorted(os.sched_getaffinity(0)) if args.no_pin else pin_to_core(local_rank, local_size)
     check = buffer(1024, rank + 1)
     allreduce(check)
     expected = size * (size + 1) / 2
