@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from hvdkit.common.idx import DataError, parse_idx, read_npz, write_idx
 from hvdkit.timeline.parse import TraceError
+from hvdkit.timeline.slicing import EmptyWindow, slice_trace
 from hvdkit.timeline.summary import summarize
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -142,7 +143,14 @@ def targets():
         "parse_idx": (valid_idx(), lambda d: parse_idx(d, "fuzz"), DataError),
         "read_npz": (valid_npz(), on_file(".npz", read_npz), DataError),
         "timeline summarize": (VALID_TRACE, on_file(".json", summarize), TraceError),
+        "timeline slice": (VALID_TRACE, on_file(".json", _slice), (TraceError, EmptyWindow)),
     }
+
+
+def _slice(path):
+    """`hvdkit timeline slice` of the window after the first 15 us (clips the fuzzed records' intervals)."""
+    with tempfile.TemporaryDirectory() as d:
+        return slice_trace(path, os.path.join(d, "out.json"), 15, None)
 
 
 def summary(name, engine, seconds, counter, **extra):

@@ -175,6 +175,28 @@ def test_bad_input_is_one_line_exit_2(name, tmp_path, capsys):
     assert len(err.splitlines()) == 1 and err.startswith("hvdkit timeline: error: ") and str(path) in err
 
 
+# Records with Horovod's keys but a field missing or of the wrong type (the shapes atheris found).
+MALFORMED = {
+    "no_ts.json": '[{"ph": "B", "name": "ALLREDUCE", "pid": 1}, {"ph": "E", "ts": 5, "pid": 1}]',
+    "ts_text.json": '[{"ph": "B", "name": "ALLREDUCE", "ts": "soon", "pid": 1}, {"ph": "E", "ts": 5, "pid": 1}]',
+    "pid_list.json": '[{"ph": "B", "name": "ALLREDUCE", "ts": 1, "pid": [1]}, {"ph": "E", "ts": 5, "pid": [1]}]',
+}
+
+
+@pytest.mark.parametrize("action", ["summary", "slice", "plot"])
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_malformed_records_are_one_line_exit_2_in_every_action(name, action, tmp_path, capsys):
+    path = tmp_path / name
+    path.write_text(MALFORMED[name])
+    out = tmp_path / ("out.png" if action == "plot" else "out.json")
+    out.write_text("kept")
+    argv = ["timeline", action, str(path)] + ([] if action == "summary" else ["--start", "0", "-o", str(out)])
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "not as Horovod writes it" in err and str(path) in err
+    assert out.read_text() == "kept"
+
+
 def test_outputs_are_never_the_input_and_failures_leave_nothing(trace_file, tmp_path, capsys):
     before = open(trace_file).read()
     assert main(["timeline", "slice", trace_file, "--start", "0", "-o", trace_file]) == 2

@@ -6,6 +6,7 @@ Horovod wrote ``{...},`` and a newline per record and never closed the array. Bo
 records are decoded a chunk at a time (one ``json.loads`` per chunk when the chunk splits cleanly, one
 record at a time otherwise), and an incomplete last record is dropped and reported, not fatal.
 """
+import contextlib
 import json
 import os
 
@@ -20,6 +21,23 @@ CHECK_FIRST = 1000
 
 class TraceError(ValueError):
     """The file is not a readable Horovod timeline; the message is one line naming the fix."""
+
+
+@contextlib.contextmanager
+def horovod_records(trace, keep=()):
+    """Turn a record that lacks a field Horovod always writes, or has one of the wrong type, into a TraceError.
+
+    Checked here, once around a whole pass, not per record in the hot loops of summary, slice and plot
+    (such records were found by atheris). Exceptions of the classes in `keep` pass through unchanged.
+    """
+    try:
+        yield
+    except (TraceError, *keep):
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise TraceError(f"{trace.path}: a record near record {trace.records} is not as Horovod writes it "
+                         f"({type(exc).__name__}: {' '.join(str(exc).split())}): the file is corrupt or not a "
+                         "Horovod timeline") from None
 
 
 _decoder = json.JSONDecoder()

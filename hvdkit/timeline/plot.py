@@ -1,6 +1,6 @@
 """A picture of a trace window: phases per tensor over time, and a bar chart of phase totals."""
 from hvdkit.timeline.files import replacing
-from hvdkit.timeline.parse import Trace
+from hvdkit.timeline.parse import Trace, horovod_records
 from hvdkit.timeline.summary import Summary
 from hvdkit.timeline.window import clipped
 
@@ -23,24 +23,25 @@ def collect(path, start_us=None, end_us=None):
     trace = Trace(path)
     summary = Summary()
     stacks, intervals, ticks, marks = {}, [], [], []
-    for r in clipped(trace, start_us, end_us):
-        summary.add(r)
-        ph = r["ph"]
-        if ph == "B":
-            stacks.setdefault(r["pid"], []).append((r["name"], r["ts"]))
-        elif ph == "E":
-            stack = stacks.get(r["pid"])
-            if stack:
-                name, begin = stack.pop()
-                intervals.append((r["pid"], name, len(stack), begin, r["ts"]))
-                if len(intervals) > MAX_INTERVALS:
-                    raise PlotError(f"the window holds more than {MAX_INTERVALS} intervals: narrow it with "
-                                    "--start/--end (seconds from the first event)")
-        elif ph == "X":
-            ticks.append((r["pid"], r["ts"]))
-        elif ph == "i":
-            marks.append(r["ts"])
-    return intervals, ticks, marks, summary.names, summary.finish()
+    with horovod_records(trace, keep=(PlotError,)):
+        for r in clipped(trace, start_us, end_us):
+            summary.add(r)
+            ph = r["ph"]
+            if ph == "B":
+                stacks.setdefault(r["pid"], []).append((r["name"], r["ts"]))
+            elif ph == "E":
+                stack = stacks.get(r["pid"])
+                if stack:
+                    name, begin = stack.pop()
+                    intervals.append((r["pid"], name, len(stack), begin, r["ts"]))
+                    if len(intervals) > MAX_INTERVALS:
+                        raise PlotError(f"the window holds more than {MAX_INTERVALS} intervals: narrow it with "
+                                        "--start/--end (seconds from the first event)")
+            elif ph == "X":
+                ticks.append((r["pid"], r["ts"]))
+            elif ph == "i":
+                marks.append(r["ts"])
+        return intervals, ticks, marks, summary.names, summary.finish()
 
 
 def _color(name, wire_names):

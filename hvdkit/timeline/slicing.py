@@ -2,7 +2,7 @@
 import json
 
 from hvdkit.timeline.files import replacing
-from hvdkit.timeline.parse import Trace
+from hvdkit.timeline.parse import Trace, horovod_records
 from hvdkit.timeline.window import clipped
 
 
@@ -18,7 +18,7 @@ def slice_trace(path, out, start_us=None, end_us=None):
     """
     trace = Trace(path)
     events = meta = 0
-    with replacing(out) as tmp, open(tmp, "w") as f:
+    with replacing(out) as tmp, open(tmp, "w") as f, horovod_records(trace, keep=(EmptyWindow,)):
         f.write("[\n")
         sep = ""
         for r in clipped(trace, start_us, end_us):

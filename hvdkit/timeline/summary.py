@@ -388,20 +388,13 @@ def _rank_key(rank):
 
 def summarize(path, top=10, gap_us=DEFAULT_GAP_US):
     """Summary dict of the timeline at `path` (see Summary); raises TraceError for unreadable input."""
-    from hvdkit.timeline.parse import Trace, TraceError
+    from hvdkit.timeline.parse import Trace, horovod_records
     trace = Trace(path)
     s = Summary(gap_us=gap_us)
-    try:
+    with horovod_records(trace):
         for batch in trace.batches():
             s.add_batch(batch)
         d = s.finish().as_dict(top=top)
-    except (KeyError, TypeError, AttributeError, ValueError) as exc:
-        if isinstance(exc, TraceError):
-            raise
-        # Checked here, once, not per record in the hot loop: a record without a field every Horovod record
-        # of its kind has, or with a field of the wrong type (found by atheris).
-        raise TraceError(f"{trace.path}: a record near record {trace.records} is not as Horovod writes it "
-                         f"({type(exc).__name__}: {' '.join(str(exc).split())}): the file is corrupt or not a Horovod timeline") from None
     d["trace"] = {"path": trace.path, "bytes": trace.size, "closed": trace.closed,
                   "dropped_tail_chars": trace.dropped_chars}
     return d
