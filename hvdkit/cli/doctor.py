@@ -71,10 +71,15 @@ def check_versions(report, python):
     return versions
 
 
-def check_build(report, versions):
+def check_build(report, versions, python):
     """Horovod's own view of its build, as `horovodrun --check-build` prints it."""
-    exe = shutil.which("horovodrun")
-    if not versions.get("horovod") or not exe:
+    if not versions.get("horovod"):
+        return {}
+    # The checked environment's own launcher first: `.venv/bin/hvdkit doctor` works without activating it.
+    beside = os.path.join(os.path.dirname(os.path.abspath(python)), "horovodrun")
+    exe = beside if os.access(beside, os.X_OK) else shutil.which("horovodrun")
+    if not exe:
+        report.add(FAIL, "horovod build", f"horovodrun not found beside {python} nor on PATH", _FIX["horovod"])
         return {}
     code, out, err = _run([exe, "--check-build"], timeout=180)
     sections = _check_build_sections(out)
@@ -158,7 +163,7 @@ def run(args):
     python = args.python or sys.executable
     report = Report()
     versions = check_versions(report, python)
-    check_build(report, versions)
+    check_build(report, versions, python)
     check_mpi(report, python)
     check_hardware(report)
     check_data(report)
