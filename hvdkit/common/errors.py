@@ -14,6 +14,9 @@ import traceback
 
 USAGE_STATUS = 2
 FAILURE_STATUS = 1
+# Horovod's own default (0) never ends a stalled job: a rank that skips a collective burns the allocation.
+# Ten minutes is far above any legitimate gap between collectives and far below a batch job's limit.
+STALL_SHUTDOWN_SECONDS = "600"
 
 
 class UsageProblem(Exception):
@@ -48,6 +51,15 @@ def positive_int(text):
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def default_stall_shutdown():
+    """Before hvd.init(): end a stalled job after STALL_SHUTDOWN_SECONDS unless the user chose a time (0: never).
+
+    Horovod reads the variable in its background thread at init, in every process, so setting it in this
+    process works under any launcher.
+    """
+    os.environ.setdefault("HOROVOD_STALL_SHUTDOWN_TIME_SECONDS", STALL_SHUTDOWN_SECONDS)
 
 
 def install(rank, size):

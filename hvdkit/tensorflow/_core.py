@@ -14,6 +14,7 @@ from hvdkit.common import metrics as _metrics
 from hvdkit.common import schedule as _schedule
 from hvdkit.common.context import Context, threads_per_rank
 from hvdkit.common.options import horovod_args
+from hvdkit.tensorflow._consistency import check_consistent
 
 def tf_variables(variables):
     """The tf.Variables behind Keras 3 variables (tf.Variables pass through)."""
@@ -25,6 +26,7 @@ def init(seed=None, threads=None):
 
     Call it before building models: TF fixes its thread pools and visible devices on first use.
     """
+    _errors.default_stall_shutdown()  # a rank that skips a collective ends the job instead of hanging it
     hvd.init()
     _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
     local_rank, local_size = hvd.local_rank(), hvd.local_size()
@@ -154,11 +156,13 @@ def build_optimizer(optimizer, variables):
 def broadcast_state(model, optimizer=None, root_rank=0):
     """Step 6: the model's variables (batch-norm statistics too) and the optimizer's, from root_rank.
 
-    The optimizer is built first, so this runs before training instead of "after the first step".
+    The optimizer is built first, so this runs before training instead of "after the first step". Ranks
+    whose models differ in shape (or that run other versions) stop here with one ConsistencyError line.
     """
     if not model.built or not model.variables:
         raise ValueError("broadcast_state needs a built model: call model.build(input_shape) "
                          "or run one forward pass before it")
+    check_consistent(model)
     variables = list(model.variables)
     if optimizer is not None:
         build_optimizer(optimizer, model.trainable_variables)

@@ -8,9 +8,11 @@ from hvdkit.common import metrics as _metrics
 from hvdkit.common import schedule as _schedule
 from hvdkit.common.context import Context, threads_per_rank
 from hvdkit.common.options import horovod_args
+from hvdkit.torch._consistency import check_consistent
 
 def init(seed=None, threads=None):
     """Steps 1 and 2: start Horovod, pin one GPU per local rank (or split the CPU cores), seed."""
+    _errors.default_stall_shutdown()  # a rank that skips a collective ends the job instead of hanging it
     hvd.init()
     _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
     local_rank, local_size = hvd.local_rank(), hvd.local_size()
@@ -85,7 +87,12 @@ def distributed_optimizer(optimizer, model, compression="none", backward_passes_
 
 
 def broadcast_state(model, optimizer=None, root_rank=0):
-    """Step 6: parameters and buffers (batch-norm statistics too), and optimizer state, from root_rank."""
+    """Step 6: parameters and buffers (batch-norm statistics too), and optimizer state, from root_rank.
+
+    Ranks whose models differ in shape (or that run other versions) stop here with one ConsistencyError
+    line on every rank, instead of a broadcast error or a hang further on.
+    """
+    check_consistent(model)
     hvd.broadcast_parameters(model.state_dict(), root_rank=root_rank)
     if optimizer is None:
         return
