@@ -14,8 +14,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)
 # Launchers (horovodrun) and console scripts live beside this interpreter, activated or not.
 os.environ["PATH"] = BIN + os.pathsep + os.environ.get("PATH", "")
-# The venv's launchers (horovodrun) are found even when pytest was started without activating the venv.
-os.environ["PATH"] = BIN + os.pathsep + os.environ.get("PATH", "")
 
 
 def _have(module):

@@ -96,8 +96,10 @@ def checkpoint(ctx, args):
             sched.step()
         wrote = ckpt.save(epoch, model=model, optimizer=opt, scheduler=sched, loader=loader, note=f"epoch {epoch}")
         print("SAVED", ctx.rank, epoch, digest(model.parameters()), wrote, flush=True)
-        if epoch == args.kill_after and ctx.rank == ctx.size - 1:
-            os.kill(os.getpid(), signal.SIGKILL)
+        if epoch == args.kill_after:
+            hk.average_metrics({"saved": (1, 1)})  # a barrier: the kill comes after rank 0's file is complete
+            if ctx.rank == ctx.size - 1:
+                os.kill(os.getpid(), signal.SIGKILL)
     print("DONE", ctx.rank, digest(model.parameters()), ckpt.values.get("note"), flush=True)
 
 
