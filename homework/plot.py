@@ -1,6 +1,6 @@
 """Plots of the scaling study: accuracy_N.pdf per rank count, an overlay of all, time per epoch and speed-up.
 
-    python homework/plot.py homework/results/scaling --out homework
+    python homework/plot.py homework/results/tensorflow/scaling --out homework
 
 Reads every metrics_N.json in the directory (written by study.py or by --metrics); writes, each as
 PDF (one page) and PNG:

@@ -1,12 +1,13 @@
 """The homework's two studies: scaling (1, 2, 4, 8 ranks) and LR warmup (N ranks, with and without).
 
-    python homework/study.py scaling --out homework/results -- --dataset fashion-mnist --epochs 8
+    python homework/study.py scaling -- --dataset fashion-mnist --epochs 8
     python homework/study.py warmup --ranks 8 --seeds 0 1 2 --warmup-epochs 2 -- --dataset fashion-mnist --epochs 4
-    python homework/plot.py homework/results/scaling --out homework
+    python homework/plot.py homework/results/tensorflow/scaling --out homework
+    python homework/study.py scaling --framework torch -- --dataset fashion-mnist --epochs 8   # the PyTorch pair
 
 Everything after `--` goes to the training script. Ranks are launched as `hvdkit.common.launch` does
 everywhere in hvdkit: mpirun with oversubscription and one thread per rank when ranks outnumber cores.
-Each run writes its metrics JSON; a run whose file is already complete is not run again (so an
+Each run writes its metrics JSON under OUT/FRAMEWORK/; a run whose file is already complete is not run again (so an
 interrupted study resumes), unless --force.
 """
 import argparse
@@ -58,7 +59,7 @@ def run(n, args, metrics, extra=()):
 
 
 def scaling(args):
-    out = os.path.join(args.out, "scaling")
+    out = os.path.join(args.out, args.framework, "scaling")
     os.makedirs(out, exist_ok=True)
     for n in args.ranks:
         wall = run(n, args, os.path.join(out, f"metrics_{n}.json"))
@@ -68,7 +69,7 @@ def scaling(args):
 
 
 def warmup(args):
-    out = os.path.join(args.out, "warmup")
+    out = os.path.join(args.out, args.framework, "warmup")
     os.makedirs(out, exist_ok=True)
     n = args.ranks[0]
     rows = []
@@ -117,7 +118,7 @@ def main(argv=None):
     p.add_argument("--ranks", type=int, nargs="+", help="rank counts (default: 1 2 4 8 for scaling, 8 for warmup)")
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="warmup study: seeds to repeat with")
     p.add_argument("--warmup-epochs", type=float, default=2.0, help="warmup study: the warmup to compare with none")
-    p.add_argument("--out", default=os.path.join(HERE, "results"), help="metrics go to OUT/scaling or OUT/warmup")
+    p.add_argument("--out", default=os.path.join(HERE, "results"), help="metrics go to OUT/FRAMEWORK/scaling or OUT/FRAMEWORK/warmup")
     p.add_argument("--launcher", default="mpirun", choices=launch.LAUNCHERS)
     p.add_argument("--force", action="store_true", help="rerun runs whose metrics file is already complete")
     args = p.parse_args(argv)

@@ -62,11 +62,12 @@ def _study(tmp_path, framework, ranks, *script_args, timeout=300):
     return proc
 
 
-def _check_runs(tmp_path, framework, ranks):
-    runs = plot.read_runs(tmp_path / "scaling")
+def _check_runs(tmp_path, framework, ranks, warmup_epochs=0):
+    runs = plot.read_runs(tmp_path / framework / "scaling")
     assert sorted(runs) == sorted(ranks)
     for n, run in runs.items():
         assert run["framework"] == framework and run["ranks"] == n and run["global_batch_size"] == 32 * n
+        assert run["warmup_epochs"] == warmup_epochs
         assert [e["epoch"] for e in run["epochs"]] == [1, 2]
         for e in run["epochs"]:
             assert e["time"] > 0 and 0 <= e["train_accuracy"] <= 1 and e["val_loss"] > 0
@@ -101,16 +102,19 @@ def test_torch_homework_1_and_2_ranks_learn_and_plot(tmp_path):
     # Rank 0 alone prints: one line per epoch per run, not one per rank.
     assert len([l for l in proc.stdout.splitlines() if l.startswith("epoch   2")]) == 2, proc.stdout
     _check_runs(tmp_path, "torch", [1, 2])
-    _check_plots(tmp_path / "scaling", tmp_path / "plots", [1, 2])
+    _check_plots(tmp_path / "torch" / "scaling", tmp_path / "plots", [1, 2])
 
 
 @have_fashion
 @pytest.mark.slow
 @pytest.mark.horovod
 @pytest.mark.tensorflow
-def test_tensorflow_homework_1_and_2_ranks_learn(tmp_path):
-    _study(tmp_path, "tensorflow", [1, 2], *TINY)
-    _check_runs(tmp_path, "tensorflow", [1, 2])
+def test_tensorflow_homework_1_and_2_ranks_learn_with_warmup_and_plot(tmp_path):
+    _study(tmp_path, "tensorflow", [1, 2], *TINY, "--warmup-epochs", "1")
+    _check_runs(tmp_path, "tensorflow", [1, 2], warmup_epochs=1.0)
+    _check_plots(tmp_path / "tensorflow" / "scaling", tmp_path / "plots", [1, 2])
+    # The two frameworks' studies keep apart: nothing of TensorFlow's is taken for a torch run.
+    assert not (tmp_path / "torch").exists() and not (tmp_path / "scaling").exists()
 
 
 @have_fashion
@@ -130,6 +134,25 @@ def test_torch_homework_resumes_from_rank_0_checkpoint(tmp_path):
         run = json.load(f)
     assert [e["epoch"] for e in run["epochs"]] == [1, 2] and run["warmup_epochs"] == 1.0
     assert "epoch-0001.ckpt" in os.listdir(tmp_path / "ckpt")
+
+
+@have_fashion
+@pytest.mark.parametrize("script,framework", [
+    pytest.param("tensorflow2_mnist.py", "tensorflow", marks=pytest.mark.tensorflow),
+    pytest.param("pytorch_mnist.py", "torch", marks=pytest.mark.torch)])
+def test_sequential_baseline_learns_and_writes_metrics(tmp_path, script, framework):
+    metrics = tmp_path / "seq.json"
+    proc = subprocess.run([sys.executable, os.path.join(HOMEWORK, script), *TINY, "--metrics", str(metrics)],
+                          capture_output=True, text=True, timeout=300, cwd=str(tmp_path),
+                          env=dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with open(metrics) as f:
+        run = json.load(f)
+    assert run["framework"] == framework and run["ranks"] == 1 and run["global_batch_size"] == 32
+    assert [e["epoch"] for e in run["epochs"]] == [1, 2]
+    for e in run["epochs"]:
+        assert e["time"] > 0 and e["val_loss"] > 0 and {"train_loss", "train_accuracy", "val_accuracy"} <= set(e)
+    assert run["epochs"][-1]["val_accuracy"] > 0.5 and run["epochs"][-1]["train_loss"] < run["epochs"][0]["train_loss"]
 
 
 def test_missing_mnist_is_one_line_pointing_to_fashion_mnist(tmp_path):
