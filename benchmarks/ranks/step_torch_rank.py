@@ -118,8 +118,14 @@ def ddp_side(args):
         dist.all_reduce(t, op=op)
         return t.item()
 
+    def finish():
+        # Both ranks reach teardown together: a peer that closes its Gloo pairs while the other still
+        # tears down its process group can abort it ("terminate called without an active exception").
+        dist.barrier()
+        dist.destroy_process_group()
+
     ops = {"max": lambda v: reduce(v, dist.ReduceOp.MAX), "mean": lambda v: reduce(v, dist.ReduceOp.SUM) / size,
-           "barrier": dist.barrier, "size": size, "finish": dist.destroy_process_group, "timeline": None,
+           "barrier": dist.barrier, "size": size, "finish": finish, "timeline": None,
            "info": {"backend": dist.get_backend()}}
     return rank, model, batches, opt, ops
 
