@@ -106,6 +106,9 @@ def page(runs, info):
         lines += ["", f"## {r['name']}", "", f"Command: `python -m {r['command']}` — {r['status']}", ""]
         if "result" not in r:
             continue
+        notes = r["result"].get("notes")
+        if notes:
+            lines += [f"- {n}" for n in ([notes] if isinstance(notes, str) else notes)] + [""]
         targets = r["result"].get("targets")
         if isinstance(targets, dict):
             lines += ["| target | wanted | measured | met |", "|---|---|---|---|"]
@@ -113,7 +116,7 @@ def page(runs, info):
                       for k, v in targets.items() if isinstance(v, dict)]
             lines.append("")
         lines += ["<details><summary>all numbers</summary>", "", "| key | value |", "|---|---|"]
-        lines += [f"| {k} | {v} |" for k, v in _scalars(r["result"]) if k != "targets"]
+        lines += [f"| {k} | {v} |" for k, v in _scalars(r["result"]) if k.split(".")[0] not in ("targets", "notes")]
         lines += ["", "</details>"]
     return "\n".join(lines) + "\n"
 
