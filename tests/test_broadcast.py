@@ -5,8 +5,8 @@ from steps import FRAMEWORKS, run_check
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
-def test_broadcast_state(ranks, framework):
-    n = 2
+@pytest.mark.parametrize("n", [2, 4])  # 4: oversubscribed on 2 cores
+def test_broadcast_state(ranks, framework, n):
     rows = [line.split() for line in run_check(ranks, framework, n, "broadcast").lines("BCAST")]
     assert sorted(int(r[0]) for r in rows) == list(range(n))
     # Each rank seeded differently and took rank+1 local Adam steps with lr 0.01*(rank+1) before this.

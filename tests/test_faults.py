@@ -1,6 +1,7 @@
 """A rank that raises or is SIGKILLed mid-training: the job ends non-zero within 60 s, the failed rank is
-named, and no rank is left running -- under mpirun and under horovodrun's Gloo controller, at 2 and 4
-ranks, torch and TF. (mpirun SIGKILL at 4 ranks is the killed run of tests/test_resume4.py.)"""
+named, and no rank is left running -- under mpirun and under horovodrun's Gloo controller, raise and
+SIGKILL, at 2 and 4 ranks, torch and TF. (mpirun SIGKILL at 4 ranks is the killed run of
+tests/test_resume4.py.)"""
 import os
 import re
 import time
@@ -47,6 +48,8 @@ CASES = [
     pytest.param("torch", "horovodrun", "raise", 2, 1, marks=TORCH),
     pytest.param("torch", "horovodrun", "kill", 2, 1, marks=TORCH),
     pytest.param("torch", "horovodrun", "raise", 4, 2, marks=TORCH),
+    pytest.param("torch", "horovodrun", "kill", 4, 3, marks=TORCH),
+    pytest.param("torch", "mpirun", "raise", 4, 2, marks=TORCH),
     pytest.param("tf", "mpirun", "raise", 2, 1, marks=TF),
 ]
 

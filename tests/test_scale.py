@@ -93,6 +93,21 @@ def test_weak_sweep_writes_table_csv_and_plots(tmp_path, probe):
     assert not [n for n in os.listdir(out) if n.startswith(".sweep-")]  # the staging area is gone
 
 
+@pytest.mark.horovod
+def test_sweep_through_horovodrun(tmp_path, probe):
+    proc = hvdkit("-n", "1,2", "--launcher", "horovodrun", "--out", "out", "--", "python", probe, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = read_csv(tmp_path / "out" / "scale.csv")
+    assert [(int(r["ranks"]), float(r["total_rate"])) for r in rows] == [(1, total(1)), (2, total(2))]
+    assert "horovodrun -np 2" in (tmp_path / "out" / "scale.txt").read_text()
+
+
+@pytest.mark.parametrize("job", ["slurm_scale.sh", "pbs_polaris_scale.sh"])
+def test_job_templates_are_valid_bash(job):
+    proc = subprocess.run(["bash", "-n", os.path.join(ROOT, "examples", "jobs", job)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_ranks_beyond_the_cores_are_marked_oversubscribed(tmp_path, probe):
     cores = usable_cores()
     proc = hvdkit("-n", f"1,{cores + 1}", "--out", "o", "--", "python", probe, cwd=tmp_path)
