@@ -1,7 +1,8 @@
 """`make bench`: run every benchmark, write benchmarks/results/*.json and docs/BENCHMARKS.md.
 
     python -m benchmarks.run                 # all, full size (minutes; run on a quiet machine)
-    python -m benchmarks.run --only pi       # one of them
+    python -m benchmarks.run --only pi       # one of them (the page keeps the others' earlier records)
+    python -m benchmarks.run --page          # rewrite docs/BENCHMARKS.md from the records, run nothing
     python -m benchmarks.run --quick --out-dir /tmp/b   # smoke: tiny sizes, no docs written (make test)
 
 Each benchmark is a module runnable on its own (`python -m benchmarks.pi_bench`), with its targets
@@ -64,7 +65,12 @@ def run(name, quick, out_dir):
     if proc.returncode != 0 or not os.path.exists(out):
         return {"name": name, "command": " ".join(argv[2:]), "status": f"failed (exit {proc.returncode})"}
     with open(out) as f:
-        return {"name": name, "command": " ".join(argv[2:]), "status": "ok", "result": json.load(f)}
+        result = json.load(f)
+    # The page says when each record was measured; a file's mtime does not survive a git clone.
+    result["measured_at"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    with open(out, "w") as f:
+        json.dump(result, f, indent=2)
+    return {"name": name, "command": " ".join(argv[2:]), "status": "ok", "result": result}
 
 
 def earlier(name, out_dir):
@@ -74,9 +80,9 @@ def earlier(name, out_dir):
         return {"name": name, "command": BENCHMARKS[name][0], "status": "not run yet"}
     with open(path) as f:
         result = json.load(f)
-    when = datetime.datetime.fromtimestamp(os.path.getmtime(path), datetime.timezone.utc)
+    when = result.get("measured_at", "date not recorded: see the file's git log")
     return {"name": name, "command": result.get("command", BENCHMARKS[name][0]).removeprefix("python -m "),
-            "status": f"ok (an earlier run, file written {when:%Y-%m-%d %H:%M} UTC)", "result": result}
+            "status": f"ok (an earlier run, measured {when})", "result": result}
 
 
 def _scalars(obj, prefix=""):
@@ -92,6 +98,13 @@ def _scalars(obj, prefix=""):
                 yield from _scalars(v, f"{prefix}{i}.")
     else:
         yield prefix[:-1], obj
+
+
+def _cell(value):
+    """A value as one Markdown table cell: no control characters (an MPI library string ends in NUL), no
+    column breaks, no line breaks."""
+    text = "".join(c for c in str(value) if c.isprintable() or c == " ")
+    return text.replace("|", "\\|").strip()
 
 
 def page(runs, info):
@@ -116,7 +129,8 @@ def page(runs, info):
                       for k, v in targets.items() if isinstance(v, dict)]
             lines.append("")
         lines += ["<details><summary>all numbers</summary>", "", "| key | value |", "|---|---|"]
-        lines += [f"| {k} | {v} |" for k, v in _scalars(r["result"]) if k.split(".")[0] not in ("targets", "notes")]
+        lines += [f"| {k} | {_cell(v)} |" for k, v in _scalars(r["result"])
+                  if k.split(".")[0] not in ("targets", "notes")]
         lines += ["", "</details>"]
     return "\n".join(lines) + "\n"
 
@@ -126,9 +140,10 @@ def main(argv=None):
     ap.add_argument("--only", action="append", choices=sorted(BENCHMARKS), help="run just these")
     ap.add_argument("--quick", action="store_true", help="tiny sizes for a smoke run; docs are not written")
     ap.add_argument("--out-dir", default=RESULTS, help="where the JSON results go")
+    ap.add_argument("--page", action="store_true", help="run nothing: rewrite the page from the records there")
     args = ap.parse_args(argv)
     os.makedirs(args.out_dir, exist_ok=True)
-    runs = [run(name, args.quick, args.out_dir) for name in (args.only or BENCHMARKS)]
+    runs = [] if args.page else [run(name, args.quick, args.out_dir) for name in (args.only or BENCHMARKS)]
     if not args.quick:
         now = {r["name"]: r for r in runs}
         with open(PAGE, "w") as f:

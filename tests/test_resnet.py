@@ -16,6 +16,7 @@ import pytest
 
 from conftest import ROOT, run_ranks
 from hvdkit.common import record
+from hvdkit.timeline import summarize
 
 SCRIPT = os.path.join(ROOT, "examples", "resnet34", "train_hvd.py")
 PARAMS = 21_797_672      # torchvision.models.resnet34(): parameters (Keras: trainable weights)
@@ -128,13 +129,15 @@ def test_tensorflow_two_ranks_fp16_allreduce_and_timeline_window(tmp_path):
     # Batch 8: with 2 images, batch norm over 1x1 maps gives gradients beyond float16's range (loss nan).
     result = run_ranks(2, SCRIPT, ["--image-size", "32", "--batch-size", "8", "--warmup-steps", "0",
                                    "--num-steps", "2", "--fp16-allreduce", "--timeline", "tl/trace.json",
-                                   "--timeline-steps", "1:2", "--json", "out/run.json"], cwd=str(tmp_path)).check()
+                                   "--timeline-steps", "1:2", "--timeline-mark-cycles", "--json", "out/run.json"],
+                       cwd=str(tmp_path)).check()
     rec = json.loads((tmp_path / "out" / "run.json").read_text())
     _check_record(rec, ranks=2, batch=8, steps=2)
     assert rec["framework"] == "tensorflow" and rec["fp16_allreduce"] is True
     assert _total_line(result) == pytest.approx(rec["total_rate"], abs=0.006)
     trace = (tmp_path / "tl" / "trace.json").read_text()
     assert "ALLREDUCE" in trace  # the window held one training step's gradient allreduces
+    assert summarize(str(tmp_path / "tl" / "trace.json"))["cycles"]["count"] > 0  # --timeline-mark-cycles
 
 
 @pytest.mark.parametrize("args,message", [

@@ -88,7 +88,7 @@ def _launch(tmp, script, args, launcher="mpirun", env=None, extra=()):
 
 @pytest.fixture(scope="module")
 def traces(tmp_path_factory):
-    """Capture the traces once: {"mpi_env": path, "gloo_window": path, "tf_window": path}."""
+    """Capture the traces once: {"mpi_env": path, "gloo_window": path, "tf_window": path, "tf_gloo_window": path}."""
     pytest.importorskip("horovod")
     base = tmp_path_factory.mktemp("timeline")
     out = {}
@@ -117,6 +117,9 @@ def _capture(base, out):
         result = _launch(str(base / "c"), TF_SCRIPT, [path, 4])
         out["tf_window"] = path
         out["tf_variables"] = int(result.lines("DONE")[0].split()[1])
+        path = str(base / "tf_gloo_window.json")
+        _launch(str(base / "d"), TF_SCRIPT, [path, 4], launcher="horovodrun")
+        out["tf_gloo_window"] = path
 
 
 def _need(traces, key):
@@ -235,9 +238,11 @@ def test_gloo_window_records_only_the_window(traces):
 
 
 @pytest.mark.tensorflow
-def test_tf_window_with_cycle_marks(traces):
-    path = _need(traces, "tf_window")
+@pytest.mark.parametrize("key,wire", [("tf_window", "MPI_ALLREDUCE"), ("tf_gloo_window", "GLOO_ALLREDUCE")])
+def test_tf_window_with_cycle_marks(traces, key, wire):
+    path = _need(traces, key)
     d = summarize(path)
+    assert wire in d["activities"]
     check_against_recount(path, d)
     n_vars = traces["tf_variables"]
     # steps="1:3" of 4: two steps, each reducing every trainable variable once.

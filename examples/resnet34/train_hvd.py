@@ -79,6 +79,8 @@ def parse_args(argv=None):
     p.add_argument("--timeline", metavar="PATH", help="record Horovod's timeline of --timeline-steps to PATH")
     p.add_argument("--timeline-steps", metavar="A:B", help="steps A..B-1 (counting warmup steps from 0); "
                    "default: the timed steps")
+    p.add_argument("--timeline-mark-cycles", action="store_true",
+                   help="also mark each Horovod background cycle in the timeline (cycle count and time stats)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", metavar="PATH", default=run_record.default_path(),
                    help=f"write the run record here (default: ${run_record.ENV}, set by `hvdkit scale`)")
@@ -125,7 +127,8 @@ def main(argv=None):
     load = os.getloadavg()[0]  # before this job's own ranks get busy: was the machine shared?
     fw = importlib.import_module(MODULES[args.framework])
     hk = fw.hk
-    window = hk.timeline_window(args.timeline, args.timeline_steps) if args.timeline else None  # Horovod: before init
+    window = (hk.timeline_window(args.timeline, args.timeline_steps, mark_cycles=args.timeline_mark_cycles)  # Horovod:
+              if args.timeline else None)  # Horovod: before init
     ctx = hk.init(seed=args.seed, threads=args.threads)  # Horovod: steps 1-2, start Horovod, split the cores
     if args.global_batch_size:
         if args.global_batch_size % ctx.size:
