@@ -10,6 +10,7 @@ Framework-free.
 """
 import os
 import sys
+import time
 import traceback
 
 USAGE_STATUS = 2
@@ -17,6 +18,7 @@ FAILURE_STATUS = 1
 # Horovod's own default (0) never ends a stalled job: a rank that skips a collective burns the allocation.
 # Ten minutes is far above any legitimate gap between collectives and far below a batch job's limit.
 STALL_SHUTDOWN_SECONDS = "600"
+BYSTANDER_GRACE_SECONDS = 2
 
 
 class UsageProblem(Exception):
@@ -88,6 +90,9 @@ def install(rank, size):
                   "HOROVOD_GLOO_TIMEOUT_SECONDS)",
                   file=sys.stderr)
             status = FAILURE_STATUS
+            # Leave after the failed rank: launchers name the first process to exit non-zero, and a
+            # SIGKILLed rank's exit can reach horovodrun after a bystander's (seen at 4 ranks, Gloo).
+            time.sleep(BYSTANDER_GRACE_SECONDS)
         else:
             print(f"hvdkit: rank {rank} of {size} failed ({prog}): {kind.__name__}: {one_line(exc)}",
                   file=sys.stderr)
