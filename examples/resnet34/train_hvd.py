@@ -127,8 +127,9 @@ def main(argv=None):
     load = os.getloadavg()[0]  # before this job's own ranks get busy: was the machine shared?
     fw = importlib.import_module(MODULES[args.framework])
     hk = fw.hk
-    window = (hk.timeline_window(args.timeline, args.timeline_steps, mark_cycles=args.timeline_mark_cycles)  # Horovod:
-              if args.timeline else None)  # Horovod: before init
+    window = None  # Horovod: a timeline window only when --timeline is given
+    if args.timeline:  # Horovod: the timeline window is set up before init
+        window = hk.timeline_window(args.timeline, args.timeline_steps, mark_cycles=args.timeline_mark_cycles)
     ctx = hk.init(seed=args.seed, threads=args.threads)  # Horovod: steps 1-2, start Horovod, split the cores
     if args.global_batch_size:
         if args.global_batch_size % ctx.size:

@@ -10,6 +10,8 @@ import contextlib
 import json
 import os
 
+from hvdkit.common.errors import one_line
+
 CHUNK_CHARS = 1 << 20
 # No Horovod record comes near this; a longer undecodable stretch means the file is not a timeline.
 MAX_RECORD_CHARS = 1 << 20
@@ -36,7 +38,7 @@ def horovod_records(trace, keep=()):
         raise
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise TraceError(f"{trace.path}: a record near record {trace.records} is not as Horovod writes it "
-                         f"({type(exc).__name__}: {' '.join(str(exc).split())}): the file is corrupt or not a "
+                         f"({type(exc).__name__}: {one_line(exc)}): the file is corrupt or not a "
                          "Horovod timeline") from None
 
 
