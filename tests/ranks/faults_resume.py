@@ -1,6 +1,6 @@
 """Rank script for tests/test_resume4.py: steps_torch.py's checkpoint training, once per directory.
 
-    mpirun -n 4 python tests/ranks/faults_resume.py DIR [DIR ...] [--epochs E]
+    mpirun -n 4 python tests/ranks/faults_resume.py DIR [DIR ...] [--epochs E] [--optimizer adam|sgd]
 
 Each directory in turn is trained to --epochs, resuming from what it already holds: an empty directory
 gives an uninterrupted run, the directory of a killed run its resumption. Both in one launch, because a
@@ -16,12 +16,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("dirs", nargs="+")
     ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--optimizer", default="adam")
     args = ap.parse_args()
     ctx = hk.init(seed=0, threads=1)
     for d in args.dirs:
         print("RUN", ctx.rank, d, flush=True)
         # checkpoint() seeds its data and model itself, so a second run in this process starts afresh.
-        checkpoint(ctx, argparse.Namespace(dir=d, epochs=args.epochs, kill_after=-1))
+        checkpoint(ctx, argparse.Namespace(dir=d, epochs=args.epochs, kill_after=-1, optimizer=args.optimizer))
 
 
 if __name__ == "__main__":

@@ -75,12 +75,17 @@ def broadcast(ctx, args):
           opt.param_groups[0]["lr"], flush=True)
 
 
+# Adam turns rounding noise into whole steps on a gradient that is exactly zero in theory (the bias in
+# front of batch norm); SGD with momentum keeps state to restore yet moves such weights by the noise only.
+OPTIMIZERS = {"adam": torch.optim.Adam, "sgd": lambda params, lr: torch.optim.SGD(params, lr=lr, momentum=0.9)}
+
+
 def checkpoint(ctx, args):
     """Train `epochs`; with --kill-after E, rank size-1 is SIGKILLed right after epoch E is saved."""
     torch.manual_seed(0)
     ds = torch.utils.data.TensorDataset(torch.randn(64, 4), torch.randint(0, 2, (64,)))
     model = bn_model(20 + ctx.rank)
-    opt = hk.distributed_optimizer(torch.optim.Adam(model.parameters(), lr=hk.scale_lr(0.01)), model)
+    opt = hk.distributed_optimizer(OPTIMIZERS[args.optimizer](model.parameters(), lr=hk.scale_lr(0.01)), model)
     sched = hk.warmup(opt, steps=6)
     loader = hk.shard(ds, batch_size=4, seed=1)
     hk.broadcast_state(model, opt)
@@ -101,6 +106,9 @@ def checkpoint(ctx, args):
             if ctx.rank == ctx.size - 1:
                 os.kill(os.getpid(), signal.SIGKILL)
     print("DONE", ctx.rank, digest(model.parameters()), ckpt.values.get("note"), flush=True)
+    # The values themselves, for runs that can only be compared with a tolerance (4-rank Gloo sums).
+    flat = torch.cat([p.detach().flatten() for p in model.parameters()]).tolist()
+    print("WEIGHTS", ctx.rank, json.dumps(flat, separators=(",", ":")), flush=True)
 
 
 def main():
@@ -112,6 +120,7 @@ def main():
     ap.add_argument("--dir", default="ckpt")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--kill-after", type=int, default=-1)
+    ap.add_argument("--optimizer", choices=sorted(OPTIMIZERS), default="adam", help="checkpoint: optimizer")
     args = ap.parse_args()
     ctx = hk.init(seed=0, threads=1)
     globals()[args.check](ctx, args)
