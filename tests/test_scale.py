@@ -31,6 +31,7 @@ rates = comm.gather(rate)
 glob = None if "--ignore-global" in sys.argv else record.global_batch_size()
 batch = glob // comm.size if glob else 4
 extra = {"oversubscribed": comm.size > 1} if "--say-oversubscribed" in sys.argv else {}
+extra["cores_allowed"] = len(os.sched_getaffinity(0))
 if comm.rank == 0 and "--no-record" not in sys.argv:
     record.write(record.default_path(), record.build(comm.size, rates, total, unit="items", batch_size=batch,
                                                      global_batch_size=batch * comm.size, **extra))
@@ -91,6 +92,14 @@ def test_weak_sweep_writes_table_csv_and_plots(tmp_path, probe):
     assert json.loads((out / "scale.json").read_text())["mode"] == "weak"
     assert sorted(os.listdir(out / "logs")) == ["ranks-1.log", "ranks-2.log"]
     assert not [n for n in os.listdir(out) if n.startswith(".sweep-")]  # the staging area is gone
+
+
+def test_each_rank_may_run_on_as_many_cores_as_it_has_threads(tmp_path, probe):
+    """mpirun alone would bind a lone rank to one core while hvdkit gives it a thread per core."""
+    proc = hvdkit("-n", "1", "--out", "out", "--", "python", probe, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rec = record.read(tmp_path / "out" / read_csv(tmp_path / "out" / "scale.csv")[0]["record"])
+    assert rec["cores_allowed"] >= usable_cores()
 
 
 @pytest.mark.horovod

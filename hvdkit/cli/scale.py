@@ -125,7 +125,9 @@ def _launch(n, command, args, extra, stage, global_batch):
         names.append(run_record.GLOBAL_BATCH_ENV)
     # `python` in the command means the interpreter hvdkit runs in (its venv), as in the tests.
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
-    argv = launch.command(n, command, args.launcher, extra=extra, env_names=names)
+    threads = env["OMP_NUM_THREADS"]
+    argv = launch.command(n, command, args.launcher, extra=extra, env_names=names,
+                          threads=int(threads) if threads.isdigit() else None)
     busy = others_running()
     t0 = time.perf_counter()
     with open(log_path, "w") as log:

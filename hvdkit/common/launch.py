@@ -40,8 +40,12 @@ def child_env(n, base=None, threads=None):
     return env
 
 
-def command(n, argv, launcher="mpirun", extra=(), env_names=()):
-    """argv for `launcher` starting `n` ranks of `argv` on localhost (or on the allocation, for srun)."""
+def command(n, argv, launcher="mpirun", extra=(), env_names=(), threads=None):
+    """argv for `launcher` starting `n` ranks of `argv` on localhost (or on the allocation, for srun).
+
+    `threads`: intra-op threads each rank will run (child_env's OMP_NUM_THREADS), so that OpenMPI does
+    not bind a rank with several threads to a single core.
+    """
     if n < 1:
         raise LaunchError(f"number of ranks must be >= 1, got {n}")
     if launcher not in LAUNCHERS:
@@ -61,7 +65,11 @@ def command(n, argv, launcher="mpirun", extra=(), env_names=()):
         for name in env_names if openmpi else ():
             exports += ["-x", name]
         oversub = ["--oversubscribe"] if n > usable_cores() and openmpi else []
-        return [exe, "-n", str(n), *oversub, *exports, *extra, *argv]
+        # OpenMPI binds each of up to 2 ranks to one core: a 1-rank run with 2 threads would get one core
+        # and make every scaling efficiency look better than it is. The user's own --bind-to wins.
+        several = threads is not None and int(threads) > 1
+        unbind = ["--bind-to", "none"] if openmpi and several and not any(a.startswith("--bind-to") for a in extra) else []
+        return [exe, "-n", str(n), *oversub, *unbind, *exports, *extra, *argv]
     if launcher == "horovodrun":
         return [exe, "-np", str(n), "-H", f"localhost:{n}", *extra, *argv]
     return [exe, "-n", str(n), *extra, *argv]
