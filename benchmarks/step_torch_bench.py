@@ -32,6 +32,7 @@ TARGETS = {"over_handwritten": 1.03, "over_ddp": 1.00}
 # Horovod settings for the headline (both Horovod sides). Horovod's defaults: no setting in the sweep was
 # shown to beat them on this machine (the sweep in benchmarks/results/step_torch.json, docs/BENCHMARKS.md).
 HEADLINE_ENV = {}
+BUSY_POLLING = "OMPI_MCA_mpi_yield_when_idle=0 (busy polling)"
 # name: (environment on top of HEADLINE_ENV, backward passes per step), for the hvdkit side.
 SWEEP = {
     "headline": ({}, 1),
@@ -39,6 +40,8 @@ SWEEP = {
     "HOROVOD_CYCLE_TIME=5": ({"HOROVOD_CYCLE_TIME": "5"}, 1),
     "HOROVOD_FUSION_THRESHOLD=0 (no fusion)": ({"HOROVOD_FUSION_THRESHOLD": "0"}, 1),
     "backward_passes_per_step=2": ({}, 2),
+    # hvdkit's launchers set OMPI_MCA_mpi_yield_when_idle=1 once ranks fill the cores; this shows what that gives.
+    BUSY_POLLING: ({"OMPI_MCA_mpi_yield_when_idle": "0"}, 1),
 }
 
 
@@ -152,12 +155,24 @@ def findings(record):
         line = (f"{model}: median step hvdkit {med['hvdkit']:.1f} ms, hand-written Horovod {med['horovod']:.1f} ms, "
                 f"DDP {med['ddp']:.1f} ms (hvdkit/hand-written {c['hvdkit_over_handwritten']:.2f}, "
                 f"hvdkit/DDP {c['hvdkit_over_ddp']:.2f}).")
+        lo_hi = {side: (c["sides"][side]["step_ms"]["min"], c["sides"][side]["step_ms"]["max"]) for side in SIDES}
+        if lo_hi["hvdkit"][0] <= lo_hi["ddp"][1] and lo_hi["ddp"][0] <= lo_hi["hvdkit"][1]:
+            line += (f" The ranges overlap (hvdkit {lo_hi['hvdkit'][0]:.1f}-{lo_hi['hvdkit'][1]:.1f} ms, DDP "
+                     f"{lo_hi['ddp'][0]:.1f}-{lo_hi['ddp'][1]:.1f} ms over {c['reps']} launches each): the two are "
+                     "level within run-to-run noise rather than one ahead.")
         sweep = record["sweep"].get(model)
         if sweep:
             best = min(sweep, key=lambda k: sweep[k]["ms_per_pass"]["median"])
             line += (f" Best setting in the sweep: {best} ({sweep[best]['ms_per_pass']['median']:.1f} ms per pass "
                      f"against {sweep['headline']['ms_per_pass']['median']:.1f} ms with Horovod's defaults, "
                      f"{len(next(iter(sweep.values()))['ms_per_pass']['all'])} launch(es) each).")
+            busy = sweep.get(BUSY_POLLING)
+            if busy:
+                slower = busy["ms_per_pass"]["median"] / sweep["headline"]["ms_per_pass"]["median"] - 1
+                line += (f" With OpenMPI busy-polling ({BUSY_POLLING.split(' ')[0]}) a pass takes "
+                         f"{busy['ms_per_pass']['median']:.1f} ms ({slower:+.0%}): Horovod's background thread "
+                         "shares each rank's core with the compute, and hvdkit's launchers set "
+                         "OMPI_MCA_mpi_yield_when_idle=1 once the ranks fill the cores.")
         t = record["timeline"].get(model)
         if t:
             fused = next(iter(t["fusion"].values()), None)
@@ -179,7 +194,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--quick", action="store_true", help="smoke run: 1 repetition, few steps, no sweep, no timeline")
-    p.add_argument("--reps", type=int, default=3, help="repetitions of each side (alternated)")
+    p.add_argument("--reps", type=int, default=5, help="repetitions of each side (alternated)")
     p.add_argument("--steps", type=int, default=40, help="timed steps per launch")
     p.add_argument("--warmup", type=int, default=10, help="untimed steps per launch")
     p.add_argument("--batch", type=int, default=32, help="samples per rank per step")
