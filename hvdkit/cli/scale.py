@@ -125,7 +125,7 @@ def _launch(n, command, args, extra, stage, global_batch):
         names.append(run_record.GLOBAL_BATCH_ENV)
     # `python` in the command means the interpreter hvdkit runs in (its venv), as in the tests.
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
-    threads = env["OMP_NUM_THREADS"]
+    threads = env["OMP_NUM_THREADS"]  # the user's, if set, else hvdkit's share of the cores
     argv = launch.command(n, command, args.launcher, extra=extra, env_names=names,
                           threads=int(threads) if threads.isdigit() else None)
     busy = others_running()

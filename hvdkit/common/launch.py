@@ -14,6 +14,11 @@ class LaunchError(RuntimeError):
     pass
 
 
+def threads_per_rank(n, threads=None):
+    """`threads` if given, else each rank's share of the usable cores (at least 1)."""
+    return threads if threads is not None else max(1, usable_cores() // max(1, n))
+
+
 def child_env(n, base=None, threads=None):
     """Environment for launched ranks: OpenMPI's root and oversubscription switches, for the children only.
 
@@ -32,8 +37,7 @@ def child_env(n, base=None, threads=None):
         # Each rank's Horovod background thread shares its core with the compute thread; OpenMPI's
         # default busy-polling there starves the compute (2 ranks on 2 cores: ResNet34 no faster than 1).
         env.setdefault("OMPI_MCA_mpi_yield_when_idle", "1")
-    per_rank = threads if threads is not None else max(1, cores // max(1, n))
-    env.setdefault("OMP_NUM_THREADS", str(per_rank))
+    env.setdefault("OMP_NUM_THREADS", str(threads_per_rank(n, threads)))
     # Quiet OpenMPI's "no high-performance network" notices on laptops and CI containers.
     env.setdefault("OMPI_MCA_btl_base_warn_component_unused", "0")
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -43,8 +47,8 @@ def child_env(n, base=None, threads=None):
 def command(n, argv, launcher="mpirun", extra=(), env_names=(), threads=None):
     """argv for `launcher` starting `n` ranks of `argv` on localhost (or on the allocation, for srun).
 
-    `threads`: intra-op threads each rank will run (child_env's OMP_NUM_THREADS), so that OpenMPI does
-    not bind a rank with several threads to a single core.
+    `threads`: intra-op threads each rank will run (by default child_env's share of the cores), so
+    that OpenMPI does not bind a rank with several threads to a single core.
     """
     if n < 1:
         raise LaunchError(f"number of ranks must be >= 1, got {n}")
@@ -67,7 +71,7 @@ def command(n, argv, launcher="mpirun", extra=(), env_names=(), threads=None):
         oversub = ["--oversubscribe"] if n > usable_cores() and openmpi else []
         # OpenMPI binds each of up to 2 ranks to one core: a 1-rank run with 2 threads would get one core
         # and make every scaling efficiency look better than it is. The user's own --bind-to wins.
-        several = threads is not None and int(threads) > 1
+        several = threads_per_rank(n, threads) > 1
         unbind = ["--bind-to", "none"] if openmpi and several and not any(a.startswith("--bind-to") for a in extra) else []
         return [exe, "-n", str(n), *oversub, *unbind, *exports, *extra, *argv]
     if launcher == "horovodrun":
