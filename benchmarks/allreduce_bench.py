@@ -61,16 +61,17 @@ NOTES = (
     "gradients are enqueued during backward and fused (HOROVOD_FUSION_THRESHOLD, 128 MB) into few "
     "allreduces per cycle. Name tensors (Horovod's optimizers do): unnamed calls get a fresh name each "
     "time and are negotiated through rank 0 on every call. Large messages go straight to "
-    "MPI_Allreduce / Gloo on the tensor itself (one tensor: no fusion-buffer copy; the call is the same in-place MPI_Allreduce "
-    "with MPI_SUM on floats as mpi4py's, horovod/common/ops/mpi_operations.cc in 0.28.1). Measured here, "
+    "MPI_Allreduce / Gloo on the tensor itself (one tensor: no fusion-buffer copy; the call is the "
+    "same in-place MPI_Allreduce with MPI_SUM on floats as mpi4py's, horovod/common/ops/mpi_operations.cc "
+    "in 0.28.1). Measured here, "
     "Horovod still adds about a cycle (1 ms) per call at every size with its defaults, and at 16 MB a "
     "further 1.5-2 ms that HOROVOD_CYCLE_TIME=0 does not remove (at 4 MB it adds 0.1 ms): not pinned "
     "down in this work; a suspect is that the reduction runs on Horovod's background thread while the "
     "calling Python thread polls for completion, both on the one core each rank is pinned to. At 64 MB "
     "the gap is about a tenth. On a network, where a 16 MB allreduce takes longer than on shared "
     "memory, the same cost weighs less. The Gloo controller runs over TCP on loopback, so the MPI sides' "
-    "shared memory is out of its reach; torch_gloo is the comparison on the same transport. mpirun with HOROVOD_CONTROLLER=gloo "
-    "HOROVOD_CPU_OPERATIONS=gloo does not give a Gloo job: without horovodrun's rendezvous server each "
+    "shared memory is out of its reach; torch_gloo is the comparison on the same transport. mpirun with "
+    "HOROVOD_CONTROLLER=gloo HOROVOD_CPU_OPERATIONS=gloo does not give a Gloo job: without horovodrun's rendezvous server each "
     "process initialises as its own 1-rank job (hvd.size() == 1, checked below), so the Gloo side "
     "is launched with horovodrun --gloo (slow to start: it imports TensorFlow to check the build)."
 )
@@ -190,18 +191,17 @@ def targets(table, sizes):
 
 
 def measured_note(table):
-    """The small-message numbers behind the notes, from this run."""
-    small = min((int(k) for rows in table.values() for k in rows), default=None)
-    if small is None:
+    """The numbers behind the notes, from this run: median latencies at the smallest and the large sizes."""
+    sizes = sorted({int(k) for rows in table.values() for k in rows})
+    if not sizes:
         return ""
-    cells = [f"{name} {rows[str(small)]['latency_median_us']:.0f} us" for name, rows in table.items()
-             if str(small) in rows]
-    note = f" Measured in this run, median latency at {fmt_size(small)}: {', '.join(cells)}."
-    for size in sorted({int(k) for rows in table.values() for k in rows if int(k) >= LARGE}):
-        cells = [f"{name} {rows[str(size)]['latency_median_us']:.0f} us" for name, rows in table.items()
-                 if str(size) in rows]
-        note += f" At {fmt_size(size)}: {', '.join(cells)}."
-    return note
+
+    def latencies(size):
+        return ", ".join(f"{name} {rows[str(size)]['latency_median_us']:.0f} us" for name, rows in table.items()
+                         if str(size) in rows)
+
+    note = f" Measured in this run, median latency at {fmt_size(sizes[0])}: {latencies(sizes[0])}."
+    return note + "".join(f" At {fmt_size(s)}: {latencies(s)}." for s in sizes if s >= LARGE)
 
 
 def same_transport(table):
