@@ -86,8 +86,8 @@ def install(rank, size):
             print(f"hvdkit: rank {rank} of {size} stopped: Horovod shut down because another rank failed or left "
                   "(its error is above, or in the launcher's report), a collective stalled past "
                   "HOROVOD_STALL_SHUTDOWN_TIME_SECONDS (Horovod's 'Missing ranks' warning above names it), "
-                  "or the network to another rank failed (Gloo's 'Timed out waiting' above: "
-                  "HOROVOD_GLOO_TIMEOUT_SECONDS)",
+                  "or the network to another rank failed (Gloo's 'Timed out waiting' or 'Application timeout' "
+                  "above: HOROVOD_GLOO_TIMEOUT_SECONDS)",
                   file=sys.stderr)
             status = FAILURE_STATUS
             # Leave after the failed rank: launchers name the first process to exit non-zero, and a
