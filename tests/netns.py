@@ -11,6 +11,7 @@ namespace names, so an mpirun agent can enter the namespace named by the host (r
 import os
 import select
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -93,7 +94,17 @@ class TwoHosts:
         _ip("-n", self.names[host], "link", "set", IFACE, "down")
         return time.time()
 
+    def pids(self):
+        """Per host, the processes still running inside it."""
+        return [[int(p) for p in _ip("netns", "pids", name).split()] for name in self._created]
+
     def close(self):
+        # Whatever a test left on a host (an orted cut off from its mpirun) would outlive the namespace.
+        for pid in (p for host in self.pids() for p in host):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         for name in self._created:
             subprocess.run([IP, "netns", "del", name], capture_output=True)
             shutil.rmtree(f"/etc/netns/{name}", ignore_errors=True)
