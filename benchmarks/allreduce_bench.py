@@ -10,8 +10,8 @@ min-max over all timed calls, algorithm bandwidth = bytes / median latency, bus 
 2(n-1)/n (nccl-tests' definition for allreduce: what each link carries). Target: Horovod's bus
 bandwidth >= 0.9 x the best side's at every size >= 16 MB, with Horovod's defaults and with
 HOROVOD_CYCLE_TIME=0. The extra sides hvd_mpi_cycle0.1 (up to 1 MB) and hvd_mpi_cycle0 (every size)
-show what cuts Horovod's small-message latency; see
-"notes" in the JSON.
+show what cuts Horovod's small-message latency, hvd_mpi_cycle0_4k_pages what huge pages do for large
+ones (hvdkit's launchers set THP_MEM_ALLOC_ENABLE=1); see "notes" in the JSON.
 """
 import argparse
 import json
@@ -43,6 +43,8 @@ SIDES = {
     "torch_gloo": ("torch", "mpirun", [], {"MASTER_ADDR": "127.0.0.1"}, False),
     "hvd_mpi_cycle0.1": ("hvd", "mpirun", [], {"HOROVOD_CYCLE_TIME": "0.1"}, True),
     "hvd_mpi_cycle0": ("hvd", "mpirun", [], {"HOROVOD_CYCLE_TIME": "0"}, False),
+    # What hvdkit's launch environment gains over a plain launch: PyTorch tensors on 4 KB pages.
+    "hvd_mpi_cycle0_4k_pages": ("hvd", "mpirun", [], {"HOROVOD_CYCLE_TIME": "0", "THP_MEM_ALLOC_ENABLE": "0"}, False),
 }
 
 NOTES = (
@@ -63,13 +65,17 @@ NOTES = (
     "time and are negotiated through rank 0 on every call. Large messages go straight to "
     "MPI_Allreduce / Gloo on the tensor itself (one tensor: no fusion-buffer copy; the call is the "
     "same in-place MPI_Allreduce with MPI_SUM on floats as mpi4py's, horovod/common/ops/mpi_operations.cc "
-    "in 0.28.1). Measured here, "
-    "Horovod still adds about a cycle (1 ms) per call at every size with its defaults, and at 16 MB a "
-    "further 1.5-2 ms that HOROVOD_CYCLE_TIME=0 does not remove (at 4 MB it adds 0.1 ms): not pinned "
-    "down in this work; a suspect is that the reduction runs on Horovod's background thread while the "
-    "calling Python thread polls for completion, both on the one core each rank is pinned to. At 64 MB "
-    "the gap is about a tenth. On a network, where a 16 MB allreduce takes longer than on shared "
-    "memory, the same cost weighs less. The Gloo controller runs over TCP on loopback, so the MPI sides' "
+    "in 0.28.1). What made that same call slower under Horovod was the memory: NumPy puts arrays of 4 MB "
+    "and more on transparent huge pages (madvise(MADV_HUGEPAGE), on by default since NumPy 1.22), PyTorch "
+    "only with THP_MEM_ALLOC_ENABLE=1, and this machine's THP mode is 'madvise'. On 4 KB pages OpenMPI's "
+    "shared-memory copies of a 16 MB message touch 4096 pages instead of 8. Found by hand on 2026-11-23 "
+    "before THP_MEM_ALLOC_ENABLE was set: a HOROVOD_TIMELINE of 66 calls at 16 MB (cycle 0, `hvdkit "
+    "timeline summary`) put the time in MPI_ALLREDUCE itself (4.33 ms mean; negotiation 0.009 ms), and "
+    "mpi4py's Allreduce on a torch-allocated buffer took 4.2-5.2 ms against 3.2-4.0 ms on a NumPy array "
+    "(4 launches each, alternated); with THP_MEM_ALLOC_ENABLE=1, 2.5-3.3 ms. hvdkit's launchers set THP_MEM_ALLOC_ENABLE=1 (docs/scale.md); side "
+    "hvd_mpi_cycle0_4k_pages is Horovod without it. On a machine whose THP mode is 'always' both get huge "
+    "pages anyway. With its defaults Horovod still adds about a cycle (1 ms) per call at every size. "
+    "On a network, where a 16 MB allreduce takes longer than on shared memory, these costs weigh less. The Gloo controller runs over TCP on loopback, so the MPI sides' "
     "shared memory is out of its reach; torch_gloo is the comparison on the same transport. mpirun with "
     "HOROVOD_CONTROLLER=gloo HOROVOD_CPU_OPERATIONS=gloo does not give a Gloo job: without horovodrun's rendezvous server each "
     "process initialises as its own 1-rank job (hvd.size() == 1, checked below), so the Gloo side "
@@ -89,7 +95,7 @@ def free_port():
 
 def iterations(nbytes, quick):
     """Enough calls for a stable median, within about two seconds per size at a few GB/s."""
-    return 5 if quick else max(20, min(200, 2**27 // nbytes))
+    return 5 if quick else max(40, min(200, 2**27 // nbytes))
 
 
 def launch_side(name, sizes, quick, tmp):
@@ -104,7 +110,7 @@ def launch_side(name, sizes, quick, tmp):
     env.update(side_env)
     if impl == "torch":
         env["MASTER_PORT"] = str(free_port())
-    names = sorted(k for k in env if k.startswith(("HOROVOD_", "MASTER_")))
+    names = sorted(k for k in env if k.startswith(("HOROVOD_", "MASTER_", "THP_")))
     cmd = launch.command(RANKS, argv, launcher, extra=extra, env_names=names)
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
@@ -235,7 +241,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--sizes", default=",".join(map(str, FULL_SIZES)), help="message sizes in bytes")
-    parser.add_argument("--repeats", type=int, default=3, help="alternating launches of every side")
+    parser.add_argument("--repeats", type=int, default=5, help="alternating launches of every side")
     parser.add_argument("--sides", default=",".join(SIDES), help=f"some of {', '.join(SIDES)}")
     parser.add_argument("--quick", action="store_true",
                         help="smoke run: 4 KB and 64 KB, 5 calls, one launch of each main side")
