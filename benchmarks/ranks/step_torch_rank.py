@@ -119,10 +119,10 @@ def ddp_side(args):
         return t.item()
 
     def finish():
-        # Both ranks reach teardown together: a peer that closes its Gloo pairs while the other still
-        # tears down its process group can abort it ("terminate called without an active exception").
+        # No destroy_process_group: a peer that closes its Gloo pairs while the other still tears down its
+        # process group can abort it ("terminate called without an active exception"), and a barrier
+        # first did not prevent it (seen again 2026-11-23). main() leaves with os._exit after the record.
         dist.barrier()
-        dist.destroy_process_group()
 
     ops = {"max": lambda v: reduce(v, dist.ReduceOp.MAX), "mean": lambda v: reduce(v, dist.ReduceOp.SUM) / size,
            "barrier": dist.barrier, "size": size, "finish": finish, "timeline": None,
@@ -199,6 +199,9 @@ def main(argv=None):
             "cpu_s_per_step": cpu_max / args.steps, "loss": mean_loss, "weight_checksum": checksum,
             "tensors": n_tensors, "parameters": n_params, "info": ops["info"],
             "horovod_env": {k: v for k, v in os.environ.items() if k.startswith("HOROVOD_")}}), flush=True)
+    if ddp:
+        sys.stderr.flush()
+        os._exit(0)  # skip the Gloo process group's C++ teardown (see ddp_side's finish)
     return 0
 
 
