@@ -169,7 +169,7 @@ def findings(record):
             busy = sweep.get(BUSY_POLLING)
             if busy:
                 slower = busy["ms_per_pass"]["median"] / sweep["headline"]["ms_per_pass"]["median"] - 1
-                line += (f" With OpenMPI busy-polling ({BUSY_POLLING.split(' ')[0]}) a pass takes "
+                line += (f" With OpenMPI busy-polling ({' '.join(f'{k}={v}' for k, v in SWEEP[BUSY_POLLING][0].items())}) a pass takes "
                          f"{busy['ms_per_pass']['median']:.1f} ms ({slower:+.0%}): Horovod's background thread "
                          "shares each rank's core with the compute, and hvdkit's launchers set "
                          "OMPI_MCA_mpi_yield_when_idle=1 once the ranks fill the cores.")
