@@ -83,9 +83,9 @@ class TwoHosts:
         """argv run inside host `host` (0 or 1)."""
         return [IP, "netns", "exec", self.names[host], *argv]
 
-    def sysctl(self, key, value):
-        """Set a per-namespace kernel setting (net.*) on both hosts; the machine's own stays untouched."""
-        for host in range(len(self.names)):
+    def sysctl(self, key, value, hosts=(0, 1)):
+        """Set a per-namespace kernel setting (net.*) on `hosts`; the machine's own stays untouched."""
+        for host in hosts:
             subprocess.run(self.exec_argv(host, ["sysctl", "-q", "-w", f"{key}={value}"]), check=True,
                            capture_output=True)
 
