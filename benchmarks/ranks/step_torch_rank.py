@@ -4,18 +4,22 @@
     mpirun -n 2 python benchmarks/ranks/step_torch_rank.py --side horovod --model mlp
     MASTER_ADDR=127.0.0.1 MASTER_PORT=29512 mpirun -n 2 -x MASTER_ADDR -x MASTER_PORT \
         python benchmarks/ranks/step_torch_rank.py --side ddp --model cnn
+    mpirun -n 2 python benchmarks/ranks/step_torch_rank.py --side interleaved --model cnn
 
 The three sides train the same model (weights seeded per rank, then made equal from rank 0) on the
 same fixed synthetic batches (seeded by rank) with the same optimizer and per-rank batch:
   hvdkit  -- hvdkit.torch: init, scale_lr, distributed_optimizer, broadcast_state;
   horovod -- horovod.torch by hand, as Horovod's examples/pytorch/pytorch_mnist.py does it;
-  ddp     -- torch.nn.parallel.DistributedDataParallel over gloo, rank/size from mpirun's environment.
+  ddp     -- torch.nn.parallel.DistributedDataParallel over gloo, rank/size from mpirun's environment;
+  interleaved -- the hvdkit and the hand-written optimizer on two copies of the model in one process,
+             alternated in --blocks blocks of steps, so that machine load drifting between launches cancels.
 A step is --bpps forward+backward passes and one optimizer step. Each rank times --steps steps after
 --warmup untimed ones; rank 0 prints one JSON line (prefix STEP_JSON) with the slowest rank's time
 (allreduced MAX), the loss averaged over ranks and a weight checksum, so sides can be checked to
 compute the same thing. --timeline (hvdkit side) records Horovod's timeline of the timed steps only.
 """
 import argparse
+import copy
 import json
 import os
 import sys
@@ -61,6 +65,24 @@ def build(args, rank):
     return model, batches
 
 
+def hvdkit_optimizer(hk, model, args):
+    opt = torch.optim.SGD(model.parameters(), lr=hk.scale_lr(args.lr), momentum=0.5)
+    opt = hk.distributed_optimizer(opt, model, backward_passes_per_step=args.bpps)
+    hk.broadcast_state(model, opt)
+    return opt
+
+
+def horovod_optimizer(hvd, model, args):
+    # Horovod: scale learning rate by the number of workers.
+    opt = torch.optim.SGD(model.parameters(), lr=args.lr * hvd.size(), momentum=0.5)
+    # Horovod: broadcast parameters & optimizer state.
+    hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+    hvd.broadcast_optimizer_state(opt, root_rank=0)
+    # Horovod: wrap optimizer with DistributedOptimizer.
+    return hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters(),
+                                    backward_passes_per_step=args.bpps)
+
+
 def hvdkit_side(args):
     import hvdkit.torch as hk
 
@@ -68,9 +90,7 @@ def hvdkit_side(args):
     window = hk.timeline_window(args.timeline, steps=(0, 1), mark_cycles=True) if args.timeline else None
     ctx = hk.init(threads=args.threads)
     model, batches = build(args, ctx.rank)
-    opt = torch.optim.SGD(model.parameters(), lr=hk.scale_lr(args.lr), momentum=0.5)
-    opt = hk.distributed_optimizer(opt, model, backward_passes_per_step=args.bpps)
-    hk.broadcast_state(model, opt)
+    opt = hvdkit_optimizer(hk, model, args)
     ops = _hvd_ops(hk.hvd)
     ops["timeline"] = window
     return ctx.rank, model, batches, opt, ops
@@ -82,15 +102,21 @@ def horovod_side(args):
     hvd.init()  # Horovod: initialize library.
     torch.set_num_threads(args.threads)  # Horovod: limit # of CPU threads to be used per worker.
     model, batches = build(args, hvd.rank())
-    # Horovod: scale learning rate by the number of workers.
-    opt = torch.optim.SGD(model.parameters(), lr=args.lr * hvd.size(), momentum=0.5)
-    # Horovod: broadcast parameters & optimizer state.
-    hvd.broadcast_parameters(model.state_dict(), root_rank=0)
-    hvd.broadcast_optimizer_state(opt, root_rank=0)
-    # Horovod: wrap optimizer with DistributedOptimizer.
-    opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters(),
-                                   backward_passes_per_step=args.bpps)
-    return hvd.rank(), model, batches, opt, _hvd_ops(hvd)
+    return hvd.rank(), model, batches, horovod_optimizer(hvd, model, args), _hvd_ops(hvd)
+
+
+def interleaved_side(args):
+    """Two copies of the model, one per optimizer: two DistributedOptimizers on one model would both
+    allreduce its gradients. main() times the hvdkit pair as usual after the blocks, as a check."""
+    import hvdkit.torch as hk
+
+    ctx = hk.init(threads=args.threads)
+    model, batches = build(args, ctx.rank)
+    twin = copy.deepcopy(model)
+    opt = hvdkit_optimizer(hk, model, args)
+    ops = _hvd_ops(hk.hvd)
+    ops["pairs"] = {"hvdkit": (model, opt), "horovod": (twin, horovod_optimizer(hk.hvd, twin, args))}
+    return ctx.rank, model, batches, opt, ops
 
 
 def _hvd_ops(hvd):
@@ -130,7 +156,7 @@ def ddp_side(args):
     return rank, model, batches, opt, ops
 
 
-SIDES = {"hvdkit": hvdkit_side, "horovod": horovod_side, "ddp": ddp_side}
+SIDES = {"hvdkit": hvdkit_side, "horovod": horovod_side, "ddp": ddp_side, "interleaved": interleaved_side}
 
 
 def train(model, batches, opt, n_steps, bpps, start, ddp):
@@ -148,6 +174,26 @@ def train(model, batches, opt, n_steps, bpps, start, ddp):
                 (loss / bpps).backward()
         opt.step()
     return loss.item()
+
+
+def interleaved(pairs, batches, args, ops):
+    """Each (model, optimizer) pair in --blocks alternating blocks (A B, B A, ...) after its own warmup:
+    seconds per step of each on the slowest rank, and every block's time on this rank."""
+    for model, opt in pairs.values():
+        train(model, batches, opt, args.warmup, args.bpps, 0, False)
+    ops["barrier"]()
+    per_block = max(1, args.steps // args.blocks)
+    blocks = {name: [] for name in pairs}
+    i = args.warmup * args.bpps
+    for b in range(args.blocks):
+        for name in pairs if b % 2 == 0 else list(pairs)[::-1]:
+            model, opt = pairs[name]
+            t0 = time.perf_counter()
+            train(model, batches, opt, per_block, args.bpps, i, False)
+            blocks[name].append((time.perf_counter() - t0) / per_block)
+        i += per_block * args.bpps
+    step_s = {name: ops["max"](sum(t) / len(t)) for name, t in blocks.items()}
+    return {"steps_per_block": per_block, "blocks": args.blocks, "step_s": step_s, "block_step_s_rank0": blocks}
 
 
 class _null:
@@ -172,10 +218,12 @@ def main(argv=None):
     p.add_argument("--threads", type=int, default=1, help="intra-op threads per rank")
     p.add_argument("--lr", type=float, default=0.01, help="per-rank learning rate (scaled by ranks)")
     p.add_argument("--timeline", help="hvdkit side: record Horovod's timeline of the timed steps to this file")
+    p.add_argument("--blocks", type=int, default=8, help="interleaved side: alternating blocks of --steps/--blocks steps")
     args = p.parse_args(argv)
 
     rank, model, batches, opt, ops = SIDES[args.side](args)
     ddp = args.side == "ddp"
+    pairs = interleaved(ops["pairs"], batches, args, ops) if "pairs" in ops else None
     train(model, batches, opt, args.warmup, args.bpps, 0, ddp)
     window = ops["timeline"]
     if window:
@@ -198,7 +246,8 @@ def main(argv=None):
             "batch_per_rank": args.batch, "threads": torch.get_num_threads(), "step_s": slowest / args.steps,
             "cpu_s_per_step": cpu_max / args.steps, "loss": mean_loss, "weight_checksum": checksum,
             "tensors": n_tensors, "parameters": n_params, "info": ops["info"],
-            "horovod_env": {k: v for k, v in os.environ.items() if k.startswith("HOROVOD_")}}), flush=True)
+            "horovod_env": {k: v for k, v in os.environ.items() if k.startswith("HOROVOD_")},
+            **({"interleaved": pairs} if pairs else {})}), flush=True)
     if ddp:
         sys.stderr.flush()
         os._exit(0)  # skip the Gloo process group's C++ teardown (see ddp_side's finish)
