@@ -193,7 +193,11 @@ def interleaved(pairs, batches, args, ops):
             blocks[name].append((time.perf_counter() - t0) / per_block)
         i += per_block * args.bpps
     step_s = {name: ops["max"](sum(t) / len(t)) for name, t in blocks.items()}
-    return {"steps_per_block": per_block, "blocks": args.blocks, "step_s": step_s, "block_step_s_rank0": blocks}
+    # Same batches, same averaged gradients: the two copies must still hold the same weights.
+    (a, _), (b, _) = pairs.values()
+    differ = ops["max"](max((p - q).abs().max().item() for p, q in zip(a.parameters(), b.parameters())))
+    return {"steps_per_block": per_block, "blocks": args.blocks, "step_s": step_s, "block_step_s_rank0": blocks,
+            "max_weight_difference": differ}
 
 
 class _null:
