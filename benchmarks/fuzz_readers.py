@@ -180,13 +180,17 @@ def atheris_child(name, seconds, out):
     corpus = tempfile.mkdtemp(prefix="fuzz-corpus-")
     with open(os.path.join(corpus, "valid"), "wb") as f:
         f.write(seed)
-    deadline = time.monotonic() + seconds
+    deadline = None
 
     def write():
         with open(out, "w") as f:
             json.dump(summary(name, "atheris", seconds, counter), f)
 
     def one(data):
+        nonlocal deadline
+        if deadline is None:
+            # The time is for fuzzing: instrumenting and libFuzzer's start-up can take longer than a short run.
+            deadline = time.monotonic() + seconds
         if time.monotonic() > deadline:
             write()
             shutil.rmtree(corpus, ignore_errors=True)
