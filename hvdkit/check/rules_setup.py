@@ -1,0 +1,324 @@
+"""Static rules for steps 1-4: init, device pinning, sharding, learning-rate scaling."""
+import ast
+import re
+
+from hvdkit.check import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.script import assigned_name, dotted, result_discarded
+
+_QUERIES = ("rank", "size", "local_rank", "local_size", "cross_rank", "cross_size", "allreduce", "broadcast",
+            "broadcast_parameters", "broadcast_variables", "broadcast_optimizer_state", "allgather",
+            "broadcast_global_variables", "scale_lr", "shard")
+
+
+def init(f):
+    inits = [e for e in f.s.api_calls("init") if e.api[1] == "init" and e.ctx.reached]
+    if not inits:
+        return Finding(MISSING, "no hvd.init() call", fix="call hvd.init() first, before any other Horovod call")
+    first = inits[0]
+    early = [e for e in f.s.api_calls(*_QUERIES) if e.order < first.order and e.ctx.reached
+             and e.api[1].split(".")[-1] in _QUERIES]
+    if early:
+        e = early[0]
+        return Finding(WRONG, f"{f.s.qual(e.node.func).split('.')[-1]}() at line {e.line} runs before "
+                       f"init() at line {first.line}", e.line, "move hvd.init() above every other Horovod call")
+    kind = f.guard_kind(first)
+    if kind in ("rank", "never"):
+        return Finding(WRONG, f"init() at line {first.line} runs {'on some ranks only' if kind == 'rank' else 'never'}",
+                       first.line, "call hvd.init() unconditionally on every rank")
+    return Finding(OK, f"{f.text(first.line)}", first.line)
+
+
+_GPU_CALLS = ("set_device", "set_visible_devices", "cuda")
+_THREAD_CALLS = ("set_num_threads", "set_intra_op_parallelism_threads", "set_inter_op_parallelism_threads")
+
+
+def pin(f):
+    hk = [e for e in f.s.api_calls("init") if e.api == ("hvdkit", "init")]
+    if hk:
+        return Finding(OK, "hvdkit's init() pins a device and splits the cores per rank", hk[0].line)
+    good, bad = [], []
+    for e in f.s.events:
+        attr = e.node.func.attr if isinstance(e.node.func, ast.Attribute) else ""
+        if attr in _THREAD_CALLS:
+            good.append((e.line, "CPU threads set per rank"))
+        elif attr in _GPU_CALLS and (e.node.args or attr != "cuda"):
+            _judge_device(f, e.node, e.line, good, bad)
+    for a in f.s.assigns:
+        t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
+        key = dotted(t) or ""
+        env = isinstance(t, ast.Subscript) and "CUDA_VISIBLE_DEVICES" in ast.unparse(t.slice)
+        if key.endswith("visible_device_list") or env:
+            if env and isinstance(a.node.value, ast.Constant) and str(a.node.value.value).startswith("-"):
+                good.append((a.node.lineno, "GPUs hidden: CPU run"))
+            else:
+                _judge_device(f, a.node.value, a.node.lineno, good, bad)
+    if bad:
+        line, why = bad[0]
+        return Finding(WRONG, why, line, "select the GPU with hvd.local_rank(), e.g. torch.cuda.set_device(hvd.local_rank())")
+    if good:
+        return Finding(OK, "; ".join(sorted({w for _, w in good})), good[0][0])
+    return Finding(MISSING, "no GPU chosen by hvd.local_rank() and no CPU threads set per rank",
+                   fix="torch.cuda.set_device(hvd.local_rank()) / tf.config.set_visible_devices(gpus[hvd.local_rank()], "
+                       "'GPU'); on CPUs torch.set_num_threads(cores // hvd.local_size())")
+
+
+def _judge_device(f, node, line, good, bad):
+    if f.mentions(node, f.is_local_rank):
+        good.append((line, "GPU chosen by local rank"))
+    elif f.mentions(node, f.is_rank):
+        bad.append((line, f"GPU chosen by the global rank (line {line}): on 2+ nodes rank 4 asks for GPU 4"))
+    else:
+        bad.append((line, f"every rank takes the same GPU (line {line}: {f.text(line)})"))
+
+
+_STEP_KWARGS = ("steps_per_epoch", "epochs", "steps", "max_steps", "num_steps")
+_STEP_NAMES = re.compile(r"step|epoch|iter|batches|n_batch|num_batch", re.I)
+_EVAL_NAMES = re.compile(r"val|test|eval", re.I)
+
+
+def shard(f):
+    s = f.s
+    parts, discarded, bad_args = [], [], []
+    for e in s.events:
+        q = s.qual(e.node.func)
+        name = q.split(".")[-1]
+        is_api = f.api(e, "shard")
+        if (name == "shard" and isinstance(e.node.func, ast.Attribute)) or is_api or name == "DistributedSampler":
+            if _is_eval(f, e):
+                continue
+            if not is_api and not (f.mentions(e.node, f.is_size) and f.mentions(e.node, f.is_rank)):
+                bad_args.append(e)
+            elif result_discarded(e.node) or (name == "DistributedSampler" and not _sampler_used(f, e)):
+                discarded.append(e)
+            else:
+                parts.append(e)
+    for node in ast.walk(s.tree):
+        if isinstance(node, ast.Subscript) and f.mentions(node.slice, f.is_rank) and f.mentions(node, f.is_size):
+            parts.append(_Pseudo(node))
+        elif isinstance(node, ast.Call) and s.qual(node.func) == "range" and len(node.args) == 3 \
+                and f.mentions(node.args[0], f.is_rank) and f.mentions(node.args[2], f.is_size):
+            tgt = getattr(node, "parent", None)
+            if not _EVAL_NAMES.search(ast.unparse(tgt) if tgt is not None else ""):
+                parts.append(_Pseudo(node))
+    divided = _divided_steps(f)
+    if not parts and not discarded and not bad_args and not _has_data(f):
+        return Finding(UNKNOWN, "no data pipeline found (synthetic data?): nothing to shard")
+    if bad_args:
+        e = bad_args[0]
+        return Finding(WRONG, f"line {e.line} splits the data without hvd.size() and hvd.rank(): {f.text(e.line)}",
+                       e.line, "pass num_replicas=hvd.size(), rank=hvd.rank() (or shard(hvd.size(), hvd.rank()))")
+    if parts and divided:
+        p, d = parts[0], divided[0]
+        return Finding(WRONG, f"steps divided twice: the data is sharded (line {p.line}) and the steps per epoch are "
+                       f"divided by hvd.size() too (line {d.lineno}), so an epoch covers 1/size of the data",
+                       d.lineno, "shard OR divide the steps by hvd.size(), not both")
+    if parts:
+        before = _len_before_shard(f, parts)
+        if before is not None:
+            return Finding(WRONG, f"steps per epoch at line {before.lineno} count the whole data set, not this rank's "
+                           "shard: every rank makes a full epoch of steps", before.lineno,
+                           "take len() of the sharded data, or divide that count by hvd.size()")
+        return Finding(OK, f"true partition: {f.text(parts[0].line)}", parts[0].line)
+    if discarded:
+        e = discarded[0]
+        return Finding(WRONG, f"the shard at line {e.line} is made and then not used: every rank reads everything",
+                       e.line, "use the result: ds = ds.shard(...), or DataLoader(..., sampler=sampler)")
+    if divided:
+        d = divided[0]
+        same = _same_seed(f)
+        if same is not None:
+            return Finding(WRONG, f"steps divided by hvd.size() (line {d.lineno}) but the shuffle is seeded alike on "
+                           f"every rank (line {same.lineno}): all ranks read the same batches", same.lineno,
+                           "seed with the rank (seed + hvd.rank()) or shard the data")
+        if not _shuffled(f):
+            return Finding(WRONG, f"steps divided by hvd.size() (line {d.lineno}) over unshuffled data: every rank "
+                           "reads the same first 1/size of it", d.lineno, "shard the data, or shuffle it per rank")
+        return Finding(OK, f"Horovod's idiom: a per-rank shuffle and the steps divided by hvd.size() (line "
+                       f"{d.lineno})", d.lineno)
+    return Finding(MISSING, "every rank trains on the whole data set each epoch", None,
+                   "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / "
+                   "ds.shard(hvd.size(), hvd.rank()), or divide steps per epoch by hvd.size()")
+
+
+_DATA = re.compile(r"^(DataLoader|\w*Dataset\w*|from_tensor_slices|load_data|flow\w*|from_generator|"
+                   r"image_dataset_from_directory|load|read_\w+|fromfile)$")
+
+
+def _has_data(f):
+    if any(e.node.args or any(k.arg == "x" for k in e.node.keywords) for e in f.fits):
+        return True
+    return any(_DATA.match(f.s.qual(e.node.func).split(".")[-1]) or ".datasets." in f.s.qual(e.node.func)
+               for e in f.s.events)
+
+
+class _Pseudo:
+    def __init__(self, node):
+        self.node, self.line = node, node.lineno
+
+
+def _is_eval(f, e):
+    text = (assigned_name(e.node) or "") + " " + " ".join(ast.unparse(a) for a in e.node.args[:1])
+    return bool(_EVAL_NAMES.search(text))
+
+
+def _sampler_used(f, e):
+    if any(isinstance(p, ast.keyword) and p.arg in ("sampler", "batch_sampler") for p in _parents(e.node)):
+        return True
+    name = assigned_name(e.node)
+    for other in f.s.events:
+        for k in other.node.keywords:
+            if k.arg in ("sampler", "batch_sampler") and name and name in {dotted(n) for n in ast.walk(k.value)}:
+                return True
+    return False
+
+
+def _parents(node):
+    while getattr(node, "parent", None) is not None:
+        node = node.parent
+        yield node
+
+
+def _divided_steps(f):
+    """Divisions by hvd.size() that set how many steps (or epochs) a rank takes."""
+    out = []
+    for node in ast.walk(f.s.tree):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv))
+                and f.mentions(node.right, f.is_size)):
+            continue
+        for p in _parents(node):
+            if isinstance(p, ast.keyword) and p.arg:
+                if p.arg in _STEP_KWARGS:
+                    out.append(node)
+                break
+            if isinstance(p, ast.Call) and f.s.qual(p.func).split(".")[-1] in ("take", "range", "islice"):
+                out.append(node)
+                break
+            if isinstance(p, (ast.Assign, ast.AugAssign)):
+                t = p.targets[0] if isinstance(p, ast.Assign) else p.target
+                name = dotted(t) or ""
+                if _STEP_NAMES.search(name) and not _EVAL_NAMES.search(name) and "lr" not in name.lower():
+                    out.append(node)
+                break
+            if isinstance(p, ast.stmt):
+                break
+    return out
+
+
+def _len_before_shard(f, parts):
+    """A steps_per_epoch=/take() count built from len() of data that is not a shard's result."""
+    sharded = {assigned_name(p.node) for p in parts if hasattr(p.node, "func")}
+    for e in f.s.events:
+        sinks = [k.value for k in e.node.keywords if k.arg == "steps_per_epoch"]
+        if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "take":
+            sinks += e.node.args[:1]
+        for sink in sinks:
+            if f.mentions(sink, f.is_size):
+                continue
+            lens = [n for n in ast.walk(sink) if isinstance(n, ast.Call) and f.s.qual(n.func) == "len"]
+            for a in (x for n in ast.walk(sink) if isinstance(n, ast.Name) for x in f.s.assignments_to(n.id)):
+                lens += [n for n in ast.walk(a.node) if isinstance(n, ast.Call) and f.s.qual(n.func) == "len"]
+            for n in lens:
+                if n.args and dotted(n.args[0]) not in sharded:
+                    return sink
+    return None
+
+
+_SEEDERS = ("manual_seed", "set_seed", "set_random_seed", "seed")
+
+
+def _same_seed(f):
+    for e in f.s.events:
+        q = f.s.qual(e.node.func)
+        last = q.split(".")[-1]
+        seed = None
+        if last in _SEEDERS and e.node.args and q.split(".")[0] in ("torch", "tensorflow", "keras", "numpy", "random"):
+            seed = e.node.args[0]
+        elif last == "shuffle":
+            seed = next((k.value for k in e.node.keywords if k.arg == "seed"), None)
+        if seed is not None and not f.mentions(seed, f.is_rank):
+            return e.node
+    return None
+
+
+def _shuffled(f):
+    for e in f.s.events:
+        q = f.s.qual(e.node.func)
+        last = q.split(".")[-1]
+        kw = {k.arg: k.value for k in e.node.keywords}
+        if last == "shuffle" and isinstance(e.node.func, ast.Attribute):
+            return True
+        if last == "DataLoader" and isinstance(kw.get("shuffle"), ast.Constant) and kw["shuffle"].value:
+            return True
+        if last in ("fit", "flow", "flow_from_directory") and not (
+                isinstance(kw.get("shuffle"), ast.Constant) and kw["shuffle"].value is False):
+            first = e.node.args[0] if e.node.args else kw.get("x")
+            if last != "fit" or first is not None and not _is_dataset(f, first):
+                return True
+    return False
+
+
+def _is_dataset(f, node):
+    return f.mentions(node, lambda n: isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                      and n.func.attr in ("from_tensor_slices", "batch", "repeat", "flow", "from_generator"))
+
+
+_OPT = re.compile(r"^(torch\.optim|keras\.optimizers|tensorflow\.keras\.optimizers|tensorflow\.optimizers|"
+                  r"keras\.optimizers\.legacy)\.[A-Z]\w*$|^tensorflow\.(compat\.v1\.)?train\.\w*Optimizer$")
+
+
+def optimizers(f):
+    return [e for e in f.s.events if _OPT.match(f.s.qual(e.node.func)) and "schedule" not in f.s.qual(e.node.func)
+            and e.ctx.reached]
+
+
+def lr(f):
+    hk = [e for e in f.s.events if e.api and e.api[0] == "hvdkit" and e.api[1] in ("scale_lr",)
+          or e.api == ("hvdkit", "warmup") and "tensorflow" in f.s.qual(e.node.func)]
+    opts = optimizers(f)
+    if hk and not opts:
+        return Finding(OK, f"hvdkit scales the LR: {f.text(hk[0].line)}", hk[0].line)
+    if not opts:
+        strings = [k for e in f.fits + f.s.calls(lambda e: getattr(e.node.func, "attr", "") == "compile")
+                   for k in e.node.keywords if k.arg == "optimizer" and isinstance(k.value, ast.Constant)]
+        if strings:
+            return Finding(MISSING, f"optimizer given by name ({strings[0].value.value!r}): its default LR is not "
+                           "scaled", strings[0].value.lineno, "build the optimizer with learning_rate=base_lr * hvd.size()")
+        return Finding(UNKNOWN, "no optimizer construction found")
+    verdicts = [_judge_lr(f, e) for e in opts]
+    order = {WRONG: 0, MISSING: 1, UNKNOWN: 2, OK: 3}
+    return min(verdicts, key=lambda v: order[v.verdict])
+
+
+def _judge_lr(f, e):
+    kw = {k.arg: k.value for k in e.node.keywords}
+    torch_opt = f.s.qual(e.node.func).startswith("torch")
+    expr = kw.get("lr", kw.get("learning_rate"))
+    if expr is None and len(e.node.args) > (1 if torch_opt else 0):
+        expr = e.node.args[1 if torch_opt else 0]
+    if "lr" in kw and not torch_opt:
+        f.notes.append(f"line {e.line}: `lr=` is `learning_rate=` in Keras 3 (a TypeError there)")
+    if expr is None:
+        return Finding(MISSING, f"optimizer at line {e.line} uses its default LR, not scaled by hvd.size()", e.line,
+                       "pass learning_rate=base_lr * hvd.size()")
+    hk = lambda n: isinstance(n, ast.Call) and (f.api(_E(f, n), "scale_lr") or (  # noqa: E731
+        f.api(_E(f, n), "warmup") and "tensorflow" in f.s.qual(n.func)))
+    if f.mentions(expr, hk):
+        return Finding(OK, f"scaled by hvdkit: {f.text(e.line)}", e.line)
+    divides = lambda n: isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv)) and \
+        f.mentions(n.right, f.is_size)  # noqa: E731
+    if f.mentions(expr, divides):
+        return Finding(WRONG, f"LR divided by hvd.size() (line {e.line}): it must grow with the global batch", e.line,
+                       "multiply the base LR by hvd.size()")
+    if f.mentions(expr, f.is_rank) or f.mentions(expr, f.is_local_rank):
+        return Finding(WRONG, f"LR depends on the rank (line {e.line}): ranks step with different LRs", e.line,
+                       "scale by hvd.size(), not hvd.rank()")
+    if f.mentions(expr, f.is_size):
+        return Finding(OK, f"scaled by hvd.size(): {f.text(e.line)}", e.line)
+    return Finding(MISSING, f"LR not scaled by the number of ranks: {f.text(e.line)}", e.line,
+                   "multiply the base LR by hvd.size() (and warm up over the first epochs)")
+
+
+class _E:
+    def __init__(self, f, node):
+        from hvdkit.check.script import api_name
+        self.api = api_name(f.s.qual(node.func))

@@ -1,0 +1,294 @@
+"""A training script as the static pass sees it: names resolved, calls in execution order.
+
+Imports are resolved to full dotted names (`hvd.init` -> `horovod.torch.init`), and the script's calls
+are listed in the order they run: module level top to bottom, and every call of a function defined in
+the same file walked into at its call site, with the conditions, loops and argument bindings in force
+there. Functions reached from no call (Keras `train_step` methods, callbacks) are walked at the end.
+No framework is imported.
+"""
+import ast
+
+# Horovod's and hvdkit's framework modules: the first name of the pair says whose API it is.
+API_MODULES = (
+    ("horovod.tensorflow.keras", "horovod"), ("horovod.tensorflow", "horovod"), ("horovod.torch", "horovod"),
+    ("horovod.keras", "horovod"), ("hvdkit.torch.hvd", "horovod"), ("hvdkit.tensorflow.hvd", "horovod"),
+    ("hvdkit.torch", "hvdkit"), ("hvdkit.tensorflow", "hvdkit"),
+)
+MAX_DEPTH = 12
+
+
+class Ctx:
+    """Where an event happens: enclosing guards (test, branch taken), loops, and the call frames."""
+
+    def __init__(self, guards=(), loops=(), frames=(), reached=True):
+        self.guards, self.loops, self.frames, self.reached = tuple(guards), tuple(loops), tuple(frames), reached
+
+    def with_(self, guard=None, loop=None, frame=None):
+        return Ctx(self.guards + ((guard, self.frames[-1] if self.frames else None, len(self.loops)),)
+                   if guard else self.guards,
+                   self.loops + (loop,) if loop else self.loops,
+                   self.frames + (frame,) if frame else self.frames, self.reached)
+
+    @property
+    def env(self):
+        return self.frames[-1] if self.frames else None
+
+
+class Frame:
+    """A walked call of a local function: its parameters bound to the caller's argument expressions."""
+
+    def __init__(self, func, call, caller):
+        self.func, self.call, self.caller, self.bindings = func, call, caller, {}
+        params = [a.arg for a in func.args.posonlyargs + func.args.args]
+        if params and params[0] in ("self", "cls"):
+            params = params[1:]
+        defaults = func.args.defaults
+        for name, default in zip(params[len(params) - len(defaults):], defaults):
+            self.bindings[name] = (default, None)
+        for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults):
+            if d is not None:
+                self.bindings[a.arg] = (d, None)
+        if call is not None:
+            for name, arg in zip(params, [a for a in call.args if not isinstance(a, ast.Starred)]):
+                self.bindings[name] = (arg, caller)
+            for kw in call.keywords:
+                if kw.arg:
+                    self.bindings[kw.arg] = (kw.value, caller)
+
+
+class Event:
+    """One call (or assignment) reached by the walk, with its order and context."""
+
+    def __init__(self, node, qual, ctx, order):
+        self.node, self.qual, self.ctx, self.order = node, qual, ctx, order
+        self.api = api_name(qual)
+
+    @property
+    def line(self):
+        return self.node.lineno
+
+
+def api_name(qual):
+    """('horovod' | 'hvdkit', 'DistributedOptimizer') for a name in Horovod's or hvdkit's API, else None."""
+    for module, owner in API_MODULES:
+        if qual and qual.startswith(module + "."):
+            return owner, qual[len(module) + 1:]
+    return None
+
+
+class Script:
+    def __init__(self, source, path="<script>"):
+        self.path, self.source = path, source
+        self.tree = ast.parse(source, filename=path)
+        for node in ast.walk(self.tree):
+            for child in ast.iter_child_nodes(node):
+                child.parent = node
+        self.aliases = {}
+        self.funcs, self.methods = {}, {}
+        self._collect()
+        self.events, self.assigns, self.walked = [], [], set()
+        self._walk_body(self.tree.body, Ctx())
+        for func in list(self.funcs.values()) + [f for fs in self.methods.values() for f in fs]:
+            if func not in self.walked:
+                self._enter(func, None, Ctx(reached=False))
+
+    # --- names ---------------------------------------------------------------------------------
+    def _collect(self):
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.asname:
+                        self.aliases[a.asname] = a.name
+                    else:
+                        self.aliases[a.name.split(".")[0]] = a.name.split(".")[0]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for a in node.names:
+                    self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                parent = getattr(node, "parent", None)
+                if isinstance(parent, ast.ClassDef):
+                    self.methods.setdefault(node.name, []).append(node)
+                else:
+                    self.funcs.setdefault(node.name, node)
+
+    def qual(self, node):
+        """Dotted name of a Name/Attribute chain with its import alias expanded ('' when not a chain)."""
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if isinstance(node, ast.Call):
+            inner = self.qual(node.func)
+            return ".".join([inner + "()"] + parts[::-1]) if inner else ""
+        if not isinstance(node, ast.Name):
+            return ""
+        base = self.aliases.get(node.id, node.id)
+        return ".".join([base] + parts[::-1])
+
+    def api(self, node):
+        return api_name(self.qual(node))
+
+    def is_api(self, node, *names, owner=None):
+        a = self.api(node.func if isinstance(node, ast.Call) else node)
+        return bool(a) and (owner is None or a[0] == owner) and (not names or a[1] in names)
+
+    def is_hvd_query(self, node, *names):
+        """A call of hvd.rank()/size()/... from Horovod's or hvdkit's API (also hvdkit's ctx.rank)."""
+        if isinstance(node, ast.Call) and self.is_api(node, *names):
+            return True
+        return isinstance(node, ast.Attribute) and node.attr in names and self.qual(node.value) in self.ctx_names()
+
+    def ctx_names(self):
+        return {e.node.parent.targets[0].id for e in self.events
+                if e.api and e.api[1] == "init" and isinstance(getattr(e.node, "parent", None), ast.Assign)
+                and isinstance(e.node.parent.targets[0], ast.Name)}
+
+    # --- walk ----------------------------------------------------------------------------------
+    def _emit(self, node, ctx):
+        self.events.append(Event(node, self.qual(node.func), ctx, len(self.events) + len(self.assigns)))
+
+    def _walk_body(self, body, ctx):
+        for stmt in body:
+            self._walk_stmt(stmt, ctx)
+            # `if cond: return` (or continue/break/raise): what follows runs only when cond is false.
+            if isinstance(stmt, ast.If) and not stmt.orelse and stmt.body and \
+                    isinstance(stmt.body[-1], (ast.Return, ast.Continue, ast.Break, ast.Raise)):
+                ctx = ctx.with_(guard=(stmt.test, False))
+
+    def _walk_stmt(self, s, ctx):
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for d in s.decorator_list:
+                self._walk_expr(d, ctx)
+            return
+        if isinstance(s, ast.If):
+            self._walk_expr(s.test, ctx)
+            if _is_main_guard(s.test):
+                self._walk_body(s.body, ctx)
+                return
+            self._walk_body(s.body, ctx.with_(guard=(s.test, True)))
+            self._walk_body(s.orelse, ctx.with_(guard=(s.test, False)))
+        elif isinstance(s, (ast.For, ast.AsyncFor)):
+            self._walk_expr(s.iter, ctx)
+            self._walk_body(s.body, ctx.with_(loop=s))
+            self._walk_body(s.orelse, ctx)
+        elif isinstance(s, ast.While):
+            self._walk_expr(s.test, ctx)
+            self._walk_body(s.body, ctx.with_(loop=s))
+            self._walk_body(s.orelse, ctx)
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            for item in s.items:
+                self._walk_expr(item.context_expr, ctx)
+            self._walk_body(s.body, ctx)
+        elif isinstance(s, ast.Try) or type(s).__name__ == "TryStar":
+            self._walk_body(s.body, ctx)
+            for h in s.handlers:
+                self._walk_body(h.body, ctx.with_(guard=(ast.Constant(value=None), True)))
+            self._walk_body(s.orelse, ctx)
+            self._walk_body(s.finalbody, ctx)
+        else:
+            self._walk_expr(s, ctx)
+            if isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                self.assigns.append(Event(s, "", ctx, len(self.events) + len(self.assigns)))
+
+    def _walk_expr(self, node, ctx):
+        if isinstance(node, ast.Lambda):
+            self._walk_expr(node.body, ctx)
+            return
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+            for gen in node.generators:
+                self._walk_expr(gen.iter, ctx)
+            loop_ctx = ctx.with_(loop=node)
+            for child in ast.iter_child_nodes(node):
+                if not isinstance(child, ast.comprehension):
+                    self._walk_expr(child, loop_ctx)
+            return
+        if isinstance(node, ast.Call):
+            for child in [node.func] + node.args + [k.value for k in node.keywords]:
+                self._walk_expr(child, ctx)
+            self._emit(node, ctx)
+            target = self._local_target(node.func)
+            if target is not None:
+                self._enter(target, node, ctx)
+            for arg in node.args + [k.value for k in node.keywords]:
+                # A local function handed to another (timeit, hvd.elastic.run, map): it runs there.
+                func = self._local_target(arg) if isinstance(arg, (ast.Name, ast.Attribute)) else None
+                if func is not None and func not in self.walked:
+                    self._enter(func, None, ctx.with_(loop=node))
+            return
+        for child in ast.iter_child_nodes(node):
+            self._walk_expr(child, ctx)
+
+    def _local_target(self, func):
+        if isinstance(func, ast.Name) and func.id in self.funcs:
+            return self.funcs[func.id]
+        if isinstance(func, ast.Attribute) and len(self.methods.get(func.attr, ())) == 1:
+            return self.methods[func.attr][0]
+        return None
+
+    def _enter(self, func, call, ctx):
+        if len(ctx.frames) >= MAX_DEPTH or any(f.func is func for f in ctx.frames):
+            return
+        self.walked.add(func)
+        self._walk_body(func.body, ctx.with_(frame=Frame(func, call, ctx.env)))
+
+    # --- queries -------------------------------------------------------------------------------
+    def calls(self, pred):
+        return [e for e in self.events if pred(e)]
+
+    def api_calls(self, *names, owner=None):
+        return [e for e in self.events if e.api and (owner is None or e.api[0] == owner)
+                and (not names or e.api[1] in names or e.api[1].split(".")[-1] in names)]
+
+    def assignments_to(self, name):
+        """Assignment events whose target is `name` (a Name id or dotted attribute like 'args.lr')."""
+        out = []
+        for e in self.assigns:
+            targets = e.node.targets if isinstance(e.node, ast.Assign) else [e.node.target]
+            for t in targets:
+                for sub in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                    if _dotted(sub) == name:
+                        out.append(e)
+        return out
+
+    def line_text(self, line):
+        lines = self.source.splitlines()
+        text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        return text.split("  #")[0].rstrip()  # an inline comment is not evidence
+
+
+def _dotted(node):
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id] + parts[::-1]) if isinstance(node, ast.Name) else None
+
+
+def dotted(node):
+    return _dotted(node)
+
+
+def _is_main_guard(test):
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+            and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators))
+
+
+def statement_of(node):
+    while node is not None and not isinstance(node, ast.stmt):
+        node = getattr(node, "parent", None)
+    return node
+
+
+def result_discarded(call):
+    """The call's value is thrown away: it is an expression statement of its own."""
+    return isinstance(getattr(call, "parent", None), ast.Expr)
+
+
+def assigned_name(call):
+    """The name a call's result is assigned to (`x = call(...)`), else None."""
+    parent = getattr(call, "parent", None)
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)):
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if len(targets) == 1:
+            return _dotted(targets[0])
+    return None

@@ -1,0 +1,55 @@
+"""`hvdkit check`: is a Horovod conversion right? The eight steps, each ok / missing / wrong / cannot tell.
+
+    hvdkit check train.py                          # static pass: reads the script, imports nothing
+    hvdkit check train.py --run -- --epochs 1      # and runs it on 2 ranks for 3 optimizer steps
+    hvdkit check train.py --json
+
+Exit status 0 only when no step is missing or wrong (docs/check.md says what each verdict means).
+"""
+import argparse
+import json
+
+from hvdkit.cli import UsageError
+
+
+def register(sub):
+    p = sub.add_parser("check", help="step-by-step verdict on a Horovod training script (static; --run to observe it)",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("script", help="the training script")
+    p.add_argument("--run", dest="observe", action="store_true", help="also launch it under mpirun and observe the first steps")
+    p.add_argument("-n", "--ranks", type=int, default=2, help="ranks for --run")
+    p.add_argument("--steps", type=int, default=3, help="optimizer steps to observe with --run (at least 2)")
+    p.add_argument("--timeout", type=float, default=600, help="seconds allowed for the --run launch")
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.add_argument("script_args", nargs=argparse.REMAINDER, help="-- then the script's own arguments")
+    p.set_defaults(run=run)
+
+
+def run(args):
+    from hvdkit.check import CheckInputError
+    from hvdkit.check import report, static
+    script_args = list(args.script_args)
+    if script_args and script_args[0] == "--":
+        script_args = script_args[1:]
+    if args.ranks < 2 and args.observe:
+        raise UsageError(f"-n {args.ranks}: use at least 2 ranks, or the ranks cannot be compared")
+    if args.steps < 2 and args.observe:
+        raise UsageError(f"--steps {args.steps}: observe at least 2 steps (the first one may hold the broadcast)")
+    try:
+        findings, notes, info = static.analyze(args.script)
+    except CheckInputError as exc:
+        raise UsageError(str(exc)) from None
+    observed = None
+    if args.observe:
+        from hvdkit.check import dynamic
+        try:
+            observed = dynamic.run(args.script, script_args, args.ranks, args.steps, args.timeout)
+        except dynamic.RunSetupError as exc:
+            raise UsageError(str(exc)) from None
+        findings = report.merge(findings, observed["findings"])
+        observed = {k: v for k, v in observed.items() if k != "findings"}
+    if args.json:
+        print(json.dumps(report.as_json(args.script, findings, notes, info, observed), indent=2))
+    else:
+        print(report.text(args.script, findings, notes, observed))
+    return report.exit_status(findings, observed)
