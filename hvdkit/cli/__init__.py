@@ -1,4 +1,4 @@
-"""The `hvdkit` command: doctor, scale, timeline."""
+"""The `hvdkit` command: doctor, scale, timeline, data, check."""
 import argparse
 import importlib
 import os
@@ -7,7 +7,7 @@ import sys
 import hvdkit
 
 # Subcommand modules register their own arguments; heavy imports stay inside their run functions.
-COMMANDS = ("doctor", "scale", "timeline")
+COMMANDS = ("doctor", "scale", "timeline", "data", "check")
 
 
 class UsageError(Exception):

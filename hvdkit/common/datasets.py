@@ -9,14 +9,18 @@ skipped, so a bad download does not go unnoticed):
   2. Keras's cache ($KERAS_HOME or ~/.keras, then datasets/): mnist.npz, or fashion-mnist/ with IDX files;
   3. for Fashion-MNIST, Debian's package dataset-fashion-mnist (/usr/share/datasets/fashion-mnist).
 A place holds a data set as Keras's mnist.npz (MNIST only) or as the four IDX files, plain or gzip'd.
+
+    write_keras_mnist()   # `hvdkit data keras-mnist`: Fashion-MNIST as Keras's cache file mnist.npz
 """
+import io
 import os
+import warnings
 
 import numpy as np
 
 from hvdkit.common.idx import DataError, read_idx, read_npz
 
-__all__ = ["load", "available", "find", "DataError", "HOW_TO_GET", "NAMES"]
+__all__ = ["load", "available", "find", "write_keras_mnist", "DataError", "HOW_TO_GET", "NAMES"]
 
 NAMES = ("mnist", "fashion-mnist")
 TITLES = {"mnist": "MNIST", "fashion-mnist": "Fashion-MNIST"}
@@ -129,6 +133,8 @@ def load(name, data_dir=None):
             message += ". Or train on Fashion-MNIST, which is installed here: --dataset fashion-mnist"
         raise DataError(message)
     if kind == "npz":
+        if is_standin(location):
+            warnings.warn(f"{location} is hvdkit's Fashion-MNIST stand-in (hvdkit data keras-mnist), not MNIST")
         arrays = dict(zip(IDX_FILES, read_npz(location, tuple(IDX_FILES))))
     else:
         missing = [IDX_FILES[key] + "[.gz]" for key, path in location.items() if path is None]
@@ -156,3 +162,43 @@ def _validated(name, arrays, location):
             raise DataError(f"{source('y_' + split)}: labels must be 0-9, got {y.min()}..{y.max()}")
         out += [x, y.astype(np.int64)]
     return tuple(out)
+
+
+# The member that marks a Keras cache file as hvdkit's stand-in (Keras reads only the four arrays).
+STANDIN_KEY = "hvdkit_standin"
+
+
+def is_standin(path):
+    """True when `path` is a Keras mnist.npz that write_keras_mnist made (not real MNIST)."""
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            return STANDIN_KEY in npz.files
+    except (OSError, ValueError, EOFError):
+        return False
+
+
+def write_keras_mnist(path=None, force=False, quiet=False):
+    """Write Fashion-MNIST as Keras's MNIST cache file (default $KERAS_HOME or ~/.keras, datasets/mnist.npz):
+    uint8 x_train 60000x28x28, y_train 60000, x_test 10000x28x28, y_test 10000. Refuses to replace a file
+    that is not an earlier stand-in unless `force`. Returns the path.
+
+    Keras's mnist.load_data() checks the file's sha256 against real MNIST's: it rejects this stand-in, tries
+    to download the real file and, offline, deletes the stand-in. Readers without that check (hvdkit's own
+    load("mnist"), np.load) read it as MNIST.
+    """
+    path = os.path.abspath(os.path.expanduser(os.fspath(path or os.path.join(_keras_datasets_dir(), "mnist.npz"))))
+    if os.path.exists(path) and not force and not is_standin(path):
+        raise DataError(f"{path} exists and is not hvdkit's stand-in (perhaps real MNIST): left as it is; "
+                        "pass --force to replace it")
+    x_train, y_train, x_test, y_test = load("fashion-mnist")
+    buf = io.BytesIO()
+    np.savez_compressed(buf, x_train=x_train, y_train=y_train.astype(np.uint8), x_test=x_test,
+                        y_test=y_test.astype(np.uint8), **{STANDIN_KEY: np.array("fashion-mnist")})
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    from hvdkit.common.checkpoint import _atomic_write  # the project's one atomic writer
+    _atomic_write(path, buf.getvalue())
+    os.chmod(path, 0o644)  # a cache file like Keras's own, not the temp file's 0600
+    if not quiet:
+        print(f"wrote {path}: Fashion-MNIST (clothing images, 10 classes) standing in for MNIST, "
+              f"{len(x_train)} train / {len(x_test)} test images; it is NOT MNIST")
+    return path

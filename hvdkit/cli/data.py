@@ -1,0 +1,43 @@
+"""`hvdkit data`: provide data sets locally, from files already on this machine (nothing is downloaded).
+
+    hvdkit data keras-mnist            # Fashion-MNIST as Keras's cache file ~/.keras/datasets/mnist.npz
+    hvdkit data keras-mnist --out DIR/mnist-0.npz --force
+
+keras-mnist writes the four uint8 arrays (x_train 60000x28x28, y_train, x_test 10000x28x28, y_test) from
+Debian's dataset-fashion-mnist into $KERAS_HOME/datasets/mnist.npz (~/.keras/datasets/ without
+KERAS_HOME). It is Fashion-MNIST standing in for MNIST, not MNIST. An existing file that is not an
+earlier stand-in (real MNIST, say) is left alone unless --force.
+
+Keras 3's keras.datasets.mnist.load_data() checks the file's sha256 against the real MNIST's: it rejects
+the stand-in, tries to download MNIST and, with no internet, deletes the stand-in and fails. An unmodified
+script reads the stand-in when launched with hvdkit's directory hvdkit/common/keras_standin first on
+PYTHONPATH (the command prints it): its sitecustomize lets Keras accept a file marked as the stand-in,
+and checks every other file's hash as before. Otherwise copy the real mnist.npz from a machine with internet.
+"""
+import argparse
+
+from hvdkit.cli import UsageError
+
+
+
+def run_keras_mnist(args):
+    from hvdkit.common.datasets import DataError, write_keras_mnist
+    from hvdkit.common.keras_standin import DIR
+    try:
+        write_keras_mnist(args.out, force=args.force)
+    except DataError as exc:
+        raise UsageError(str(exc)) from None
+    print("keras.datasets.mnist.load_data() checks the real MNIST's sha256: it rejects this file and, offline, "
+          "deletes it, unless the script runs with hvdkit's hook first on PYTHONPATH, e.g.\n"
+          f"  PYTHONPATH={DIR}${{PYTHONPATH:+:$PYTHONPATH}} mpirun -n 2 -x PYTHONPATH python train.py")
+    return 0
+
+
+def register(sub):
+    p = sub.add_parser("data", help="provide data sets locally (Fashion-MNIST as Keras's MNIST cache file)",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    actions = p.add_subparsers(dest="data_command", metavar="ACTION", required=True)
+    q = actions.add_parser("keras-mnist", help="write Fashion-MNIST as Keras's cache file datasets/mnist.npz")
+    q.add_argument("--out", help="file to write (default: $KERAS_HOME or ~/.keras, then datasets/mnist.npz)")
+    q.add_argument("--force", action="store_true", help="replace an existing file that is not an earlier stand-in")
+    q.set_defaults(run=run_keras_mnist)
