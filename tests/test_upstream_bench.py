@@ -1,0 +1,94 @@
+"""benchmarks.upstream (Horovod's own tests run at 2 ranks) on a tiny fake upstream tree, its missing-directory
+error, and `hvdkit data keras-mnist` read back by Keras's own MNIST loader."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import BIN, ROOT
+
+FAKE_TEST = '''\
+import os
+
+RANK = int(os.environ.get("OMPI_COMM_WORLD_RANK", "0"))
+
+
+def test_passes():
+    assert True
+
+
+def test_fails_on_rank_1():
+    if RANK == 1:
+        raise ValueError(f"rank {RANK} disagrees")
+'''
+FASHION = "/usr/share/datasets/fashion-mnist"
+
+
+def _env(**extra):
+    return dict(os.environ, PATH=BIN + os.pathsep + os.environ["PATH"], **extra)
+
+
+def test_runner_on_a_fake_upstream_tree(tmp_path):
+    parallel = tmp_path / "horovod" / "test" / "parallel"
+    parallel.mkdir(parents=True)
+    (parallel / "test_fake.py").write_text(FAKE_TEST)
+    out = tmp_path / "upstream.json"
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.upstream", str(tmp_path / "horovod"), "--no-examples",
+                           "--out", str(out)], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    record = json.loads(out.read_text())
+    (f,) = record["files"]
+    assert (f["file"], f["passed"], f["failed"], f["skipped"], f["not_run"], f["exit_status"]) == \
+        ("test_fake.py", 1, 1, 0, 0, 1)
+    (failed,) = f["failures"]
+    assert failed["test"] == "test_fake.py::test_fails_on_rank_1"
+    assert failed["failures"] == [{"ranks": [1], "subtest": None, "when": "call", "type": "ValueError",
+                                   "message": "rank 1 disagrees", "frame": "test_fake.py:12",
+                                   "test_frame": "test_fake.py:12", "horovod_frame": None}]
+    assert record["targets"]["non-GPU tests pass, but the excused"]["met"] is False
+    assert not list(parallel.glob("**/__pycache__")) and not (parallel / ".pytest_cache").exists()
+
+
+def test_missing_upstream_dir_is_one_line(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.upstream", str(tmp_path / "nowhere")], cwd=ROOT,
+                          env=_env(), capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "git clone --depth 1 -b v0.28.1 https://github.com/horovod/horovod" in proc.stderr
+
+
+@pytest.mark.tensorflow
+@pytest.mark.skipif(not os.path.isdir(FASHION), reason="needs Debian's dataset-fashion-mnist (make setup installs it)")
+def test_keras_mnist_standin_read_by_keras_loader(tmp_path):
+    from hvdkit.common.idx import read_idx
+    home = tmp_path / "keras"
+    env = _env(KERAS_HOME=str(home))
+    made = subprocess.run([os.path.join(BIN, "hvdkit"), "data", "keras-mnist"], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    assert "Fashion-MNIST" in made.stdout and "NOT MNIST" in made.stdout
+    # Keras reads it (under another cache name too, as Horovod's examples ask for) with hvdkit's hook on the path.
+    (home / "datasets" / "mnist-1.npz").write_bytes((home / "datasets" / "mnist.npz").read_bytes())
+    script = textwrap.dedent("""
+        import tensorflow as tf
+        (x, y), (xt, yt) = tf.keras.datasets.mnist.load_data(path="mnist-1.npz")
+        print("SHAPES", x.shape, x.dtype, y.shape, y.dtype, xt.shape, yt.shape, int(x[7].sum()), yt[:8].tolist())
+    """)
+    hook = os.path.join(ROOT, "hvdkit", "common", "keras_standin")
+    read = subprocess.run([sys.executable, "-c", script], env=dict(env, PYTHONPATH=hook), capture_output=True,
+                          text=True, timeout=120)
+    assert read.returncode == 0, read.stderr[-2000:]
+    x_ref, y_ref = read_idx(f"{FASHION}/train-images-idx3-ubyte.gz"), read_idx(f"{FASHION}/t10k-labels-idx1-ubyte.gz")
+    line = next(l for l in read.stdout.splitlines() if l.startswith("SHAPES"))
+    assert line == (f"SHAPES (60000, 28, 28) uint8 (60000,) uint8 (10000, 28, 28) (10000,) "
+                    f"{int(x_ref[7].sum())} {y_ref[:8].tolist()}")
+    # A file that is not the stand-in (here: any other bytes, standing for real MNIST) is never replaced.
+    real = home / "datasets" / "mnist.npz"
+    real.write_bytes(b"not hvdkit's stand-in")
+    again = subprocess.run([os.path.join(BIN, "hvdkit"), "data", "keras-mnist"], env=env, capture_output=True,
+                           text=True, timeout=60)
+    assert again.returncode == 2 and "--force" in again.stderr and len(again.stderr.strip().splitlines()) == 1
+    assert real.read_bytes() == b"not hvdkit's stand-in"
