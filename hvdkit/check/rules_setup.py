@@ -107,13 +107,15 @@ def shard(f):
         e = bad_args[0]
         return Finding(WRONG, f"line {e.line} splits the data without hvd.size() and hvd.rank(): {f.text(e.line)}",
                        e.line, "pass num_replicas=hvd.size(), rank=hvd.rank() (or shard(hvd.size(), hvd.rank()))")
-    if parts and divided:
-        p, d = parts[0], divided[0]
-        return Finding(WRONG, f"steps divided twice: the data is sharded (line {p.line}) and the steps per epoch are "
-                       f"divided by hvd.size() too (line {d.lineno}), so an epoch covers 1/size of the data",
-                       d.lineno, "shard OR divide the steps by hvd.size(), not both")
     if parts:
-        before = _len_before_shard(f, parts)
+        sharded = _sharded_names(f, parts)
+        twice = [d for d in divided if _mentions_name(f, d.left, sharded)]
+        if twice:
+            d = twice[0]
+            return Finding(WRONG, f"steps divided twice: line {d.lineno} divides this rank's own share of the data "
+                           f"(already sharded, line {parts[0].line}) by hvd.size() again: an epoch covers 1/size of it",
+                           d.lineno, "shard OR divide the steps by hvd.size(), not both")
+        before = _len_before_shard(f, sharded)
         if before is not None:
             return Finding(WRONG, f"steps per epoch at line {before.lineno} count the whole data set, not this rank's "
                            "shard: every rank makes a full epoch of steps", before.lineno,
@@ -204,9 +206,33 @@ def _divided_steps(f):
     return out
 
 
-def _len_before_shard(f, parts):
+def _sharded_names(f, parts):
+    """Names holding sharded data: a shard's result, and names assigned from expressions using one."""
+    names = {assigned_name(p.node) for p in parts if hasattr(p.node, "func")} - {None}
+    for p in parts:  # DataLoader(..., sampler=DistributedSampler(...)) written inline
+        for anc in _parents(p.node):
+            if isinstance(anc, (ast.Assign, ast.AnnAssign)):
+                names.add(assigned_name(anc.value) if isinstance(anc.value, ast.Call) else None)
+                break
+    names.discard(None)
+    changed = True
+    while changed:
+        changed = False
+        for a in f.s.assigns:
+            t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
+            name = dotted(t)
+            if name and name not in names and a.node.value is not None and _mentions_name(f, a.node.value, names):
+                names.add(name)
+                changed = True
+    return names
+
+
+def _mentions_name(f, node, names):
+    return any(dotted(n) in names for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute)))
+
+
+def _len_before_shard(f, sharded):
     """A steps_per_epoch=/take() count built from len() of data that is not a shard's result."""
-    sharded = {assigned_name(p.node) for p in parts if hasattr(p.node, "func")}
     for e in f.s.events:
         sinks = [k.value for k in e.node.keywords if k.arg == "steps_per_epoch"]
         if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "take":

@@ -16,21 +16,30 @@ def register(sub):
     p = sub.add_parser("check", help="step-by-step verdict on a Horovod training script (static; --run to observe it)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("script", help="the training script")
+    _options(p)
+    p.add_argument("script_args", nargs=argparse.REMAINDER, help="-- then the script's own arguments")
+    p.set_defaults(run=run)
+
+
+def _options(p):
     p.add_argument("--run", dest="observe", action="store_true", help="also launch it under mpirun and observe the first steps")
     p.add_argument("-n", "--ranks", type=int, default=2, help="ranks for --run")
     p.add_argument("--steps", type=int, default=3, help="optimizer steps to observe with --run (at least 2)")
     p.add_argument("--timeout", type=float, default=600, help="seconds allowed for the --run launch")
     p.add_argument("--json", action="store_true", help="machine-readable report")
-    p.add_argument("script_args", nargs=argparse.REMAINDER, help="-- then the script's own arguments")
-    p.set_defaults(run=run)
 
 
 def run(args):
     from hvdkit.check import CheckInputError
     from hvdkit.check import report, static
     script_args = list(args.script_args)
-    if script_args and script_args[0] == "--":
-        script_args = script_args[1:]
+    # Options written after the script (`check train.py --run -- --epochs 1`) arrive here: parse them.
+    cut = script_args.index("--") if "--" in script_args else len(script_args)
+    if cut:
+        late = argparse.ArgumentParser(prog="hvdkit check", add_help=False)
+        _options(late)
+        late.parse_args(script_args[:cut], namespace=args)
+    script_args = script_args[cut + 1:]
     if args.ranks < 2 and args.observe:
         raise UsageError(f"-n {args.ranks}: use at least 2 ranks, or the ranks cannot be compared")
     if args.steps < 2 and args.observe:

@@ -1,0 +1,123 @@
+"""Run a training script on one rank under observation: `python -m hvdkit.check.bootstrap SCRIPT ARGS...`.
+
+Launched by `hvdkit check --run` (dynamic.py) under mpirun. It runs SCRIPT as `python SCRIPT ARGS`
+would (sys.argv, sys.path[0], __name__ == "__main__"), with hooks put on Horovod and the framework
+as soon as the script imports them; the rank's observations go to $HVDKIT_CHECK_OUT/rank-N.json.
+Nothing here imports a framework: the hooks receive the modules the script imported.
+"""
+import builtins
+import os
+import runpy
+import sys
+import traceback
+
+from hvdkit.check import hooks_horovod
+from hvdkit.check.observer import Observer, StopRun
+
+HOROVOD_MODULES = ("horovod.torch", "horovod.tensorflow", "horovod.tensorflow.keras", "horovod.keras")
+
+
+def _env_int(*names, default=0):
+    for n in names:
+        if os.environ.get(n, "").isdigit():
+            return int(os.environ[n])
+    return default
+
+
+def _ready(name):
+    m = sys.modules.get(name)
+    spec = getattr(m, "__spec__", None)
+    return m is not None and not getattr(spec, "_initializing", False)
+
+
+def install_import_hook(obs):
+    """Patch each framework module once, right after the script (or a library) has imported it."""
+    done = set()
+    real_import = builtins.__import__
+
+    def patch_loaded():
+        if "torch" not in done and _ready("torch") and _ready("torch.optim"):
+            done.add("torch")
+            from hvdkit.check import hooks_torch
+            hooks_torch.install(sys.modules["torch"], obs)
+        if "tf" not in done and _ready("tensorflow"):
+            done.add("tf")
+            # tf.keras loads Keras lazily, past this hook: load it now, as the script's first tf.keras would.
+            __import__("importlib").import_module("keras")
+            from hvdkit.check import hooks_tf
+            hooks_tf.install(sys.modules["tensorflow"], sys.modules["keras"], obs)
+        for name in HOROVOD_MODULES:
+            if name not in done and _ready(name):
+                done.add(name)
+                before = None
+                if name == "horovod.torch" and "torch" in done:
+                    from hvdkit.check import hooks_torch
+                    before = hooks_torch.before_broadcast(sys.modules["torch"], obs)
+                hooks_horovod.patch(sys.modules[name], obs, before)
+
+    def observed_import(name, globals=None, locals=None, fromlist=(), level=0):
+        module = real_import(name, globals, locals, fromlist, level)
+        if level == 0 and name.split(".")[0] in ("torch", "tensorflow", "keras", "horovod", "hvdkit"):
+            patch_loaded()
+        return module
+    builtins.__import__ = observed_import
+    _watch_open(obs, real_open=builtins.open)
+
+
+def _watch_open(obs, real_open):
+    """Files the script itself opens for writing (libraries' caches and our own output are left out)."""
+    out = os.path.abspath(obs.out_dir)
+
+    def observed_open(file, mode="r", *a, **k):
+        if isinstance(file, (str, os.PathLike)) and any(c in mode for c in "wax") and \
+                not os.path.abspath(os.fspath(file)).startswith(out) and obs.script_line() is not None:
+            obs.on_write("open", os.fspath(file))
+        return real_open(file, mode, *a, **k)
+    builtins.open = observed_open
+
+
+def _shutdown_horovod():
+    """Finalize MPI through Horovod (every rank stops after the same step): mpirun reports a rank that
+    leaves without MPI_Finalize as a failure."""
+    for name in HOROVOD_MODULES:
+        m = sys.modules.get(name)
+        if m is not None and getattr(m, "is_initialized", lambda: False)():
+            m.shutdown()
+            return
+
+
+def main(argv):
+    if not argv:
+        print("usage: python -m hvdkit.check.bootstrap SCRIPT [ARGS...]", file=sys.stderr)
+        return 2
+    script = argv[0]
+    rank = _env_int("OMPI_COMM_WORLD_RANK", "PMI_RANK", "HOROVOD_RANK", "SLURM_PROCID")
+    size = _env_int("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "HOROVOD_SIZE", "SLURM_NTASKS", default=1)
+    obs = Observer(script, int(os.environ.get("HVDKIT_CHECK_STEPS", "3")), os.environ["HVDKIT_CHECK_OUT"], rank, size)
+    install_import_hook(obs)
+    sys.argv = [script] + list(argv[1:])
+    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    status = 0
+    try:
+        runpy.run_path(script, run_name="__main__")
+        obs.rec["finished"] = True
+    except StopRun:
+        pass
+    except SystemExit as exc:
+        obs.rec["exit"] = exc.code if isinstance(exc.code, int) or exc.code is None else str(exc.code)
+        status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException as exc:  # the script's own crash: recorded, shown, and the rank fails
+        obs.on_crash(exc)
+        traceback.print_exc()
+        status = 1
+    obs.write()
+    if status == 0:
+        _shutdown_horovod()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Leave at once: Horovod's and TensorFlow's exit handlers would wait for ranks that stopped mid-epoch.
+    os._exit(status)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

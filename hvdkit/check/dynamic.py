@@ -1,0 +1,176 @@
+"""The dynamic pass: launch the script under mpirun with the bootstrap, then judge what the ranks saw.
+
+    observed = run("train.py", ["--epochs", "1"], ranks=2, steps=3, timeout=600)
+
+Each rank writes rank-N.json (observer.py); this module compares them: weights equal after the first
+step (broadcast) and after the last (averaged gradients), first batches different (sharding), who
+wrote files and when (checkpoints), the learning rate on each rank.
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from hvdkit.check import MISSING, OK, WRONG, Finding
+from hvdkit.common import launch
+
+HINTS = (
+    (r"'Variable' object has no attribute 'ref'|has no attribute '_distributed_apply'",
+     "Horovod's Keras API predates Keras 3: install hvdkit's patched Horovod (make setup)"),
+    (r"'list' object is not callable", "Keras 3: optimizer.variables is a list, not a method: write opt.variables"),
+    (r"(not recognized|unexpected keyword argument).*\blr\b", "Keras 3 optimizers take learning_rate=, not lr="),
+    (r"optimizers.*legacy|legacy.*optimizers", "keras.optimizers.legacy is gone in Keras 3: use keras.optimizers.X"),
+    (r"experimental_run_tf_function", "Keras 3's compile() has no experimental_run_tf_function: drop it"),
+    (r"fit_generator", "Keras 3 removed fit_generator: pass the generator to fit()"),
+    (r"ConfigProto|Session|set_session", "TF 1 API (ConfigProto, Session, K.set_session) is gone in TF 2: pin the GPU "
+                                         "with tf.config.set_visible_devices(gpus[hvd.local_rank()], 'GPU')"),
+)
+
+
+class RunSetupError(Exception):
+    """mpirun missing or the like: one line, before anything ran."""
+
+
+def run(script, script_args, ranks=2, steps=3, timeout=600):
+    out = tempfile.mkdtemp(prefix="hvdkit-check-")
+    env = launch.child_env(ranks)
+    env.update(HVDKIT_CHECK_OUT=out, HVDKIT_CHECK_STEPS=str(steps),
+               # A broadcast or allreduce called on some ranks only must end the job, not hang it.
+               HOROVOD_STALL_CHECK_TIME_SECONDS="10", HOROVOD_STALL_SHUTDOWN_TIME_SECONDS="30")
+    argv = [sys.executable, "-m", "hvdkit.check.bootstrap", script, *script_args]
+    try:
+        cmd = launch.command(ranks, argv, env_names=("HVDKIT_CHECK_OUT", "HVDKIT_CHECK_STEPS", "PYTHONPATH"))
+    except launch.LaunchError as exc:
+        raise RunSetupError(str(exc)) from None
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    t0 = time.time()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    try:
+        log, _ = proc.communicate(timeout=timeout)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        log, _ = proc.communicate()
+        timed_out = True
+    recs = _read(out, ranks)
+    result = judge(recs, ranks, steps)
+    result.update(seconds=round(time.time() - t0, 1), exit=proc.returncode, timed_out=timed_out,
+                  log_tail=(log or "")[-3000:], out_dir=out)
+    if timed_out:
+        result["summary"] += f"; stopped after {timeout:.0f} s (a collective called on some ranks only?)"
+    elif proc.returncode and not result.get("crash"):
+        result["crash"] = {"rank": None, "error": f"the launch ended with status {proc.returncode}", "line": None,
+                           "hint": _hint(log or "")}
+    return result
+
+
+def _read(out, ranks):
+    recs = {}
+    for r in range(ranks):
+        path = os.path.join(out, f"rank-{r}.json")
+        if os.path.exists(path):
+            with open(path) as f:
+                recs[r] = json.load(f)
+    return recs
+
+
+def _hint(text):
+    return next((h for pat, h in HINTS if re.search(pat, text)), None)
+
+
+def judge(recs, ranks, steps):
+    """{'findings': {step: Finding}, 'summary', 'crash', 'per_rank'} from the ranks' records."""
+    f = {}
+    crash = next(({"rank": r, **rec["crash"], "hint": _hint(rec["crash"]["error"])}
+                  for r, rec in sorted(recs.items()) if rec.get("crash")), None)
+    stepped = {r: rec["steps"] for r, rec in recs.items()}
+    summary = (f"{len(recs)} of {ranks} ranks reported; optimizer steps observed per rank: "
+               f"{', '.join(f'{r}: {n}' for r, n in sorted(stepped.items())) or 'none'}")
+    per_rank = {r: {k: rec.get(k) for k in ("init", "steps", "lr", "first_batch", "writes", "threads", "seconds")}
+                for r, rec in recs.items()}
+    if not recs:
+        return {"findings": {}, "summary": summary, "crash": crash, "per_rank": per_rank}
+    inits = [rec["init"] for rec in recs.values()]
+    if all(inits):
+        f[1] = Finding(OK, f"hvd.init() ran on all {len(recs)} ranks", source="run")
+    elif not any(inits):
+        f[1] = Finding(MISSING, "hvd.init() never ran", source="run")
+    else:
+        f[1] = Finding(WRONG, "hvd.init() ran on some ranks only", source="run")
+    if len(recs) == ranks and min(stepped.values()) >= 1:
+        f.update(_weights(recs, min(stepped.values())))
+        f[3] = _first_batches(recs)
+        f[4] = _lrs(recs)
+    f[7] = _writes(recs)
+    return {"findings": f, "summary": summary, "crash": crash, "per_rank": per_rank}
+
+
+def _same(recs, table, k):
+    vals = {rec[table].get(str(k)) for rec in recs.values()}
+    return None if None in vals else len(vals) == 1
+
+
+def _weights(recs, n):
+    """Steps 6 and 5 from weight hashes: before step 1, after step 1, after the last observed step."""
+    # "After step 1" is read just before step 2 when there is one: Keras runs its callbacks (Horovod's
+    # broadcast callback among them) after the step, and a custom loop may broadcast after it too.
+    after1 = _same(recs, "hash_before", 2) if n >= 2 else None
+    after1 = _same(recs, "hash_after", 1) if after1 is None else after1
+    before1, last = _same(recs, "hash_before", 1), _same(recs, "hash_after", n)
+    casts = sorted({b["call"] for rec in recs.values() for b in rec["broadcasts"]})
+    out = {}
+    if before1 or after1:
+        when = "before the first step" if before1 else "by the end of the first step"
+        out[6] = Finding(OK, f"all ranks held identical weights {when} ({', '.join(casts) or 'no broadcast call seen'})",
+                         source="run")
+        if n >= 2 and last is not None:
+            out[5] = Finding(OK if last else WRONG, f"weights {'identical' if last else 'differ'} on all ranks after "
+                             f"{n} steps" + ("" if last else ": gradients are not averaged"), source="run")
+        elif before1 and after1 is not None:
+            out[5] = Finding(OK if after1 else WRONG, f"weights {'identical' if after1 else 'differ'} after step 1",
+                             source="run")
+    elif after1 is False:
+        verdict = MISSING if not casts else WRONG
+        why = "no broadcast ran" if not casts else f"{', '.join(casts)} ran but did not make them equal"
+        out[6] = Finding(verdict, f"ranks hold different weights after the first step: {why}", source="run")
+    return out
+
+
+def _first_batches(recs):
+    prints = [rec["first_batch"] for rec in recs.values()]
+    if None in prints:
+        return Finding(None, "first batch not observed", source="run")
+    if len(set(prints)) == 1:
+        return Finding(WRONG, "every rank trained on the same first batch: the data is not split", source="run")
+    return Finding(None, "the ranks' first batches differ", source="run")
+
+
+def _lrs(recs):
+    lrs = [rec["lr"] for rec in recs.values()]
+    if None in lrs:
+        return Finding(None, "learning rate not observed", source="run")
+    size = next(iter(recs.values()))["hvd_size"]
+    if len(set(lrs)) > 1:
+        return Finding(WRONG, f"ranks step with different learning rates: {lrs}", source="run")
+    return Finding(None, f"learning rate {lrs[0]:g} on every rank at hvd.size() = {size}", source="run")
+
+
+def _writes(recs):
+    saves = {r: [w for w in rec["writes"] if w["kind"] != "open"] for r, rec in recs.items()}
+    writers = sorted(r for r, ws in saves.items() if ws)
+    if not writers:
+        return Finding(None, "no checkpoint written during the observed steps", source="run")
+    if writers != [0] and len(writers) > 1:
+        return Finding(WRONG, f"ranks {writers} wrote checkpoints ({saves[writers[1]][0]['path']})", source="run")
+    steps = [w["step"] for w in saves[writers[0]]]
+    if len(steps) > 1 and len(set(steps)) == len(steps) and steps == list(range(steps[0], steps[0] + len(steps))):
+        return Finding(WRONG, f"rank {writers[0]} wrote a checkpoint after every step ({len(steps)} in "
+                       f"{len(steps)} steps)", source="run")
+    return Finding(OK, f"only rank {writers[0]} wrote checkpoints ({len(steps)} during the observed steps)",
+                   source="run")

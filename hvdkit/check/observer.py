@@ -1,0 +1,97 @@
+"""What one rank saw while `hvdkit check --run` observed it: framework-free state and its JSON file.
+
+The framework hooks (hooks_torch.py, hooks_tf.py) call into one Observer: init ran, a broadcast ran,
+an optimizer step is about to run / has run (with a hash of the weights it updates), a file was written.
+After `steps` optimizer steps it writes the rank's JSON and stops the script with StopRun, which is
+a BaseException so that the script's own `except Exception` cannot swallow it.
+"""
+import hashlib
+import json
+import os
+import sys
+import time
+import traceback
+
+
+class StopRun(BaseException):
+    """Raised after the last observed step: the bootstrap catches it and ends the rank cleanly."""
+
+
+def digest(chunks):
+    h = hashlib.sha1()
+    for c in chunks:
+        h.update(c)
+    return h.hexdigest()[:16]
+
+
+class Observer:
+    def __init__(self, script, steps, out_dir, rank, size):
+        self.script, self.steps, self.out_dir = os.path.abspath(script), steps, out_dir
+        self.rank, self.size = rank, size
+        self.t0 = time.time()
+        self.rec = {"rank": rank, "size_env": size, "init": False, "hvd_size": None, "broadcasts": [],
+                    "steps": 0, "hash_before": {}, "hash_after": {}, "lr": None, "first_batch": None,
+                    "writes": [], "threads": None, "crash": None, "exit": None, "finished": False}
+        self.weights = None   # callable -> list of bytes chunks (set by the framework hooks)
+        self.perturbed = False
+
+    # --- events from the hooks ---------------------------------------------------------------
+    def on_init(self, size):
+        self.rec["init"], self.rec["hvd_size"] = True, size
+
+    def on_broadcast(self, what):
+        last = self.rec["broadcasts"][-1] if self.rec["broadcasts"] else None
+        if last and last["call"] == what and last["step"] == self.rec["steps"]:
+            return  # one record per function and step (hvdkit broadcasts variable by variable)
+        self.rec["broadcasts"].append({"call": what, "step": self.rec["steps"], "line": self.script_line()})
+
+    def broadcast_seen(self):
+        return bool(self.rec["broadcasts"])
+
+    def before_step(self, lr=None):
+        """Called just before an optimizer step (torch) or a call that may step (TF)."""
+        k = self.rec["steps"] + 1
+        if self.weights is not None:
+            self.rec["hash_before"][str(k)] = digest(self.weights())
+        if lr is not None and self.rec["lr"] is None:
+            self.rec["lr"] = lr
+
+    def after_step(self, count=1):
+        """`count` optimizer steps just completed; stops the script after the last observed one."""
+        self.rec["steps"] += count
+        if self.weights is not None:
+            self.rec["hash_after"][str(self.rec["steps"])] = digest(self.weights())
+        if self.rec["steps"] >= self.steps:
+            self.write()
+            raise StopRun()
+
+    def on_first_batch(self, chunks):
+        if self.rec["first_batch"] is None and self.rec["steps"] == 0:
+            self.rec["first_batch"] = digest(chunks)
+
+    def on_write(self, kind, path):
+        self.rec["writes"].append({"kind": kind, "path": str(path), "step": self.rec["steps"],
+                                   "line": self.script_line()})
+
+    def on_crash(self, exc):
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == self.script]
+        last = frames[-1] if frames else None
+        self.rec["crash"] = {"error": f"{type(exc).__name__}: {' '.join(str(exc).split())[:400]}",
+                             "line": last.lineno if last else None, "code": (last.line or "") if last else ""}
+
+    # --- helpers -----------------------------------------------------------------------------
+    def script_line(self):
+        """The line of the user's script that is running now (innermost frame in that file)."""
+        f = sys._getframe(1)
+        while f is not None:
+            if os.path.abspath(f.f_code.co_filename) == self.script:
+                return f.f_lineno
+            f = f.f_back
+        return None
+
+    def write(self):
+        self.rec["seconds"] = round(time.time() - self.t0, 2)
+        path = os.path.join(self.out_dir, f"rank-{self.rank}.json")
+        with open(path + ".tmp", "w") as f:
+            json.dump(self.rec, f)
+        os.replace(path + ".tmp", path)
