@@ -9,7 +9,7 @@ import time
 
 import torch
 from torch import nn
-from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data import TensorDataset  # Horovod: hk.shard and hk.shard_eval make the loaders
 
 import hvdkit.torch as hk  # Horovod: the eight steps, one call each
 import mnist_common
@@ -56,8 +56,7 @@ def main():
     train_set = TensorDataset(torch.from_numpy(x_train).unsqueeze(1), torch.from_numpy(y_train))
     val_set = TensorDataset(torch.from_numpy(x_test).unsqueeze(1), torch.from_numpy(y_test))
     train = hk.shard(train_set, args.batch_size, seed=args.seed)  # Horovod: step 3, this rank's part, equal steps
-    val_set = torch.utils.data.Subset(val_set, range(ctx.rank, len(val_set), ctx.size))  # Horovod: step 3, once each
-    val = DataLoader(val_set, batch_size=args.batch_size)
+    val = hk.shard_eval(val_set, args.batch_size)  # Horovod: step 3, each validation sample on one rank, once
 
     model = Net().to(device)
     opt = torch.optim.Adam(model.parameters(), lr=hk.scale_lr(args.lr))  # Horovod: step 4, LR x ranks

@@ -6,8 +6,10 @@ tensorflow2_mnist_hvd.py is this file converted to Horovod; `diff` the two to se
 """
 import time
 
-import tensorflow as tf
-import keras
+from hvdkit.common.frameworks import import_quietly
+
+tf = import_quietly("tensorflow")  # without its C++ start-up notices (TF_CPP_MIN_LOG_LEVEL=0 shows them)
+import keras  # noqa: E402
 
 import mnist_common
 

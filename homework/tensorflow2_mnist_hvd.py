@@ -7,8 +7,10 @@ in docs/eight-steps.md); tests/test_homework.py checks that nothing else changed
 """
 import time
 
-import tensorflow as tf
-import keras
+from hvdkit.common.frameworks import import_quietly
+
+tf = import_quietly("tensorflow")  # without its C++ start-up notices (TF_CPP_MIN_LOG_LEVEL=0 shows them)
+import keras  # noqa: E402
 
 import hvdkit.tensorflow as hk  # Horovod: the eight steps, one call each
 import mnist_common
@@ -44,11 +46,11 @@ def main():
     train = tf.data.Dataset.from_tensor_slices((x_train[..., None], y_train))
     train = hk.shard(train, args.batch_size, seed=args.seed)  # Horovod: step 3, this rank's part, equal steps on all
     val = tf.data.Dataset.from_tensor_slices((x_test[..., None], y_test))
-    val = val.shard(ctx.size, ctx.rank).batch(args.batch_size)  # Horovod: step 3, each sample once (no allreduce here)
+    val = hk.shard_eval(val, args.batch_size)  # Horovod: step 3, each validation sample on one rank, once
 
     model = build_model()
-    opt = keras.optimizers.Adam(  # Horovod: step 4, LR x ranks for the larger global batch, warmed up
-        hk.warmup(args.lr, epochs=args.warmup_epochs, steps_per_epoch=train.steps))
+    opt = keras.optimizers.Adam(hk.scale_lr(args.lr))  # Horovod: step 4, LR x ranks for the larger global batch
+    hk.warmup(opt, epochs=args.warmup_epochs, steps_per_epoch=train.steps)  # Horovod: step 4, ramped up from --lr
     loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True, reduction=None)
 
     def sums(y, logits):

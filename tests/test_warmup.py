@@ -36,3 +36,17 @@ def test_scheduler_follows_formula(ranks, framework, rule, n):
         assert row["scaled"] == pytest.approx(target)
         expected = [base + (target - base) * min(s / warm, 1.0) for s in range(warm + 3)]
         assert row["lrs"] == pytest.approx(expected, rel=1e-6)
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_warmup_before_or_after_distributed_optimizer_is_exact_and_silent(ranks, framework):
+    """Steps 4 and 5 in either order: the LR each step really applied (read off the weight update) follows
+    the ramp from 0.1 to 0.2 over 4 steps at 2 ranks, and no warning is raised (the rank script turns any
+    warning into an error: PyTorch's "lr_scheduler.step() before optimizer.step()" among them)."""
+    expected = [0.1, 0.125, 0.15, 0.175, 0.2, 0.2]  # 0.1 + (0.2 - 0.1) * min(s / 4, 1), s = 0..5
+    rows = json_rows(run_check(ranks, framework, 2, "order", "--warmup", 4), "ORDER")
+    assert len(rows) == 2
+    for row in rows:
+        assert set(row) == {"warmup_first", "optimizer_first"}
+        for order, lrs in row.items():
+            assert lrs == pytest.approx(expected, rel=1e-5), order

@@ -1,37 +1,41 @@
-"""hvdkit for TensorFlow 2 / Keras 3: the eight Horovod steps.
+"""hvdkit for TensorFlow 2 / Keras 3: the eight Horovod steps (hvdkit.torch has the same names; docs/eight-steps.md).
 
     import hvdkit.tensorflow as hk
     ctx = hk.init(seed=0)                                             # 1, 2 (before building models)
     train = hk.shard(tf.data.Dataset.from_tensor_slices((x, y)), 64)  # 3
-    opt = keras.optimizers.Adam(hk.warmup(1e-3, epochs=2, steps_per_epoch=train.steps))  # 4
-    tape = hk.DistributedGradientTape(tape)                           # 5 (inside the step)
+    val = hk.shard_eval(val_set, 256)                                 # 3 (each sample once)
+    opt = keras.optimizers.Adam(hk.scale_lr(1e-3))                    # 4
+    hk.warmup(opt, epochs=2, steps_per_epoch=train.steps)             # 4 (before or after 5)
+    tape = hk.DistributedGradientTape(tape)                           # 5 (inside the step), or:
+    opt = hk.distributed_optimizer(opt)                               # 5 (apply_gradients, model.fit)
     hk.broadcast_state(model, opt)                                    # 6
     start = hk.Checkpointer("ckpt").restore(model=model, optimizer=opt, data=train)      # 7
     hk.average_metrics({"loss": (loss_sum, n)})                       # 8
-"""
-from hvdkit.common.frameworks import require
 
-tf = require("tensorflow", "hvdkit.tensorflow")
-hvd = require("horovod.tensorflow", "hvdkit.tensorflow")
+Importing this module imports TensorFlow without its C++ start-up notices unless TF_CPP_MIN_LOG_LEVEL is
+set (set it to 0 to see them).
+"""
+from hvdkit.common.frameworks import import_quietly as _import_quietly, require as _require
+
+tf = _import_quietly("tensorflow", "hvdkit.tensorflow")
+hvd = _require("horovod.tensorflow", "hvdkit.tensorflow")  # Horovod itself, for collectives hvdkit does not wrap
 
 from hvdkit.tensorflow._core import (  # noqa: E402
-    DistributedGradientTape, DistributedOptimizer, WarmupSchedule, allreduce_gradients, average_metrics,
-    broadcast_state, build_optimizer, init, log, print0, progress, scale_lr, tf_variables, warmup,
+    DistributedGradientTape, average_metrics, broadcast_state, distributed_optimizer, init, print0, progress,
+    scale_lr, warmup,
 )
-from hvdkit.tensorflow._data import ShardedDataset, shard  # noqa: E402
+from hvdkit.tensorflow._data import ShardedDataset, shard, shard_eval  # noqa: E402
 from hvdkit.tensorflow._checkpoint import Checkpointer  # noqa: E402
 from hvdkit.tensorflow.callbacks import BroadcastCallback, MetricAverageCallback, WarmupCallback  # noqa: E402
 from hvdkit.common.checkpoint import CheckpointError  # noqa: E402
 from hvdkit.tensorflow._consistency import ConsistencyError, check_consistent  # noqa: E402
-from hvdkit.common.timeline_capture import TimelineWindow  # noqa: E402
+from hvdkit.common.timeline_capture import TimelineWindow as _TimelineWindow  # noqa: E402
 
-timeline_window = TimelineWindow.factory(hvd)
+timeline_window = _TimelineWindow.factory(hvd)
 
 __all__ = [
-    "init", "scale_lr", "warmup", "WarmupSchedule", "shard", "ShardedDataset", "DistributedGradientTape",
-    "DistributedOptimizer", "allreduce_gradients",
-    "broadcast_state", "build_optimizer", "tf_variables", "Checkpointer", "CheckpointError", "average_metrics",
-    "check_consistent", "ConsistencyError",
-    "print0", "log", "progress", "timeline_window", "BroadcastCallback", "MetricAverageCallback", "WarmupCallback",
-    "hvd",
+    "init", "shard", "shard_eval", "ShardedDataset", "scale_lr", "warmup", "distributed_optimizer",
+    "DistributedGradientTape", "broadcast_state", "Checkpointer", "CheckpointError", "average_metrics",
+    "check_consistent", "ConsistencyError", "print0", "progress", "timeline_window",
+    "BroadcastCallback", "MetricAverageCallback", "WarmupCallback",
 ]

@@ -16,19 +16,24 @@ from hvdkit.common.context import Context, threads_per_rank
 from hvdkit.common.options import horovod_args
 from hvdkit.tensorflow._consistency import check_consistent
 
+
 def tf_variables(variables):
     """The tf.Variables behind Keras 3 variables (tf.Variables pass through)."""
     return [v.value if isinstance(v, keras.Variable) else v for v in variables]
 
 
-def init(seed=None, threads=None):
+def init(seed=None, threads=None, fail_fast=True):
     """Steps 1 and 2: start Horovod, pin one GPU per local rank (or split the CPU cores), seed.
 
     Call it before building models: TF fixes its thread pools and visible devices on first use.
+    fail_fast=True: an uncaught exception ends this rank at once (os._exit) with one line naming it,
+    so the job ends instead of hanging in the other ranks' next collective; atexit handlers do not run
+    then. fail_fast=False keeps Python's own exception handling (and your atexit handlers).
     """
     _errors.default_stall_shutdown()  # a rank that skips a collective ends the job instead of hanging it
     hvd.init()
-    _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
+    if fail_fast:
+        _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
     local_rank, local_size = hvd.local_rank(), hvd.local_size()
     gpus = tf.config.list_physical_devices("GPU")
     for gpu in gpus:
@@ -83,10 +88,24 @@ class WarmupSchedule(keras.optimizers.schedules.LearningRateSchedule):
         return cls(**config)
 
 
-def warmup(base_lr, steps=None, epochs=None, steps_per_epoch=None, rule="linear", after=None):
-    """Step 4: a Keras LearningRateSchedule from base_lr to scale_lr(base_lr, rule), step by step."""
+def warmup(optimizer, steps=None, epochs=None, steps_per_epoch=None, rule="linear"):
+    """Step 4: ramp the LR of optimizer step s from lr / scale to lr, lr being the optimizer's (scale_lr'd) LR.
+
+    lr(s) = lr / scale + (lr - lr / scale) * min(s / warmup, 1), scale = hvd.size() for rule="linear".
+    Installs the ramp as the optimizer's learning-rate schedule, read at optimizer.iterations (so a
+    restored optimizer resumes mid-ramp), and returns it. An optimizer that already has a schedule
+    ramps to that schedule's first value and then follows it. Call before broadcast_state() and before
+    or after distributed_optimizer(), either works. Give the length as `steps`, or `epochs` with `steps_per_epoch`.
+    """
     n = _schedule.warmup_steps(steps, epochs, steps_per_epoch)
-    return WarmupSchedule(base_lr, scale_lr(base_lr, rule), n, after)
+    current = getattr(optimizer, "_learning_rate", None)
+    if isinstance(current, WarmupSchedule):
+        raise ValueError("this optimizer is already warmed up: call warmup() once per optimizer")
+    after = current if isinstance(current, keras.optimizers.schedules.LearningRateSchedule) else None
+    target = float(after(0)) if after is not None else float(optimizer.learning_rate)
+    schedule = WarmupSchedule(target / _schedule.scale_factor(hvd.size(), rule), target, n, after)
+    optimizer.learning_rate = schedule
+    return schedule
 
 
 class DistributedGradientTape:
@@ -132,11 +151,12 @@ def allreduce_gradients(grads, compression="none", op="average"):
     return out
 
 
-def DistributedOptimizer(optimizer, compression="none", op="average"):
-    """Step 5 for model.fit (or apply_gradients): a Keras 3 optimizer that averages gradients first.
+def distributed_optimizer(optimizer, compression="none", op="average"):
+    """Step 5: a Keras 3 optimizer that averages gradients over ranks in apply_gradients (model.fit too).
 
     hvd.DistributedOptimizer targets Keras 2 and fails on Keras 3 optimizers. Returns a new optimizer
-    of the same class and configuration, as Horovod's does; build or compile with the returned one.
+    of the same class and configuration (learning-rate schedule included), as Horovod's does; build,
+    step or compile with the returned one. In a GradientTape loop, DistributedGradientTape is the alternative.
     """
     base = type(optimizer)
 
@@ -181,11 +201,10 @@ def average_metrics(metrics):
 
 
 def print0(*args, **kwargs):
+    """print() on rank 0 only, flushed."""
     _log.print0(hvd.rank(), *args, **kwargs)
 
 
-log = print0
-
-
 def progress(iterable=None, **kwargs):
+    """A tqdm progress bar on rank 0; the plain iterable on the other ranks."""
     return _log.progress0(hvd.rank(), iterable, **kwargs)

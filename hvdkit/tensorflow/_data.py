@@ -79,3 +79,14 @@ def epoch_order(n, seed, epoch):
 def shard(dataset, batch_size, shuffle=True, seed=0, drop_last=False, num_samples=None):
     """Step 3: this rank's part of `dataset` (a tf.data.Dataset of unbatched samples), batch_size per rank."""
     return ShardedDataset(dataset, batch_size, shuffle, seed, drop_last, num_samples)
+
+
+def shard_eval(dataset, batch_size):
+    """Step 3 for evaluation: every sample of `dataset` (unbatched) on exactly one rank, none repeated or dropped.
+
+    Rank r gets samples r, r + size, ...: ranks may differ by one sample or batch, so run no collective
+    per batch; add each rank's (sum, count) pairs with average_metrics afterwards.
+    """
+    if int(batch_size) < 1:
+        raise ValueError(f"per-rank batch size must be >= 1, got {batch_size}")
+    return dataset.shard(hvd.size(), hvd.rank()).batch(int(batch_size))

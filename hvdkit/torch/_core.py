@@ -1,4 +1,6 @@
 """Steps 1-6 and 8 for PyTorch."""
+import types
+
 import torch
 import horovod.torch as hvd
 
@@ -10,11 +12,18 @@ from hvdkit.common.context import Context, threads_per_rank
 from hvdkit.common.options import horovod_args
 from hvdkit.torch._consistency import check_consistent
 
-def init(seed=None, threads=None):
-    """Steps 1 and 2: start Horovod, pin one GPU per local rank (or split the CPU cores), seed."""
+
+def init(seed=None, threads=None, fail_fast=True):
+    """Steps 1 and 2: start Horovod, pin one GPU per local rank (or split the CPU cores), seed.
+
+    fail_fast=True: an uncaught exception ends this rank at once (os._exit) with one line naming it,
+    so the job ends instead of hanging in the other ranks' next collective; atexit handlers do not run
+    then. fail_fast=False keeps Python's own exception handling (and your atexit handlers).
+    """
     _errors.default_stall_shutdown()  # a rank that skips a collective ends the job instead of hanging it
     hvd.init()
-    _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
+    if fail_fast:
+        _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
     local_rank, local_size = hvd.local_rank(), hvd.local_size()
     if torch.cuda.is_available():
         torch.cuda.set_device(local_rank % torch.cuda.device_count())
@@ -34,16 +43,16 @@ def scale_lr(base_lr, rule="linear"):
     return _schedule.scaled_lr(base_lr, hvd.size(), rule)
 
 
-def warmup(optimizer, steps=None, epochs=None, steps_per_epoch=None, rule="linear", last_step=-1):
-    """Step 4: a per-step LR scheduler ramping from lr/scale to the optimizer's (already scaled) lr.
+def warmup(optimizer, steps=None, epochs=None, steps_per_epoch=None, rule="linear"):
+    """Step 4: ramp the LR of optimizer step s from lr / scale to lr, lr being the optimizer's (scale_lr'd) LR.
 
-    Call scheduler.step() after every optimizer.step(). Pass warmup as `steps`, or as `epochs` with
-    `steps_per_epoch`.
+    lr(s) = lr / scale + (lr - lr / scale) * min(s / warmup, 1), scale = hvd.size() for rule="linear".
+    Returns a LambdaLR: call scheduler.step() after every optimizer.step(). Before or after
+    distributed_optimizer(), either works. Give the length as `steps`, or as `epochs` with `steps_per_epoch`.
     """
     n = _schedule.warmup_steps(steps, epochs, steps_per_epoch)
     start = 1.0 / _schedule.scale_factor(hvd.size(), rule)
-    return torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda step: _schedule.warmup_lr(step, start, 1.0, n), last_epoch=last_step)
+    return torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: _schedule.warmup_lr(step, start, 1.0, n))
 
 
 class ShardedLoader(torch.utils.data.DataLoader):
@@ -78,12 +87,44 @@ def shard(dataset, batch_size, shuffle=True, seed=0, drop_last=False, **loader_k
     return ShardedLoader(dataset, batch_size=int(batch_size), sampler=sampler, **loader_kwargs)
 
 
+def shard_eval(dataset, batch_size, **loader_kwargs):
+    """Step 3 for evaluation: every sample on exactly one rank, none repeated or dropped.
+
+    Rank r gets samples r, r + size, ...: ranks may differ by one sample or batch, so run no collective
+    per batch; add each rank's (sum, count) pairs with average_metrics afterwards.
+    """
+    if int(batch_size) < 1:
+        raise ValueError(f"per-rank batch size must be >= 1, got {batch_size}")
+    mine = torch.utils.data.Subset(dataset, range(hvd.rank(), len(dataset), hvd.size()))
+    return torch.utils.data.DataLoader(mine, batch_size=int(batch_size), shuffle=False, **loader_kwargs)
+
+
 def distributed_optimizer(optimizer, model, compression="none", backward_passes_per_step=1, op="average"):
-    """Step 5: average gradients across ranks inside optimizer.step(), overlapped with backward."""
+    """Step 5: average gradients across ranks inside optimizer.step(), overlapped with backward.
+
+    Returns a new optimizer over the same param_groups: step the returned one from here on.
+    """
     comp, reduce_op = horovod_args(hvd, compression, op)
-    return hvd.DistributedOptimizer(
+    wrapped = hvd.DistributedOptimizer(
         optimizer, named_parameters=model.named_parameters(), compression=comp,
         backward_passes_per_step=backward_passes_per_step, op=reduce_op)
+    _report_steps(optimizer, wrapped)
+    return wrapped
+
+
+def _report_steps(original, wrapped):
+    """Let schedulers made on `original` (warmup before step 5) see the wrapped optimizer's steps.
+
+    The two share their param_groups, so such a scheduler sets the LR the wrapped optimizer uses. But
+    a torch scheduler watches its own optimizer's step() for the order check, and nothing calls the
+    original's any more: every run would warn "lr_scheduler.step() before optimizer.step()". Set the
+    flag that check reads whenever the wrapped optimizer steps (tests/test_warmup.py fails if it moves).
+    """
+    def step(self, *args, **kwargs):
+        original._opt_called = True
+        return type(self).step(self, *args, **kwargs)
+
+    wrapped.step = types.MethodType(step, wrapped)
 
 
 def broadcast_state(model, optimizer=None, root_rank=0):
@@ -121,11 +162,10 @@ def _item(x):
 
 
 def print0(*args, **kwargs):
+    """print() on rank 0 only, flushed."""
     _log.print0(hvd.rank(), *args, **kwargs)
 
 
-log = print0
-
-
 def progress(iterable=None, **kwargs):
+    """A tqdm progress bar on rank 0; the plain iterable on the other ranks."""
     return _log.progress0(hvd.rank(), iterable, **kwargs)

@@ -1,12 +1,13 @@
 """Rank script for hvdkit.tensorflow's steps, one check per subcommand (mirror of steps_torch.py).
 
-    mpirun -n 2 python tests/ranks/steps_tf.py shard|metrics|warmup|broadcast|checkpoint|fit [...]
+    mpirun -n 2 python tests/ranks/steps_tf.py shard|metrics|warmup|order|broadcast|checkpoint|fit [...]
 """
 import argparse
 import hashlib
 import json
 import os
 import signal
+import warnings
 
 import numpy as np
 import tensorflow as tf
@@ -40,9 +41,39 @@ def metrics(ctx, args):
 
 
 def warmup(ctx, args):
-    sched = hk.warmup(0.1, steps=args.warmup, rule=args.rule)
+    sched = hk.warmup(keras.optimizers.SGD(hk.scale_lr(0.1, rule=args.rule)), steps=args.warmup, rule=args.rule)
     lrs = [float(sched(step)) for step in range(args.warmup + 3)]
     print("LRS", ctx.rank, json.dumps({"scaled": hk.scale_lr(0.1, rule=args.rule), "lrs": lrs}), flush=True)
+
+
+def order(ctx, args):
+    """Steps 4 and 5 in both orders: the LR each optimizer step really applied, read off the update.
+
+    One weight, loss = weight * (rank + 1): the averaged gradient is (size + 1) / 2, so plain SGD moves the
+    weight by lr * (size + 1) / 2. Any warning fails the check.
+    """
+    warnings.simplefilter("error")
+    out = {}
+    x = tf.constant([[ctx.rank + 1.0]])
+    for name in ("warmup_first", "optimizer_first"):
+        model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, use_bias=False, kernel_initializer="zeros")])
+        opt = keras.optimizers.SGD(hk.scale_lr(0.1))
+        if name == "warmup_first":
+            hk.warmup(opt, steps=args.warmup)
+            opt = hk.distributed_optimizer(opt)
+        else:
+            opt = hk.distributed_optimizer(opt)
+            hk.warmup(opt, steps=args.warmup)
+        hk.broadcast_state(model, opt)
+        lrs = []
+        for _ in range(args.warmup + 2):
+            before = float(model.weights[0].numpy()[0, 0])
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(model(x))
+            opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+            lrs.append((before - float(model.weights[0].numpy()[0, 0])) / ((ctx.size + 1) / 2))
+        out[name] = lrs
+    print("ORDER", ctx.rank, json.dumps(out), flush=True)
 
 
 def bn_model(seed):
@@ -74,7 +105,8 @@ def checkpoint(ctx, args):
     x, y = rng.standard_normal((64, 4)).astype("float32"), rng.integers(0, 2, 64).astype("int32")
     model = bn_model(20 + ctx.rank)
     train = hk.shard(tf.data.Dataset.from_tensor_slices((x, y)), 4, seed=1)
-    opt = keras.optimizers.Adam(hk.warmup(0.01, steps=6))
+    opt = keras.optimizers.Adam(hk.scale_lr(0.01))
+    hk.warmup(opt, steps=6)
     hk.broadcast_state(model, opt)
     ckpt = hk.Checkpointer(args.dir, keep=2)
     start = ckpt.restore(model=model, optimizer=opt, data=train)
@@ -108,7 +140,7 @@ def fit(ctx, args):
     x = rng.standard_normal((n, 4)).astype("float32") + ctx.rank
     y = (x.sum(axis=1) > 2 * ctx.rank).astype("int32")
     model = bn_model(30 + ctx.rank)
-    model.compile(optimizer=hk.DistributedOptimizer(keras.optimizers.SGD(hk.scale_lr(0.05))),
+    model.compile(optimizer=hk.distributed_optimizer(keras.optimizers.SGD(hk.scale_lr(0.05))),
                   loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
     seen = {}
 
@@ -129,7 +161,7 @@ def fit(ctx, args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("check", choices=["shard", "metrics", "warmup", "broadcast", "checkpoint", "fit"])
+    ap.add_argument("check", choices=["shard", "metrics", "warmup", "order", "broadcast", "checkpoint", "fit"])
     ap.add_argument("--n", type=int, default=23)
     ap.add_argument("--rule", default="linear")
     ap.add_argument("--warmup", type=int, default=5)

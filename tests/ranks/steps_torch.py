@@ -1,12 +1,13 @@
 """Rank script for hvdkit.torch's steps, one check per subcommand; prints lines the tests parse.
 
-    mpirun -n 2 python tests/ranks/steps_torch.py shard|metrics|warmup|broadcast|checkpoint [...]
+    mpirun -n 2 python tests/ranks/steps_torch.py shard|metrics|warmup|order|broadcast|checkpoint [...]
 """
 import argparse
 import hashlib
 import json
 import os
 import signal
+import warnings
 
 import torch
 
@@ -51,6 +52,36 @@ def warmup(ctx, args):
         opt.step()
         sched.step()
     print("LRS", ctx.rank, json.dumps({"scaled": hk.scale_lr(base, rule=args.rule), "lrs": lrs}), flush=True)
+
+
+def order(ctx, args):
+    """Steps 4 and 5 in both orders: the LR each optimizer step really applied, read off the update.
+
+    One weight, loss = weight * (rank + 1): the averaged gradient is (size + 1) / 2, so plain SGD moves the
+    weight by lr * (size + 1) / 2. Any warning (PyTorch's scheduler-order one) fails the check.
+    """
+    warnings.simplefilter("error")
+    out = {}
+    for name in ("warmup_first", "optimizer_first"):
+        model = torch.nn.Linear(1, 1, bias=False)
+        torch.nn.init.zeros_(model.weight)
+        opt = torch.optim.SGD(model.parameters(), lr=hk.scale_lr(0.1))
+        if name == "warmup_first":
+            sched = hk.warmup(opt, steps=args.warmup)
+            opt = hk.distributed_optimizer(opt, model)
+        else:
+            opt = hk.distributed_optimizer(opt, model)
+            sched = hk.warmup(opt, steps=args.warmup)
+        lrs = []
+        for _ in range(args.warmup + 2):
+            before = model.weight.item()
+            opt.zero_grad()
+            (model.weight * (ctx.rank + 1.0)).sum().backward()
+            opt.step()
+            sched.step()
+            lrs.append((before - model.weight.item()) / ((ctx.size + 1) / 2))
+        out[name] = lrs
+    print("ORDER", ctx.rank, json.dumps(out), flush=True)
 
 
 def bn_model(seed):
@@ -113,7 +144,7 @@ def checkpoint(ctx, args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("check", choices=["shard", "metrics", "warmup", "broadcast", "checkpoint"])
+    ap.add_argument("check", choices=["shard", "metrics", "warmup", "order", "broadcast", "checkpoint"])
     ap.add_argument("--n", type=int, default=23)
     ap.add_argument("--rule", default="linear")
     ap.add_argument("--warmup", type=int, default=5)
