@@ -85,3 +85,33 @@ def test_both_modules_have_the_same_api_but_the_documented_differences():
         doc_torch, doc_tf, why = listed[name]
         assert (doc_torch, doc_tf) == (torch_cell, tf_cell), f"{name}: the doc says {(doc_torch, doc_tf)}"
         assert len(why) >= 20, f"{name}: say why the two differ"
+
+
+FAILING = """
+import atexit, sys
+import {module} as hk
+atexit.register(lambda: print("ATEXIT RAN", flush=True))
+hk.init(fail_fast={fail_fast})
+print("HOOK", "python's" if sys.excepthook is sys.__excepthook__ else "hvdkit's", flush=True)
+raise RuntimeError("boom")
+"""
+
+
+@pytest.mark.horovod
+@pytest.mark.parametrize("module,fail_fast", [  # the default's hook is the same code in both: torch shows it
+    pytest.param("hvdkit.torch", True, marks=pytest.mark.torch),
+    pytest.param("hvdkit.torch", False, marks=pytest.mark.torch),
+    pytest.param("hvdkit.tensorflow", False, marks=pytest.mark.tensorflow)])
+def test_fail_fast_false_installs_no_hook_and_atexit_handlers_run(module, fail_fast):
+    """init() (fail_fast=True) ends a failing rank with os._exit, naming it: atexit handlers do not run.
+    init(fail_fast=False) leaves Python's exception handling alone: the traceback, and the handlers run."""
+    proc = subprocess.run([sys.executable, "-c", FAILING.format(module=module, fail_fast=fail_fast)],
+                          capture_output=True, text=True, timeout=180, env=dict(os.environ, PYTHONPATH=ROOT))
+    assert proc.returncode == 1
+    assert ("HOOK hvdkit's" if fail_fast else "HOOK python's") in proc.stdout
+    assert ("ATEXIT RAN" in proc.stdout) is (not fail_fast), proc.stdout
+    first = proc.stderr.strip().splitlines()
+    if fail_fast:
+        assert any(l.startswith("hvdkit: rank 0 of 1 failed") and "RuntimeError: boom" in l for l in first), proc.stderr
+    else:
+        assert "hvdkit: rank" not in proc.stderr and first[-1] == "RuntimeError: boom", proc.stderr
