@@ -2,12 +2,17 @@
 
 The models: the standard parameter count, and the torch and Keras networks computing the same function
 once torch's weights are copied into Keras (so the padding, strides and shortcuts are the same network).
-The launches: the run record is valid, its total is the sum of the per-rank rates, and each rank's rate
-is its timed images over its timed seconds, recomputed here from the per-step times it reports.
+The scripts: each Horovod script differs from its sequential twin only in `Horovod:` lines, and shows the
+eight steps on the first screen of main(). The launches: rank 0 prints a progress line per step, the run
+record is valid, its total is the sum of the per-rank rates, and each rank's rate is its timed images over
+its timed seconds, recomputed here from the per-step times it reports.
 """
+import ast
+import difflib
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -18,7 +23,10 @@ from conftest import ROOT, run_ranks
 from hvdkit.common import record
 from hvdkit.timeline import summarize
 
-SCRIPT = os.path.join(ROOT, "examples", "resnet34", "train_hvd.py")
+EXAMPLE = os.path.join(ROOT, "examples", "resnet34")
+SCRIPT = os.path.join(EXAMPLE, "train_hvd.py")
+PAIRS = [("train_resnet34.py", "train_hvd.py"), ("train_resnet34_torch.py", "train_hvd_torch.py")]
+FIRST_SCREEN = 50  # lines of main() a reader sees without scrolling
 PARAMS = 21_797_672      # torchvision.models.resnet34(): parameters (Keras: trainable weights)
 BN_STATS = 17_024        # running mean + variance of 8,512 batch-norm channels (Keras: non-trainable)
 
@@ -88,6 +96,40 @@ def test_torch_and_keras_resnet34_compute_the_same_function():
         np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-3 * np.abs(expected).max())
 
 
+def _code(name):
+    """The file's lines after its module docstring (which differs: it gives the launch command)."""
+    with open(os.path.join(EXAMPLE, name)) as f:
+        text = f.read()
+    return text.splitlines()[ast.parse(text).body[0].end_lineno:]
+
+
+@pytest.mark.parametrize("sequential,converted", PAIRS)
+def test_conversion_is_only_horovod_lines(sequential, converted):
+    """Every line the conversion adds or changes carries a `Horovod:` mark; it drops no line without one."""
+    old, new = _code(sequential), _code(converted)
+    added = 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        block = "\n".join(["- " + l for l in old[i1:i2]] + ["+ " + l for l in new[j1:j2]])
+        assert tag != "delete", f"{converted} drops sequential lines without a Horovod: line instead:\n{block}"
+        unmarked = [l for l in new[j1:j2] if "Horovod:" not in l]
+        assert not unmarked, f"unmarked lines in {converted}:\n{block}"
+        added += j2 - j1
+    assert 20 <= added <= 40, f"{converted}: {added} Horovod lines"
+
+
+@pytest.mark.parametrize("converted", [c for _, c in PAIRS])
+def test_eight_steps_on_the_first_screen_of_main(converted):
+    code = _code(converted)
+    start = code.index("def main():")
+    screen = "\n".join(code[start:start + FIRST_SCREEN])
+    steps = set()
+    for first, last in re.findall(r"Horovod: steps? (\d)(?:-(\d))?", screen):
+        steps.update(range(int(first), int(last or first) + 1))
+    assert steps == set(range(1, 9)), f"{converted}: steps {sorted(steps)} in main()'s first {FIRST_SCREEN} lines"
+
+
 def _check_record(rec, ranks, batch, steps):
     record.validate(rec)
     assert rec["ranks"] == ranks and rec["unit"] == "images"
@@ -120,6 +162,11 @@ def test_torch_two_ranks_strong_batch_from_the_environment(tmp_path):
     assert rec["framework"] == "torch" and rec["threads_per_rank"] >= 1
     assert _total_line(result) == pytest.approx(rec["total_rate"], abs=0.006)
     assert len(result.lines("rank ")) == 2
+    # Rank 0 alone shows every step: its time, images/s, loss, and from the first timed step the time left.
+    progress = result.lines("step ")
+    assert [p.split(":")[0] for p in progress] == ["1/3", "2/3", "3/3"], result.stdout
+    assert progress[0].endswith("(warmup, not timed)") and re.search(r" img/s on rank 0, loss \d", progress[1])
+    assert progress[1].endswith(" left") and not progress[2].endswith(" left")
     assert sorted(os.listdir(tmp_path / "ck")) == ["epoch-0000.ckpt", "epoch-0000.ckpt.sha256"]
 
 

@@ -1,12 +1,13 @@
 """The benchmark's inputs, framework-free: synthetic ImageNet-shaped images, Fashion-MNIST, an image folder.
 
-The framework modules turn these into a torch Dataset or a tf.data.Dataset and shard them with hvdkit.
+resnet_data_tf.py and resnet_data_torch.py turn these into a tf.data.Dataset or a torch Dataset.
 """
 import os
 
 import numpy as np
 
 from hvdkit.common import datasets
+from hvdkit.common.errors import UsageProblem
 
 SOURCES = ("synthetic", "fashion-mnist", "folder")
 # ImageNet's per-channel statistics, the usual normalization for a ResNet's RGB input.
@@ -17,8 +18,9 @@ IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".gif")
 POOL = 32
 
 
-class DataError(ValueError):
-    pass
+class DataError(UsageProblem):
+    """A data set that is missing or unusable: the same on every rank, so rank 0 reports it."""
+    collective = True
 
 
 def synthetic(num_samples, image_size, num_classes, seed=0, channels_first=False):
