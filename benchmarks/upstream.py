@@ -215,6 +215,8 @@ def main(argv=None):
     ap.add_argument("--no-examples", action="store_true", help="run the tests only")
     ap.add_argument("--quick", action="store_true", help=f"smoke: {', '.join(QUICK)} only, no examples")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per test file (default 3600)")
+    ap.add_argument("--example-timeout", type=float, default=600, help="seconds per example (default 600)")
+    ap.add_argument("--only-examples", action="store_true", help="run the examples only")
     ap.add_argument("--out", default=RESULTS)
     args = ap.parse_args(argv)
     directory = os.path.abspath(args.dir)
@@ -233,11 +235,11 @@ def main(argv=None):
         return 2
     tmp = tempfile.mkdtemp(prefix="hvdkit-upstream-")
     try:
-        records = [run_file(test_dir, name, tmp, args.timeout) for name in files]
+        records = [] if args.only_examples else [run_file(test_dir, name, tmp, args.timeout) for name in files]
         examples = []
         if not (args.no_examples or args.quick):
             from benchmarks.upstream_examples import run_examples
-            examples = run_examples(directory, tmp, sandbox_env)
+            examples = run_examples(directory, tmp, sandbox_env, args.example_timeout)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     total = totals(records)
@@ -253,13 +255,13 @@ def main(argv=None):
             "failure frames: 'frame' is the innermost, 'test_frame' the innermost in the test's own file, "
             "'horovod_frame' the innermost inside Horovod.",
         ],
-        "targets": {
-            "non-GPU tests pass, but the excused": {
-                "target": "0 failed, 0 not run", "measured": f"{total['failed']} failed, {total['not_run']} not run",
-                "met": total["failed"] == 0 and total["not_run"] == 0 and bool(records)},
-        },
+        "targets": {},
         "totals": total, "files": records, "examples": examples,
     }
+    if records:
+        result["targets"]["non-GPU tests pass, but the excused"] = {
+            "target": "0 failed, 0 not run", "measured": f"{total['failed']} failed, {total['not_run']} not run",
+            "met": total["failed"] == 0 and total["not_run"] == 0}
     if examples:
         result["targets"]["examples run to completion"] = {
             "target": "every example that does not need torchvision",

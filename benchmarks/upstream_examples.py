@@ -18,7 +18,7 @@ from hvdkit.common import datasets, launch
 from hvdkit.common.keras_standin import DIR as STANDIN_HOOK
 
 RANKS = 2
-TIMEOUT = 900
+TIMEOUT = 600
 _TF_SMALL = ["--model", "MobileNetV3Small", "--batch-size", "4", "--num-batches-per-iter", "1",
              "--num-iters", "2", "--no-cuda"]
 _TORCH_SMALL = ["--model", "resnet18", "--batch-size", "4", "--num-warmup-batches", "1",
@@ -70,23 +70,35 @@ def command(rel, path, work):
         f.write(f"#!/bin/sh\necho localhost:{RANKS}\n")
     os.chmod(discover, 0o755)
     argv = launch.command(RANKS, argv, "horovodrun")
-    # Elastic mode takes its hosts from a discovery script instead of the fixed -H list.
+    # Elastic mode takes its hosts from a discovery script instead of the fixed -H list. With one host
+    # Horovod cannot work out a common network interface by itself (it waits, then times out), and a
+    # failed worker blacklists the only host: the driver would wait its default 600 s for another.
     at = argv.index("-H")
     return argv[:at] + ["--min-np", str(RANKS), "--max-np", str(RANKS), "--host-discovery-script", discover,
-                        "--gloo"] + argv[at + 2:]
+                        "--network-interface", "lo", "--elastic-timeout", "60", "--gloo"] + argv[at + 2:]
 
 
-def _error_line(output):
-    """The last line that looks like an exception, for the record."""
-    lines = [l.strip() for l in output.splitlines() if l.strip()]
-    for line in reversed(lines):
-        bare = re.sub(r"^\[\d+(,\d+)?\]<std\w+>:", "", line).strip()
-        if re.match(r"^[\w.]*(Error|Exception|Exit)\b", bare) or re.match(r"^[\w.]+: ", bare) and "Error" in bare:
-            return bare[:500]
-    return lines[-1][:500] if lines else ""
+_NOISE = re.compile(r"^([IWE]\d{4} |WARNING: All log messages|To enable the following instructions)")
+_EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b")
+_FRAME = re.compile(r'^File "([^"]+)", line (\d+)')
 
 
-def run_examples(directory, tmp, sandbox_env):
+def failure(output):
+    """(last exception line, its innermost 'file:line' frame or None, output tail) from a failed run's output."""
+    lines = [re.sub(r"^\[\d+(,\d+)?\]<std\w+>:", "", l).strip() for l in output.splitlines()]
+    lines = [l for l in lines if l and not _NOISE.match(l)]
+    at = max((i for i, l in enumerate(lines) if _EXCEPTION.match(l)), default=None)
+    frames = [m for m in (_FRAME.match(l) for l in lines[:at]) if m] if at is not None else []
+    frame = None
+    if frames:
+        path = frames[-1].group(1)
+        path = path.split("site-packages" + os.sep, 1)[-1].split("examples" + os.sep, 1)[-1]
+        frame = f"{path}:{frames[-1].group(2)}"
+    tail = "\n".join(lines[-8:])[-800:]
+    return (lines[at][:500] if at is not None else (lines[-1][:500] if lines else "")), frame, tail
+
+
+def run_examples(directory, tmp, sandbox_env, timeout=TIMEOUT):
     records = []
     env = sandbox_env(tmp)
     no_torchvision = torchvision_error(env)
@@ -112,7 +124,7 @@ def run_examples(directory, tmp, sandbox_env):
         start = time.perf_counter()
         try:
             proc = subprocess.run(argv, cwd=work, env=run_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  text=True, timeout=TIMEOUT)
+                                  text=True, timeout=timeout)
             status, output = proc.returncode, proc.stdout
         except subprocess.TimeoutExpired as exc:
             status, output = None, (exc.stdout or b"").decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
@@ -120,7 +132,9 @@ def run_examples(directory, tmp, sandbox_env):
         record.update(exit_status=status, seconds=seconds,
                       status="passed" if status == 0 else ("timed out" if status is None else "failed"))
         if status != 0:
-            record["reason"] = f"killed after {TIMEOUT} s" if status is None else _error_line(output)
+            reason, frame, tail = failure(output)
+            record.update(reason=f"killed after {timeout} s" if status is None else reason, frame=frame,
+                          output_tail=tail)
         print(f"   {record['status']} in {seconds} s{': ' + record['reason'] if status else ''}", flush=True)
         records.append(record)
     return records
