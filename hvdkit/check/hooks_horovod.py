@@ -36,5 +36,9 @@ def _wrap_broadcast(fn, name, obs, before):
         if before is not None:
             before(name, a, k)
         obs.on_broadcast(name)
-        return fn(*a, **k)
+        outer, obs.in_broadcast = obs.in_broadcast, True
+        try:
+            return fn(*a, **k)
+        finally:
+            obs.in_broadcast = outer
     return observed

@@ -47,13 +47,21 @@ def install(torch, obs):
     from importlib import import_module
     hooks = import_module("torch.optim.optimizer")
 
+    # Horovod's DistributedOptimizer.step() calls the wrapped class's step(): both fire the global hooks,
+    # so only the outermost counts; steps Horovod takes inside broadcast_optimizer_state do not count.
+    depth = [0]
+
     def pre(opt, args, kwargs):
-        if obs.rec["threads"] is None:
-            obs.rec["threads"] = torch.get_num_threads()
-        obs.before_step(lr=float(opt.param_groups[0]["lr"]))
+        depth[0] += 1
+        if depth[0] == 1 and not obs.in_broadcast:
+            if obs.rec["threads"] is None:
+                obs.rec["threads"] = torch.get_num_threads()
+            obs.before_step(lr=float(opt.param_groups[0]["lr"]))
 
     def post(opt, args, kwargs):
-        obs.after_step()
+        depth[0] -= 1
+        if depth[0] == 0 and not obs.in_broadcast:
+            obs.after_step()
     hooks.register_optimizer_step_pre_hook(pre)
     hooks.register_optimizer_step_post_hook(post)
 

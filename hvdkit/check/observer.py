@@ -33,7 +33,7 @@ class Observer:
                     "steps": 0, "hash_before": {}, "hash_after": {}, "lr": None, "first_batch": None,
                     "writes": [], "threads": None, "crash": None, "exit": None, "finished": False}
         self.weights = None   # callable -> list of bytes chunks (set by the framework hooks)
-        self.perturbed = False
+        self.in_broadcast = False  # Horovod steps the optimizer inside broadcast_optimizer_state
 
     # --- events from the hooks ---------------------------------------------------------------
     def on_init(self, size):

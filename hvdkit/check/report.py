@@ -10,6 +10,8 @@ def merge(static, dynamic):
     for n, _, _ in STEPS:
         s, d = static.get(n), (dynamic or {}).get(n)
         if d is not None and d.verdict is not None:
+            if s is not None and s.verdict in FLAGGED and d.verdict in FLAGGED:
+                d.verdict = s.verdict  # both flag it: the source says whether the code is absent or wrong
             if s is not None and s.verdict != d.verdict:
                 d.evidence += f" [static pass said {s.verdict}: {s.evidence}]"
             d.fix = d.fix or (s.fix if s is not None else None)
