@@ -3,10 +3,15 @@
 #
 #   scripts/build_horovod.sh [PYTHON]        (default: .venv/bin/python, else python3)
 #
-# Horovod's last release does not build from its sdist against torch >= 2.1 or TF >= 2.16; the patch
-# in scripts/patches/ is the smallest change that does (see README "Troubleshooting the build").
-# The wheel is cached under $HVDKIT_CACHE (default ~/.cache/hvdkit) keyed by everything that changes
-# the binary, so a second run, or a second venv with the same versions, only reinstalls it.
+# Horovod's last release does not build from its sdist against torch >= 2.1 or TF >= 2.16, and its
+# TensorFlow/Keras Python layer assumes Keras 2. Two patches in scripts/patches/ fix that:
+#   horovod-0.28.1.patch         the smallest build change (see README "Troubleshooting the build");
+#   horovod-0.28.1-keras3.patch  Python only: Horovod's own TF/Keras API on Keras 3 (README "What
+#                                hvdkit's Horovod fixes"); Keras 2 keeps its original code paths.
+# The compiled wheel is cached under $HVDKIT_CACHE (default ~/.cache/hvdkit) keyed by everything that
+# changes the binary; the Python patch is applied to a copy of that wheel (seconds, no recompilation),
+# cached under a key that adds the patch's hash. A second run, or a second venv with the same
+# versions, only reinstalls.
 #
 # Build options the user sets are passed through untouched: HOROVOD_GPU_OPERATIONS, HOROVOD_CUDA_HOME,
 # HOROVOD_NCCL_HOME, HOROVOD_GPU, HOROVOD_WITHOUT_* ... (https://horovod.readthedocs.io/en/stable/install_include.html).
@@ -15,6 +20,7 @@ set -euo pipefail
 HOROVOD_VERSION=0.28.1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 patch_file="$here/patches/horovod-$HOROVOD_VERSION.patch"
+py_patch_file="$here/patches/horovod-$HOROVOD_VERSION-keras3.patch"
 PYTHON=${1:-${PYTHON:-}}
 if [ -z "$PYTHON" ]; then
     if [ -x "$here/../.venv/bin/python" ]; then PYTHON="$here/../.venv/bin/python"; else PYTHON=python3; fi
@@ -58,7 +64,9 @@ export CMAKE_POLICY_VERSION_MINIMUM=${CMAKE_POLICY_VERSION_MINIMUM:-3.5}
 build_env=$(env | grep -E '^(HOROVOD_|CMAKE_|CC=|CXX=|CUDA)' | sort || true)
 patch_hash=$(sha256sum "$patch_file" | cut -c1-12)
 env_hash=$(printf '%s' "$build_env" | sha256sum | cut -c1-12)
-key="horovod-$HOROVOD_VERSION-patch-$patch_hash-py$py_ver-torch-$torch_ver-tf-$tf_ver-env-$env_hash"
+build_key="horovod-$HOROVOD_VERSION-patch-$patch_hash-py$py_ver-torch-$torch_ver-tf-$tf_ver-env-$env_hash"
+build_dir="$cache_root/wheels/$build_key"
+key="$build_key-keras3-$(sha256sum "$py_patch_file" | cut -c1-12)"
 wheel_dir="$cache_root/wheels/$key"
 prefix=$("$PYTHON" -c 'import sys; print(sys.prefix)')
 stamp="$prefix/.hvdkit-horovod-key"
@@ -68,7 +76,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && "$PYTHON" -c 'import hor
     exit 0
 fi
 
-if ! ls "$wheel_dir"/horovod-*.whl >/dev/null 2>&1; then
+if ! ls "$build_dir"/horovod-*.whl >/dev/null 2>&1; then
     say "building Horovod $HOROVOD_VERSION for python $py_ver, torch $torch_ver, tensorflow $tf_ver (a few minutes)"
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
@@ -83,9 +91,21 @@ if ! ls "$wheel_dir"/horovod-*.whl >/dev/null 2>&1; then
         cp "$work/build.log" "$cache_root/last-build.log" 2>/dev/null || true
         die "Horovod build failed; full log above (last 40 lines). See README: Troubleshooting the build"
     }
-    mkdir -p "$wheel_dir"
-    mv "$work"/dist/horovod-*.whl "$wheel_dir/"
-    printf '%s\n' "$build_env" > "$wheel_dir/build-env.txt"
+    mkdir -p "$build_dir"
+    mv "$work"/dist/horovod-*.whl "$build_dir/"
+    printf '%s\n' "$build_env" > "$build_dir/build-env.txt"
+fi
+
+if ! ls "$wheel_dir"/horovod-*.whl >/dev/null 2>&1; then
+    say "applying $(basename "$py_patch_file") to the compiled wheel"
+    unpacked=$(mktemp -d)
+    "$PYTHON" -m pip install --quiet wheel
+    "$PYTHON" -m wheel unpack --dest "$unpacked" "$build_dir"/horovod-*.whl >/dev/null
+    (cd "$unpacked/horovod-$HOROVOD_VERSION" && patch -p1 --quiet < "$py_patch_file") \
+        || die "patch $py_patch_file does not apply to the built wheel"
+    mkdir -p "$wheel_dir.tmp"
+    "$PYTHON" -m wheel pack --dest-dir "$wheel_dir.tmp" "$unpacked/horovod-$HOROVOD_VERSION" >/dev/null
+    rm -rf "$unpacked" "$wheel_dir" && mv "$wheel_dir.tmp" "$wheel_dir"
 fi
 
 say "installing $(basename "$wheel_dir"/horovod-*.whl) from cache"
