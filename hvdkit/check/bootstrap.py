@@ -40,7 +40,8 @@ def install_import_hook(obs):
             done.add("torch")
             from hvdkit.check import hooks_torch
             hooks_torch.install(sys.modules["torch"], obs)
-        if "tf" not in done and _ready("tensorflow"):
+        # Not while Keras itself is importing (`import keras` first imports TensorFlow): wait for it to finish.
+        if "tf" not in done and _ready("tensorflow") and ("keras" not in sys.modules or _ready("keras")):
             done.add("tf")
             # tf.keras loads Keras lazily, past this hook: load it now, as the script's first tf.keras would.
             __import__("importlib").import_module("keras")
