@@ -22,6 +22,17 @@ def test_doctor_reports_frameworks_and_controllers():
     assert set(rows["horovod frameworks"]["detail"].split(", ")) >= {"TensorFlow", "PyTorch"}
     assert {"MPI", "Gloo"} <= set(rows["horovod controllers"]["detail"].split(", "))
     assert rows["mpirun -n 2"]["status"] == "ok"
+    # make setup applied hvdkit's Keras 3 patch to Horovod, and doctor can tell.
+    assert rows["horovod keras API"]["status"] == "ok" and "patched by hvdkit" in rows["horovod keras API"]["detail"]
+
+
+def test_doctor_warns_about_an_unpatched_horovod_on_keras3():
+    from hvdkit.cli.doctor import WARN, keras_api_status
+    status, detail, fix = keras_api_status({"keras": "3.15.1", "horovod": "0.28.1", "tensorflow": "2.21.0",
+                                            "horovod_keras3": False})
+    assert status == WARN and "assume Keras 2" in detail and "build_horovod.sh" in fix
+    assert keras_api_status({"keras": "2.15.0", "horovod": "0.28.1", "tensorflow": "2.15.0",
+                             "horovod_keras3": False})[0] == "ok"
 
 
 def test_doctor_fails_with_a_fix_when_horovod_is_missing(tmp_path):

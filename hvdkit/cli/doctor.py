@@ -23,6 +23,11 @@ for key, names in {"torch": ["torch"], "tensorflow": ["tensorflow", "tensorflow-
             out[key] = md.version(n); break
         except md.PackageNotFoundError:
             out[key] = None
+try:  # hvdkit's Keras 3 patch adds horovod/_keras/keras3.py (found without importing TensorFlow)
+    files = md.distribution("horovod").files or []
+    out["horovod_keras3"] = any(str(f) == "horovod/_keras/keras3.py" for f in files)  # RECORD paths use /
+except md.PackageNotFoundError:
+    out["horovod_keras3"] = None
 print(json.dumps(out))
 """
 _FIX = {
@@ -31,6 +36,19 @@ _FIX = {
     "horovod": "make setup (builds Horovod 0.28.1 with scripts/build_horovod.sh)",
     "mpi4py": "pip install mpi4py (needs libopenmpi-dev)",
 }
+
+
+def keras_api_status(versions):
+    """(status, detail, fix) for Horovod's own Keras API with the installed Keras, or None without both."""
+    keras, patched = versions.get("keras"), versions.get("horovod_keras3")
+    if not (keras and versions.get("horovod") and versions.get("tensorflow")):
+        return None
+    if int(keras.split(".")[0]) < 3:
+        return OK, f"Keras {keras}: Horovod's own code path", ""
+    if patched:
+        return OK, f"Keras {keras}: patched by hvdkit (scripts/patches/horovod-0.28.1-keras3.patch)", ""
+    return (WARN, f"Keras {keras}: this Horovod's horovod.tensorflow.keras optimizer and callbacks assume Keras 2",
+            "rebuild with hvdkit's patch: bash scripts/build_horovod.sh (hvdkit's own API works either way)")
 
 
 def _run(argv, timeout=120, env=None):
@@ -68,6 +86,9 @@ def check_versions(report, python):
         v = versions.get(name)
         required = name in ("horovod",)
         report.add(OK if v else (FAIL if required else WARN), name, v or "not installed", _FIX.get(name, f"pip install {name}"))
+    keras_api = keras_api_status(versions)
+    if keras_api:
+        report.add(keras_api[0], "horovod keras API", *keras_api[1:])
     return versions
 
 
