@@ -31,6 +31,7 @@ BENCHMARKS = {
     "scaling": ("benchmarks.scaling_bench", [], ["--quick"]),
     "timeline": ("benchmarks.timeline_bench", [], ["--sizes", "1", "--repeats", "1"]),
     "fuzz": ("benchmarks.fuzz_readers", ["--seconds", "40"], ["--seconds", "1"]),
+    "check": ("benchmarks.check_bench", [], ["--quick"]),
     "upstream": ("benchmarks.upstream", [], ["--quick"]),
 }
 

@@ -139,6 +139,12 @@ class Script:
         return isinstance(node, ast.Attribute) and node.attr in names and self.qual(node.value) in self.ctx_names()
 
     def ctx_names(self):
+        """Names bound to hvdkit's init() result (ctx.rank, ctx.size): computed once, after the walk."""
+        if getattr(self, "_ctx_names", None) is None:
+            self._ctx_names = self._find_ctx_names()
+        return self._ctx_names
+
+    def _find_ctx_names(self):
         return {e.node.parent.targets[0].id for e in self.events
                 if e.api and e.api[1] == "init" and isinstance(getattr(e.node, "parent", None), ast.Assign)
                 and isinstance(e.node.parent.targets[0], ast.Name)}
