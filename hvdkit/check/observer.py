@@ -51,16 +51,18 @@ class Observer:
     def before_step(self, lr=None):
         """Called just before an optimizer step (torch) or a call that may step (TF)."""
         k = self.rec["steps"] + 1
-        if self.weights is not None:
-            self.rec["hash_before"][str(k)] = digest(self.weights())
+        chunks = self.weights() if self.weights is not None else None
+        if chunks:  # no weights yet (a Keras model built by its first call): nothing to compare
+            self.rec["hash_before"][str(k)] = digest(chunks)
         if lr is not None and self.rec["lr"] is None:
             self.rec["lr"] = lr
 
     def after_step(self, count=1):
         """`count` optimizer steps just completed; stops the script after the last observed one."""
         self.rec["steps"] += count
-        if self.weights is not None:
-            self.rec["hash_after"][str(self.rec["steps"])] = digest(self.weights())
+        chunks = self.weights() if self.weights is not None else None
+        if chunks:
+            self.rec["hash_after"][str(self.rec["steps"])] = digest(chunks)
         if self.rec["steps"] >= self.steps:
             self.write()
             raise StopRun()
