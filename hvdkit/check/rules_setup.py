@@ -103,6 +103,10 @@ def shard(f):
     divided = _divided_steps(f)
     if not parts and not discarded and not bad_args and not _has_data(f):
         return Finding(UNKNOWN, "no data pipeline found (synthetic data?): nothing to shard")
+    one_batch = _random_batch(f)
+    if not parts and not discarded and not bad_args and not divided and one_batch is not None:
+        return Finding(UNKNOWN, f"synthetic data: one random batch (line {one_batch.line}) fed again and again; "
+                       "nothing to shard", one_batch.line)
     if bad_args:
         e = bad_args[0]
         return Finding(WRONG, f"line {e.line} splits the data without hvd.size() and hvd.rank(): {f.text(e.line)}",
@@ -151,6 +155,19 @@ def _has_data(f):
         return True
     return any(_DATA.match(f.s.qual(e.node.func).split(".")[-1]) or ".datasets." in f.s.qual(e.node.func)
                for e in f.s.events)
+
+
+_RANDOM = re.compile(r"^(uniform|normal|randn|rand|randint|random_normal|random_uniform|truncated_normal)$")
+
+
+def _random_batch(f):
+    """A random tensor shaped by the batch size: a benchmark's single synthetic batch."""
+    for e in f.s.events:
+        q = f.s.qual(e.node.func)
+        if _RANDOM.match(q.split(".")[-1]) and "random" in q or q in ("torch.randn", "torch.rand", "torch.randint"):
+            if any(re.search(r"batch", ast.unparse(a), re.I) for a in e.node.args[:1] + e.node.args[1:2]):
+                return e
+    return None
 
 
 class _Pseudo:
