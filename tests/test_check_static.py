@@ -178,3 +178,30 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, body, name, expected):
 def test_bad_options_exit_2():
     r = _cli(os.path.join(MUTANT_DIR, "base_torch.py"), "--run", "-n", "1")
     assert r.returncode == 2 and "at least 2 ranks" in r.stderr
+
+
+@pytest.mark.parametrize("repeat,verdict", [("", OK), (".repeat()", WRONG)])
+def test_steps_counted_before_sharding_matter_only_when_they_extend_the_epoch(tmp_path, repeat, verdict):
+    src = f"""
+        import tensorflow as tf, horovod.tensorflow as hvd
+        hvd.init()
+        (x, y), _ = tf.keras.datasets.mnist.load_data()
+        nstep = len(x) // 128
+        dataset = tf.data.Dataset.from_tensor_slices((x, y)).shard(hvd.size(), hvd.rank()){repeat}.batch(128)
+        for batch, (images, labels) in enumerate(dataset.take(nstep)):
+            pass
+    """
+    findings, _, _ = analyze(_write(tmp_path, src))
+    assert findings[3].verdict == verdict, findings[3].evidence
+
+
+def test_a_benchmark_single_random_batch_has_nothing_to_shard(tmp_path):
+    src = """
+        import tensorflow as tf, horovod.tensorflow.keras as hvd
+        hvd.init()
+        data = tf.random.uniform([args.batch_size, 224, 224, 3])
+        dataset = tf.data.Dataset.from_tensor_slices((data, data)).repeat().batch(args.batch_size)
+        model.fit(dataset, steps_per_epoch=10)
+    """
+    findings, _, _ = analyze(_write(tmp_path, src))
+    assert findings[3].verdict == UNKNOWN and "synthetic" in findings[3].evidence

@@ -250,9 +250,12 @@ def _mentions_name(f, node, names):
 
 def _len_before_shard(f, sharded):
     """A steps_per_epoch=/take() count built from len() of data that is not a shard's result."""
+    # take(n) on a finite shard only caps the epoch; on a repeated one it makes every rank take n steps.
+    # fit(steps_per_epoch=n) needs n batches per epoch either way (or Keras stops: "ran out of data").
+    repeated = any(isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "repeat" for n in ast.walk(f.s.tree))
     for e in f.s.events:
         sinks = [k.value for k in e.node.keywords if k.arg == "steps_per_epoch"]
-        if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "take":
+        if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "take" and repeated:
             sinks += e.node.args[:1]
         for sink in sinks:
             if f.mentions(sink, f.is_size):
