@@ -205,3 +205,23 @@ def test_a_benchmark_single_random_batch_has_nothing_to_shard(tmp_path):
     """
     findings, _, _ = analyze(_write(tmp_path, src))
     assert findings[3].verdict == UNKNOWN and "synthetic" in findings[3].evidence
+
+
+@pytest.mark.parametrize("report,verdict", [
+    ("loss_sum /= count\n{i}print(hvd.allreduce(torch.tensor(loss_sum)).item())", WRONG),  # mean of per-rank means
+    ("t = hvd.allreduce(torch.tensor([loss_sum, count]), op=hvd.Sum)\n{i}print((t[0] / t[1]).item())", OK),
+    ("print(hvd.allreduce(torch.tensor(loss_sum), op=hvd.Sum).item())", WRONG),        # a sum reported as the mean
+    ("if hvd.rank() == 0:\n{i}    print(loss_sum / count)", MISSING),                 # rank 0's own
+])
+def test_metric_reports(tmp_path, report, verdict):
+    src = f"""
+        import torch, horovod.torch as hvd
+        hvd.init()
+        for epoch in range(3):
+            loss_sum, count = 0.0, 0
+            for x, y in loader:
+                loss_sum, count = loss_sum + loss_fn(model(x), y).item() * len(y), count + len(y)
+            {report.format(i=" " * 12)}
+    """
+    findings, _, _ = analyze(_write(tmp_path, src))
+    assert findings[8].verdict == verdict, findings[8].evidence

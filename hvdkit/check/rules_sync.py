@@ -209,7 +209,11 @@ def metrics(f):
         if _SUMMING.match(kw.get("op", "x").split(".")[-1]) or kw.get("average") == "False":
             if not _divided_later(f, e):
                 return Finding(WRONG, f"line {e.line} sums a metric over ranks and reports the sum as its value",
-                               e.line, "divide the sum by the summed count (or use op=hvd.Average on equal shards)")
+                               e.line, "divide the summed total by the summed count")
+        elif f.api(e, "allreduce", "allreduce_") and e.node.args and f.mentions(e.node.args[0], _is_division):
+            return Finding(WRONG, f"line {e.line} averages per-rank means: exact only if every rank saw the same "
+                           "number of samples (uneven shards, a short last batch, padded samplers)", e.line,
+                           "allreduce the (sum, count) pair with op=hvd.Sum, then divide")
     if avgs:
         return Finding(OK, f.text(avgs[0].line), avgs[0].line)
     reports = [e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in ("print", "info", "print0", "log", "add")
@@ -222,6 +226,10 @@ def metrics(f):
         return Finding(MISSING, f"the metrics reported (line {reports[0].line}) are {who}: never averaged over ranks",
                        reports[0].line, "allreduce (sum, count) pairs, then divide: hvd.allreduce(t, op=hvd.Sum)")
     return Finding(UNKNOWN, "no metric is reported", None, None)
+
+
+def _is_division(n):
+    return isinstance(n, (ast.BinOp, ast.AugAssign)) and isinstance(n.op, (ast.Div, ast.FloorDiv))
 
 
 def _divided_later(f, e):

@@ -71,8 +71,8 @@ class Facts:
             if name and name not in seen:
                 seen.add(name)
                 for a in self.s.assignments_to(name):
-                    if a.node.value is not None and self.mentions(a.node.value, pred, seen):
-                        return True
+                    if pred(a.node) or a.node.value is not None and self.mentions(a.node.value, pred, seen):
+                        return True  # pred sees the assignment too (`x /= n` is a division of x)
                 if isinstance(sub, ast.Name):
                     for f in self._frames_binding(sub.id):
                         if self.mentions(f, pred, seen):
