@@ -5,8 +5,8 @@
 import ast
 import os
 
-from hvdkit.check import CheckInputError, Finding
-from hvdkit.check.script import Script, api_name, dotted
+from hvdkit.check import CheckInputError
+from hvdkit.check.script import Script, dotted
 from hvdkit.check.values import RANK, Evaluator, truthy
 
 API_PREFIXES = ("horovod", "hvdkit.torch", "hvdkit.tensorflow")
@@ -33,11 +33,11 @@ def load(path):
 
 def analyze(path):
     """({step: Finding}, [note], info) for the script at `path`; raises CheckInputError on bad input."""
-    from hvdkit.check import rules_setup, rules_sync
+    from hvdkit.check import rules_lr, rules_setup, rules_sync
     script = load(path)
     facts = Facts(script)
     findings = {}
-    for n, judge in enumerate((rules_setup.init, rules_setup.pin, rules_setup.shard, rules_setup.lr,
+    for n, judge in enumerate((rules_setup.init, rules_setup.pin, rules_setup.shard, rules_lr.lr,
                                rules_sync.optimizer, rules_sync.broadcast, rules_sync.checkpoint,
                                rules_sync.metrics), start=1):
         findings[n] = judge(facts)
@@ -149,6 +149,3 @@ class Facts:
     def text(self, line):
         return self.s.line_text(line)
 
-
-def qual_api(script, node):
-    return api_name(script.qual(node))
