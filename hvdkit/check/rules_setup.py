@@ -43,6 +43,8 @@ def pin(f):
             good.append((e.line, "CPU threads set per rank"))
         elif attr in _GPU_CALLS and (e.node.args or attr != "cuda"):
             _judge_device(f, e.node, e.line, good, bad)
+        elif attr in ("device", "to") and f.mentions(e.node, f.is_local_rank):
+            good.append((e.line, "GPU chosen by local rank"))  # torch.device("cuda", hvd.local_rank())
     for a in f.s.assigns:
         t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
         key = dotted(t) or ""

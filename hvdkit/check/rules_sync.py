@@ -248,6 +248,11 @@ def notes(f):
     if prints:
         f.notes.append(f"line {prints[0].line}: printed from every rank inside a loop (hvd.size() copies): "
                        "guard with hvd.rank() == 0")
+    calls = [e for e in f.s.events if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "variables"
+             and not e.node.args and "tensorflow" in f.frameworks]
+    if calls:
+        f.notes.append(f"line {calls[0].line}: `.variables()` fails on stock Keras 3, where variables is a list "
+                       "(hvdkit's patched Horovod makes it callable): write `.variables`")
     for e in f.fits:
         if any(k.arg in ("validation_data", "validation_split") for k in e.node.keywords) and not any(
                 k.arg == "validation_steps" for k in e.node.keywords):
