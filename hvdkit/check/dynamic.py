@@ -58,6 +58,10 @@ def run(script, script_args, ranks=2, steps=3, timeout=600):
         os.killpg(proc.pid, signal.SIGKILL)
         log, _ = proc.communicate()
         timed_out = True
+    except BaseException:  # Ctrl-C: the ranks run in their own session, so end them here
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
     recs = _read(out, ranks)
     result = judge(recs, ranks, steps)
     result.update(seconds=round(time.time() - t0, 1), exit=proc.returncode, timed_out=timed_out,
