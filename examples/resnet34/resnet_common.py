@@ -24,9 +24,10 @@ FRAMEWORKS = ("tensorflow", "torch")
 # Before this job's own ranks get busy: was the machine shared?
 LOAD_AT_START = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 # ResNet34's forward pass costs 3.6e9 multiply-adds per 224 x 224 image (He et al. 2016); a training step
-# about three times that. Multiply-adds per second per core measured on this project's 2-core machine:
-# 22e9 (1 rank, 64 px, PyTorch: README's 1-rank rows) down to 5e9 (8 ranks on 2 cores, 224 px, TensorFlow:
-# ~140 s per step), hence a range.
+# about three times that. Training multiply-adds per second per core on this project's 2-core machine:
+# 22e9 (PyTorch, 1 rank, 64 px, quiet: README's 1-rank rows), 18.7e9 (TensorFlow, 8 ranks, 224 px, batch 16:
+# 37 s per timed step, load 18-22), 6.6e9 (PyTorch, 1 rank, 224 px: 13 s per step, load 13), and slower
+# counting the first step's graph tracing (117 s at 8 ranks): hence a range, from 5e9 to 22e9.
 MACS_224 = 3.6e9
 CORE_RATES = (5e9, 22e9)
 
