@@ -6,8 +6,9 @@
 # Horovod's last release does not build from its sdist against torch >= 2.1 or TF >= 2.16, and its
 # TensorFlow/Keras Python layer assumes Keras 2. Two patches in scripts/patches/ fix that:
 #   horovod-0.28.1.patch         the smallest build change (see README "Troubleshooting the build");
-#   horovod-0.28.1-keras3.patch  Python only: Horovod's own TF/Keras API on Keras 3 (README "What
-#                                hvdkit's Horovod fixes"); Keras 2 keeps its original code paths.
+#   horovod-0.28.1-python.patch  Python only: Horovod's own TF/Keras API on Keras 3, and two faults of
+#                                horovod.torch's broadcast_optimizer_state (README "What hvdkit's
+#                                Horovod fixes"); Keras 2 keeps its original code paths.
 # The compiled wheel is cached under $HVDKIT_CACHE (default ~/.cache/hvdkit) keyed by everything that
 # changes the binary; the Python patch is applied to a copy of that wheel (seconds, no recompilation),
 # cached under a key that adds the patch's hash. A second run, or a second venv with the same
@@ -20,7 +21,7 @@ set -euo pipefail
 HOROVOD_VERSION=0.28.1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 patch_file="$here/patches/horovod-$HOROVOD_VERSION.patch"
-py_patch_file="$here/patches/horovod-$HOROVOD_VERSION-keras3.patch"
+py_patch_file="$here/patches/horovod-$HOROVOD_VERSION-python.patch"
 PYTHON=${1:-${PYTHON:-}}
 if [ -z "$PYTHON" ]; then
     if [ -x "$here/../.venv/bin/python" ]; then PYTHON="$here/../.venv/bin/python"; else PYTHON=python3; fi
@@ -66,7 +67,7 @@ patch_hash=$(sha256sum "$patch_file" | cut -c1-12)
 env_hash=$(printf '%s' "$build_env" | sha256sum | cut -c1-12)
 build_key="horovod-$HOROVOD_VERSION-patch-$patch_hash-py$py_ver-torch-$torch_ver-tf-$tf_ver-env-$env_hash"
 build_dir="$cache_root/wheels/$build_key"
-key="$build_key-keras3-$(sha256sum "$py_patch_file" | cut -c1-12)"
+key="$build_key-python-$(sha256sum "$py_patch_file" | cut -c1-12)"
 wheel_dir="$cache_root/wheels/$key"
 prefix=$("$PYTHON" -c 'import sys; print(sys.prefix)')
 stamp="$prefix/.hvdkit-horovod-key"

@@ -46,7 +46,7 @@ def keras_api_status(versions):
     if int(keras.split(".")[0]) < 3:
         return OK, f"Keras {keras}: Horovod's own code path", ""
     if patched:
-        return OK, f"Keras {keras}: patched by hvdkit (scripts/patches/horovod-0.28.1-keras3.patch)", ""
+        return OK, f"Keras {keras}: patched by hvdkit (scripts/patches/horovod-0.28.1-python.patch)", ""
     return (WARN, f"Keras {keras}: this Horovod's horovod.tensorflow.keras optimizer and callbacks assume Keras 2",
             "rebuild with hvdkit's patch: bash scripts/build_horovod.sh (hvdkit's own API works either way)")
 
