@@ -74,6 +74,17 @@ def test_partial_tape_keeps_local_gradient_local(ops):
     assert rows[0]["local"] != rows[1]["local"]
 
 
+def test_partial_distributed_optimizer_in_fit(ops):
+    rows = _both(ops, "partial_optimizer")
+    zero = np.zeros((3, 1))
+    shared_grads = [_mse_grads(_a(r["x"]), _a(r["y"]), zero)[0] for r in rows]
+    for r in rows:
+        np.testing.assert_allclose(_a(r["local"]), -0.1 * _mse_grads(_a(r["x"]), _a(r["y"]), zero)[0] / N,
+                                   rtol=1e-5)
+        np.testing.assert_allclose(_a(r["shared"]), -0.1 * np.mean(shared_grads, axis=0), rtol=1e-5)
+    assert rows[0]["local"] != rows[1]["local"]
+
+
 def test_gradient_aggregation(ops):
     for r in _both(ops, "aggregation"):
         # Pass 1 gives [rank+1, 1], pass 2 [2(rank+1), 3]: summed per rank [3(rank+1), 4], mean over ranks [4.5, 4].

@@ -66,6 +66,20 @@ def check_partial_tape():
     emit("partial_tape", x=x, y=y, local=local.kernel.numpy(), shared=shared.kernel.numpy())
 
 
+def check_partial_optimizer():
+    """horovod.keras.PartialDistributedOptimizer in model.fit: one full batch, one step, local layer kept local."""
+    import horovod.keras as hvd_keras
+    x, y = batch(R)
+    inputs = tf.keras.Input((3,))
+    local, shared = tf.keras.layers.Dense(1, use_bias=False, kernel_initializer="zeros"), \
+        tf.keras.layers.Dense(1, use_bias=False, kernel_initializer="zeros")
+    model = tf.keras.Model(inputs, [local(inputs), shared(inputs)])
+    opt = hvd_keras.PartialDistributedOptimizer(tf.keras.optimizers.SGD(0.1), local_layers=[local])
+    model.compile(optimizer=opt, loss=["mse", "mse"])
+    model.fit(x, [y, y], batch_size=len(x), epochs=1, shuffle=False, verbose=0)
+    emit("partial_optimizer", x=x, y=y, local=local.kernel.numpy(), shared=shared.kernel.numpy())
+
+
 def check_aggregation():
     """DistributedOptimizer(backward_passes_per_step=2): nothing moves on the first pass; the second applies the
     allreduced sum (or mean) of both passes. Also a local variable, and a cycle of infinite gradients."""
@@ -142,5 +156,5 @@ def check_keras_idioms():
     emit("keras_idioms", n_plain_variables=len(plain.variables()), w=w.numpy(), compiled=model.compiled)
 
 
-for check in (check_tape, check_partial_tape, check_aggregation, check_sparse, check_syncbn, check_keras_idioms):
+for check in (check_tape, check_partial_tape, check_partial_optimizer, check_aggregation, check_sparse, check_syncbn, check_keras_idioms):
     check()
