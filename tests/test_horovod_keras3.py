@@ -64,6 +64,15 @@ def test_tape_broadcast_and_average(ops):
         np.testing.assert_allclose(_a(r["w1"]), w0 - 0.1 * mean_grad, rtol=1e-5)
 
 
+def test_inplace_broadcast_and_grouped_allreduce(ops):
+    rows = _both(ops, "groups_inplace")
+    for r in rows:
+        assert (r["w0_a"], r["w0_b"]) == ([[1.0]] * 3, [[-1.0]] * 3)   # rank 0's values, broadcast in place
+        for name, w in (("grad_a", 1.0), ("grad_b", -1.0)):
+            mean = np.mean([_mse_grads(_a(q["x"]), _a(q["y"]), np.full((3, 1), w))[0] for q in rows], axis=0)
+            np.testing.assert_allclose(r[name], mean, rtol=1e-5)
+
+
 def test_partial_tape_keeps_local_gradient_local(ops):
     rows = _both(ops, "partial_tape")
     shared_grads = [_mse_grads(_a(r["x"]), _a(r["y"]), np.full((3, 1), -0.5))[0] for r in rows]

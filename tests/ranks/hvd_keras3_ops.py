@@ -53,6 +53,19 @@ def check_tape():
     emit("tape", x=x, y=y, before=before, w0=w0, w1=layer.kernel.numpy())
 
 
+def check_groups_inplace():
+    """In-place broadcast of Keras variables, and a tape whose allreduces are grouped by a list of variables."""
+    x, y = batch(R)
+    a, b = dense(1, 1.0 + R), dense(1, -1.0 - R)
+    hvd.broadcast_variables(a.variables + b.variables, root_rank=0, inplace=True)
+    w0 = [a.kernel.numpy(), b.kernel.numpy()]
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(a(x) - y)) + tf.reduce_mean(tf.square(b(x) - y))
+    tape = hvd.DistributedGradientTape(tape, groups=[[a.kernel, b.kernel]])
+    grads = tape.gradient(loss, [a.kernel, b.kernel])
+    emit("groups_inplace", x=x, y=y, w0_a=w0[0], w0_b=w0[1], grad_a=grads[0].numpy(), grad_b=grads[1].numpy())
+
+
 def check_partial_tape():
     """PartialDistributedGradientTape: the local layer's gradient stays local (divided by the size)."""
     x, y = batch(R)
@@ -156,5 +169,5 @@ def check_keras_idioms():
     emit("keras_idioms", n_plain_variables=len(plain.variables()), w=w.numpy(), compiled=model.compiled)
 
 
-for check in (check_tape, check_partial_tape, check_partial_optimizer, check_aggregation, check_sparse, check_syncbn, check_keras_idioms):
+for check in (check_tape, check_groups_inplace, check_partial_tape, check_partial_optimizer, check_aggregation, check_sparse, check_syncbn, check_keras_idioms):
     check()
