@@ -1,4 +1,5 @@
-"""Step 3: shards are disjoint, cover the data (up to drop_last), reshuffle per epoch, equal steps."""
+"""Step 3: shards are disjoint, cover the data (up to drop_last), reshuffle per epoch, equal steps; the
+evaluation shards (shard_eval) hold every sample exactly once."""
 import pytest
 
 from steps import FRAMEWORKS, json_rows, run_check
@@ -9,8 +10,12 @@ N = 23  # not a multiple of ranks * batch: the remainder is where shards go wron
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 @pytest.mark.parametrize("n", [2, 4])
 def test_shards(ranks, framework, n):
-    rows = json_rows(run_check(ranks, framework, n, "shard", "--n", N), "SHARD")
+    result = run_check(ranks, framework, n, "shard", "--n", N)
+    rows = json_rows(result, "SHARD")
     assert len(rows) == n * 4
+    # Evaluation: rank r holds samples r, r + n, ... in order; together each of the N exactly once.
+    evaluated = {r["rank"]: r["samples"] for r in json_rows(result, "EVAL")}
+    assert evaluated == {r: list(range(r, N, n)) for r in range(n)}
     for drop_last in (False, True):
         per_rank = N // n if drop_last else -(-N // n)
         orders = {}

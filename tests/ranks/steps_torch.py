@@ -31,6 +31,8 @@ def shard(ctx, args):
             seen = [int(i) for (batch,) in loader for i in batch]
             print("SHARD", json.dumps({"rank": ctx.rank, "drop_last": drop_last, "epoch": epoch,
                                        "steps": len(loader), "samples": seen}), flush=True)
+    evaluated = [int(i) for (batch,) in hk.shard_eval(ds, batch_size=3) for i in batch]
+    print("EVAL", json.dumps({"rank": ctx.rank, "samples": evaluated}), flush=True)
 
 
 def metrics(ctx, args):
