@@ -61,7 +61,8 @@ positive, non_negative = _whole(1), _whole(0)
 def hand_over(path):
     """`--framework torch` given to a TensorFlow script (or `tensorflow` to a PyTorch one): run the twin instead.
 
-    Called before the framework is imported, so a PyTorch run never loads TensorFlow.
+    Called before the framework is imported, so a PyTorch run never loads TensorFlow, and bad options
+    (and --help) are answered without waiting for a framework to load.
     """
     main = sys.modules.get("__main__")
     if os.path.abspath(getattr(main, "__file__", "") or "") != os.path.abspath(path):
@@ -69,7 +70,8 @@ def hand_over(path):
     wanted = _framework_option(sys.argv[1:])
     here = "torch" if path.endswith("_torch.py") else "tensorflow"
     if wanted not in FRAMEWORKS or wanted == here:
-        return  # a bad value is reported by the script's own parser
+        parse_args(horovod=os.path.basename(path).startswith("train_hvd"))  # exits 2 on a bad option
+        return
     twin = path[:-len("_torch.py")] + ".py" if here == "torch" else path[:-len(".py")] + "_torch.py"
     sys.argv[0] = twin
     runpy.run_path(twin, run_name="__main__")
