@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -65,6 +66,20 @@ def sandbox_env(tmp, threads=None):
                PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
                PYTHONPATH=ROOT + os.pathsep + env.get("PYTHONPATH", ""))
     return env
+
+
+def run_group(argv, cwd, env, timeout, stdout):
+    """(exit status or None on timeout, output text or None). The launcher gets its own process group, all
+    killed on timeout: killing mpirun or horovodrun alone can leave its ranks running."""
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=stdout, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        return None, out
 
 
 def read_ranks(out_dir):
@@ -169,12 +184,8 @@ def run_file(test_dir, name, tmp, timeout):
     start = time.perf_counter()
     log_path = os.path.join(tmp, name + ".log")
     with open(log_path, "w") as log:
-        try:
-            status = subprocess.run(argv, cwd=test_dir, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                    timeout=timeout).returncode
-            ended = f"the launch ended with exit status {status}"
-        except subprocess.TimeoutExpired:
-            status, ended = None, f"timed out after {timeout} s (killed)"
+        status, _ = run_group(argv, test_dir, env, timeout, log)
+    ended = f"the launch ended with exit status {status}" if status is not None else f"timed out after {timeout} s (killed)"
     seconds = time.perf_counter() - start
     ranks = read_ranks(out_dir)
     if not ranks:
@@ -215,7 +226,7 @@ def main(argv=None):
     ap.add_argument("--no-examples", action="store_true", help="run the tests only")
     ap.add_argument("--quick", action="store_true", help=f"smoke: {', '.join(QUICK)} only, no examples")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per test file (default 3600)")
-    ap.add_argument("--example-timeout", type=float, default=600, help="seconds per example (default 600)")
+    ap.add_argument("--example-timeout", type=float, default=1200, help="seconds per example (default 1200)")
     ap.add_argument("--only-examples", action="store_true", help="run the examples only")
     ap.add_argument("--out", default=RESULTS)
     args = ap.parse_args(argv)
@@ -239,7 +250,7 @@ def main(argv=None):
         examples = []
         if not (args.no_examples or args.quick):
             from benchmarks.upstream_examples import run_examples
-            examples = run_examples(directory, tmp, sandbox_env, args.example_timeout)
+            examples = run_examples(directory, tmp, sandbox_env, run_group, args.example_timeout)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     total = totals(records)
