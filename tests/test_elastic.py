@@ -71,9 +71,13 @@ def test_killed_worker_training_finishes_on_two(tmp_path):
     committed = (KILL_STEP // COMMIT_EVERY) * COMMIT_EVERY
     assert (members[1]["epoch"], members[1]["sample"]) == (KILL_EPOCH, committed * BATCH * 3), members
     assert members[1]["redone_samples"] == (KILL_STEP - committed) * BATCH * 3, members
-    # Not a speed target: a bound that only a hang (Horovod's 600 s elastic timeout) would cross.
+    # Kill to resumed train(): at most the Gloo timeout (10 s here) when a survivor was waiting on another,
+    # about 1 s otherwise (docs/elastic.md: 10.2-10.7 s and 1.3 s measured); 5 s of headroom for a loaded
+    # machine. A regression to Horovod's 30 s default or its 600 s elastic timeout fails.
     killed_at = float((tmp_path / "run.json.killed").read_text())
-    assert members[1]["time"] - killed_at < 60, "the survivors took more than 60 s to resume"
+    resumed = members[1]["time"] - killed_at
+    print(f"kill -> survivors resumed: {resumed:.1f} s")
+    assert resumed < 15, f"the survivors took {resumed:.1f} s to resume (Gloo timeout 10 s + 5 s headroom)"
     assert rec["mse"][-1] < rec["mse"][0], rec["mse"]
 
 

@@ -22,6 +22,8 @@ def _check(result, n):
     for line in result.lines("HASH"):
         rank, opt, shuffle, digest = line.split()
         hashes[(opt, shuffle)].add((int(rank), digest))
+    # Every case's final weights from every rank: a missing HASH line is a failure, not a pass.
+    assert set(hashes) == set(maxrel), f"HASH lines for {sorted(hashes)}, cases {sorted(maxrel)}\n{result.stdout[-3000:]}"
     for case, seen in hashes.items():
         assert sorted(r for r, _ in seen) == list(range(n)), case
         assert len({d for _, d in seen}) == 1, f"{case}: replicas diverged"

@@ -1,4 +1,4 @@
-"""A rank that raises or is SIGKILLed mid-training: the job ends non-zero within 60 s, the failed rank is
+"""A rank that raises or is SIGKILLed mid-training: the job ends non-zero within 15 s, the failed rank is
 named, and no rank is left running -- under mpirun and under horovodrun's Gloo controller, raise and
 SIGKILL, at 2 and 4 ranks, torch and TF. (mpirun SIGKILL at 4 ranks is the killed run of
 tests/test_resume4.py.)"""
@@ -67,7 +67,7 @@ def test_failed_rank_ends_the_job(ranks, tmp_path, framework, launcher, mode, n,
     assert len(fails) == 1 and fails[0].split()[0] == str(failing), out[-3000:]
     took = ended - float(fails[0].split()[1])
     print(f"{framework} {launcher} {mode} {n} ranks: failure -> job exit {took:.2f} s")
-    assert took < 60, "the job must end within 60 s of the failure"
+    assert took < 15, "the job must end within 15 s of the failure (0.2-1.1 s measured; headroom for a loaded machine)"
     assert not result.lines("NEVER")
     if mode == "raise":
         assert f"hvdkit: rank {failing} of {n} failed" in out and "deliberate failure" in out, out[-3000:]

@@ -1,6 +1,6 @@
 """Kill and resume at 4 ranks (oversubscribed) under mpirun's MPI controller and horovodrun's Gloo.
 
-Rank 3 is SIGKILLed right after the epoch-2 checkpoint of 4: the job must end within 60 s naming rank 3
+Rank 3 is SIGKILLed right after the epoch-2 checkpoint of 4: the job must end within 15 s naming rank 3
 with no rank left running, the checkpoint must be intact, and resuming from it must end with the
 weights of an uninterrupted 4-rank run. Under mpirun that holds bit for bit: Horovod's MPI allreduce of
 this small model is OpenMPI's recursive doubling, whose sums are the same whatever the order of
@@ -48,7 +48,7 @@ def test_kill_and_resume_at_4_ranks(ranks, tmp_path, launcher, optimizer):
     # Rank 3 dies just after the epoch-2 checkpoint, which is written (and dated) at the same step.
     took = ended - os.path.getmtime(files.path(1))
     print(f"{launcher} kill 4 ranks: checkpoint -> job exit {took:.2f} s")
-    assert took < 60, "the job must end within 60 s of the failure"
+    assert took < 15, "the job must end within 15 s of the failure (about 1 s measured; headroom for a loaded machine)"
     assert_no_orphans(killed_dir)
     saved = _by_rank(killed, "SAVED", index=1)  # epoch 2 (0-based 1) on each rank: [epoch, digest, path]
 
