@@ -148,7 +148,7 @@ def combine(ranks, ended_how):
 def summarize(name, tests, seconds, exit_status, ended_how):
     """A file's record: counts, every failure with its reason, excused ones marked from the table."""
     counts = {"passed": 0, "failed": 0, "excused": 0, "skipped_gpu": 0, "skipped_other": 0, "not_run": 0}
-    failures, excused, skips = [], [], {}
+    failures, excused, skips, other = [], [], {}, {}
     for test, t in tests.items():
         if t["outcome"] == "passed":
             counts["passed"] += 1
@@ -165,12 +165,15 @@ def summarize(name, tests, seconds, exit_status, ended_how):
             gpu = any(w in (t["reason"] or "").lower() for w in GPU_WORDS)
             counts["skipped_gpu" if gpu else "skipped_other"] += 1
             skips[t["reason"]] = skips.get(t["reason"], 0) + 1
+            if not gpu:
+                other[test] = t["reason"]
         else:
             counts["not_run"] += 1
     counts["skipped"] = counts["skipped_gpu"] + counts["skipped_other"]
     counts["failed_subtests"] = sum(len(f["failures"]) for f in failures)
     return {"file": name, "seconds": round(seconds, 1), "exit_status": exit_status, "ended": ended_how,
-            **counts, "failures": failures, "excused_tests": excused, "skip_reasons": skips}
+            **counts, "failures": failures, "excused_tests": excused, "skip_reasons": skips,
+            "skipped_not_gpu": other}
 
 
 def run_file(test_dir, name, tmp, timeout):
