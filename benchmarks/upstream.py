@@ -119,15 +119,11 @@ def combine(ranks, ended_how):
     tests = {}
     for name in names:
         runs = {r: outs.get(name) for r, outs in per_rank.items()}
-        failures, seen = [], set()
+        same = {}  # one entry per distinct failure, with the ranks it happened on
         for r, run in sorted(runs.items()):
             for f in (run or {}).get("failures", []):
-                key = (f["subtest"], f["type"], f["message"], f["frame"])
-                if key not in seen:
-                    seen.add(key)
-                    failures.append({"ranks": [r], **f})
-                else:
-                    next(x for x in failures if (x["subtest"], x["type"], x["message"], x["frame"]) == key)["ranks"].append(r)
+                same.setdefault((f["subtest"], f["type"], f["message"], f["frame"]), {"ranks": [], **f})["ranks"].append(r)
+        failures = list(same.values())
         unfinished = [r for r, run in sorted(runs.items()) if run and run["started"] and run["outcome"] is None]
         if unfinished:
             failures.append({"ranks": unfinished, "subtest": None, "when": "call", "type": "did not finish",
