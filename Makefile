@@ -4,7 +4,7 @@ BIN := $(dir $(PYTHON))
 # The venv's scripts (hvdkit, horovodrun) must be found by the jobs these targets launch.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: setup test demo bench clean
+.PHONY: setup test demo bench fuzz clean
 
 setup:
 	@bash scripts/setup.sh $(PYTHON)
@@ -17,6 +17,10 @@ demo: setup
 
 bench: setup
 	$(PYTHON) -m benchmarks.run
+
+# The readers' fuzzing, 40 s per target and engine; rewrites tests/fuzz_results.json.
+fuzz: setup
+	$(PYTHON) tests/fuzz_readers.py --seconds 40
 
 clean:
 	rm -rf results build *.egg-info .pytest_cache

@@ -3,32 +3,36 @@
     python -m benchmarks.allreduce_bench --out benchmarks/results/allreduce.json   # full (a few minutes)
     python -m benchmarks.allreduce_bench --quick --out /tmp/allreduce.json         # smoke (make test)
 
-Each side is its own 2-rank launch of benchmarks/ranks/allreduce_rank.py (in-place float32 sums, each
-rank pinned to one core); the launches alternate side by side, --repeats times. A call's latency is
+Each side is its own 2-rank launch of benchmarks/ranks/allreduce_rank.py through benchmarks/harness.py
+(in-place float32 sums, each rank pinned to one core); the launches alternate sides (each repetition
+starts one side later), --repeats times. A call's latency is
 the slowest rank's time for it (nccl-tests also take the maximum over ranks); per size: the median and
 min-max over all timed calls, algorithm bandwidth = bytes / median latency, bus bandwidth = algbw x
 2(n-1)/n (nccl-tests' definition for allreduce: what each link carries). Target: Horovod's bus
 bandwidth >= 0.9 x the best side's at every size >= 16 MB, with Horovod's defaults and with
 HOROVOD_CYCLE_TIME=0. The extra sides hvd_mpi_cycle0.1 (up to 1 MB) and hvd_mpi_cycle0 (every size)
 show what cuts Horovod's small-message latency, hvd_mpi_cycle0_4k_pages what huge pages do for large
-ones (hvdkit's launchers set THP_MEM_ALLOC_ENABLE=1); see "notes" in the JSON.
+ones (hvdkit's launchers set THP_MEM_ALLOC_ENABLE=1); "notes" in the JSON says what this run measured.
+
+Why a blocking Horovod call costs about a cycle at small sizes (horovod/common/operations.cc in 0.28.1):
+hvd.allreduce_ only enqueues the tensor; Horovod's background thread wakes once per HOROVOD_CYCLE_TIME
+(1 ms by default), agrees with the other ranks which tensors are ready, runs the collective and marks the
+handle done. HOROVOD_CYCLE_TIME=0 removes the wait, but the thread then polls without pause on the core
+the compute uses. Large messages go to MPI_Allreduce / Gloo on the tensor itself. NumPy puts arrays of
+4 MB and more on transparent huge pages (madvise), PyTorch only with THP_MEM_ALLOC_ENABLE=1; on 4 KB pages
+OpenMPI's shared-memory copies touch 512x more pages. mpirun with HOROVOD_CONTROLLER=gloo does not give a
+Gloo job (no rendezvous server: each process is its own 1-rank job), so the Gloo side uses horovodrun --gloo.
 """
 import argparse
-import json
-import os
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
-from hvdkit.common import launch
-from hvdkit.common.context import usable_cores
+from benchmarks import harness
+from benchmarks.harness import BenchError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RANK_SCRIPT = os.path.join(ROOT, "benchmarks", "ranks", "allreduce_rank.py")
-OUT = os.path.join(ROOT, "benchmarks", "results", "allreduce.json")
+RANK_SCRIPT = "benchmarks/ranks/allreduce_rank.py"
+OUT = "benchmarks/results/allreduce.json"
 RANKS = 2
 TARGET = 0.9
 LARGE = 16 * 2**20
@@ -47,115 +51,34 @@ SIDES = {
     "hvd_mpi_cycle0_4k_pages": ("hvd", "mpirun", [], {"HOROVOD_CYCLE_TIME": "0", "THP_MEM_ALLOC_ENABLE": "0"}, False),
 }
 
-NOTES = (
-    "Horovod's small-message latency is its background cycle, not the transport. hvd.allreduce_ only "
-    "enqueues the tensor; Horovod's background thread wakes once per cycle (RunLoopOnce sleeps until "
-    "HOROVOD_CYCLE_TIME ms after the previous cycle began: 1 ms by default since v0.21, 5 ms before; "
-    "horovod/common/operations.cc in 0.28.1), agrees with the other ranks which tensors are ready "
-    "(an allreduce of response-cache bits when the tensor name was seen before, a gather of requests "
-    "to rank 0 otherwise), runs the allreduce and marks the handle done, while the Python thread polls "
-    "it. So one blocking call costs up to a cycle of waiting plus the negotiation and the transport. "
-    "HOROVOD_CYCLE_TIME=0.1 (milliseconds; exported to the ranks with -x) shortens the wait (side "
-    "hvd_mpi_cycle0.1); HOROVOD_CYCLE_TIME=0 removes it (side hvd_mpi_cycle0): the background thread "
-    "never sleeps, so no wake-up is lost on a busy machine either (a 1 ms sleep can oversleep by "
-    "milliseconds when other processes hold the cores), but it then polls without pause and takes CPU "
-    "from compute on the core it shares. In training the cycle is mostly hidden: "
-    "gradients are enqueued during backward and fused (HOROVOD_FUSION_THRESHOLD, 128 MB) into few "
-    "allreduces per cycle. Name tensors (Horovod's optimizers do): unnamed calls get a fresh name each "
-    "time and are negotiated through rank 0 on every call. Large messages go straight to "
-    "MPI_Allreduce / Gloo on the tensor itself (one tensor: no fusion-buffer copy; the call is the "
-    "same in-place MPI_Allreduce with MPI_SUM on floats as mpi4py's, horovod/common/ops/mpi_operations.cc "
-    "in 0.28.1). What made that same call slower under Horovod was the memory: NumPy puts arrays of 4 MB "
-    "and more on transparent huge pages (madvise(MADV_HUGEPAGE), on by default since NumPy 1.22), PyTorch "
-    "only with THP_MEM_ALLOC_ENABLE=1, and this machine's THP mode is 'madvise'. On 4 KB pages OpenMPI's "
-    "shared-memory copies of a 16 MB message touch 4096 pages instead of 8. Found by hand on 2026-11-23 "
-    "before THP_MEM_ALLOC_ENABLE was set: a HOROVOD_TIMELINE of 66 calls at 16 MB (cycle 0, `hvdkit "
-    "timeline summary`) put the time in MPI_ALLREDUCE itself (4.33 ms mean; negotiation 0.009 ms), and "
-    "mpi4py's Allreduce on a torch-allocated buffer took 4.2-5.2 ms against 3.2-4.0 ms on a NumPy array "
-    "(4 launches each, alternated); with THP_MEM_ALLOC_ENABLE=1, 2.5-3.3 ms. hvdkit's launchers set "
-    "THP_MEM_ALLOC_ENABLE=1 (docs/scale.md); side hvd_mpi_cycle0_4k_pages is Horovod without it. On a "
-    "machine whose THP mode is 'always' both get huge pages anyway. With its defaults Horovod still adds "
-    "about a cycle (1 ms) per call at every size. On a network, where a 16 MB allreduce takes longer than "
-    "on shared memory, these costs weigh less. The Gloo controller runs over TCP on loopback, so the MPI sides' "
-    "shared memory is out of its reach; torch_gloo is the comparison on the same transport. mpirun with "
-    "HOROVOD_CONTROLLER=gloo HOROVOD_CPU_OPERATIONS=gloo does not give a Gloo job: without horovodrun's rendezvous server each "
-    "process initialises as its own 1-rank job (hvd.size() == 1, checked below), so the Gloo side "
-    "is launched with horovodrun --gloo (slow to start: it imports TensorFlow to check the build)."
-)
-
-
-class BenchError(RuntimeError):
-    pass
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def iterations(nbytes, quick):
     """Enough calls for a stable median, within about two seconds per size at a few GB/s."""
     return 5 if quick else max(40, min(200, 2**27 // nbytes))
 
 
-def launch_side(name, sizes, quick, tmp):
+def launch_side(name, sizes, quick):
     """One 2-rank launch; per size, the per-call latency of the slowest rank."""
     impl, launcher, extra, side_env, _ = SIDES[name]
-    out = tempfile.mkdtemp(dir=tmp, prefix=f"{name}-")
-    argv = [sys.executable, RANK_SCRIPT, "--impl", impl, "--out", out,
-            "--sizes", ",".join(map(str, sizes)),
-            "--iters", ",".join(str(iterations(s, quick)) for s in sizes),
-            "--warmup", "1" if quick else "5"]
-    env = launch.child_env(RANKS)
-    env.update(side_env)
-    if impl == "torch":
-        env["MASTER_PORT"] = str(free_port())
-    names = sorted(k for k in env if k.startswith(("HOROVOD_", "MASTER_", "THP_")))
-    cmd = launch.command(RANKS, argv, launcher, extra=extra, env_names=names)
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0:
-        tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-3:]
-        raise BenchError(f"{name}: exit {proc.returncode}: {' | '.join(tail)}")
-    records = read_ranks(name, out)
-    per_call = {}
-    for key in records[0]["times"]:
-        per_call[int(key)] = [max(calls) for calls in zip(*(r["times"][key] for r in records))]
-    return {"command": " ".join(f"{k}={env[k]}" for k in names) + (" " if names else "") + " ".join(cmd),
-            "info": records[0]["info"], "per_call": per_call}
+    argv = [RANK_SCRIPT, "--impl", impl, "--sizes", ",".join(map(str, sizes)),
+            "--iters", ",".join(str(iterations(s, quick)) for s in sizes), "--warmup", "1" if quick else "5"]
+    env_set = dict(side_env, **({"MASTER_PORT": str(harness.free_port())} if impl == "torch" else {}))
+    records = harness.ranks(RANKS, argv, env_set, launcher, extra)
+    per_call = {int(key): [max(calls) for calls in zip(*(r["times"][key] for r in records))]
+                for key in records[0]["times"]}
+    shown_env = {k: v for k, v in env_set.items() if k != "MASTER_PORT"}
+    return {"command": harness.shown(shown_env, argv, RANKS, launcher), "info": records[0]["info"], "per_call": per_call}
 
 
-def read_ranks(name, out):
-    """The ranks' records; a side whose processes did not form one 2-rank job is an error."""
-    records = []
-    for rank in range(RANKS):
-        path = os.path.join(out, f"rank-{rank}.json")
-        if not os.path.exists(path):
-            raise BenchError(f"{name}: no record from rank {rank}: the processes did not form one {RANKS}-rank job")
-        with open(path) as f:
-            records.append(json.load(f))
-    sizes = {r["size"] for r in records}
-    if sizes != {RANKS}:
-        raise BenchError(f"{name}: the ranks report job sizes {sorted(sizes)}, not {RANKS}")
-    return records
-
-
-def gloo_controller_under_mpirun(tmp):
-    """What mpirun with HOROVOD_CONTROLLER=gloo gives: the job size each process sees."""
-    out = tempfile.mkdtemp(dir=tmp, prefix="mpirun-gloo-")
-    env = launch.child_env(RANKS)
-    env.update(HOROVOD_CONTROLLER="gloo", HOROVOD_CPU_OPERATIONS="gloo")
-    argv = [sys.executable, RANK_SCRIPT, "--impl", "hvd", "--out", out, "--sizes", "4096", "--iters", "2"]
-    cmd = launch.command(RANKS, argv, "mpirun", env_names=["HOROVOD_CONTROLLER", "HOROVOD_CPU_OPERATIONS"])
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
-    seen = []
-    for entry in sorted(os.listdir(out)):
-        with open(os.path.join(out, entry)) as f:
-            rec = json.load(f)
-        seen.append({"rank": rec["rank"], "size": rec["size"], "info": rec["info"]})
-    return {"command": "HOROVOD_CONTROLLER=gloo HOROVOD_CPU_OPERATIONS=gloo " + " ".join(cmd),
-            "exit": proc.returncode, "records": seen,
-            "one_job": len(seen) == RANKS and all(s["size"] == RANKS for s in seen)}
+def gloo_controller_under_mpirun():
+    """What mpirun with HOROVOD_CONTROLLER=gloo gives: without horovodrun's rendezvous, no 2-rank job."""
+    env_set = {"HOROVOD_CONTROLLER": "gloo", "HOROVOD_CPU_OPERATIONS": "gloo"}
+    argv = [RANK_SCRIPT, "--impl", "hvd", "--sizes", "4096", "--iters", "2"]
+    try:
+        harness.ranks(RANKS, argv, env_set)
+        return {"command": harness.shown(env_set, argv, RANKS), "one_job": True, "error": None}
+    except BenchError as e:
+        return {"command": harness.shown(env_set, argv, RANKS), "one_job": False, "error": str(e).split(": ", 1)[-1]}
 
 
 def summarize(runs, sizes):
@@ -197,18 +120,34 @@ def targets(table, sizes):
     return result
 
 
-def measured_note(table):
-    """The numbers behind the notes, from this run: median latencies at the smallest and the large sizes."""
+def notes(record):
+    """Sentences from this record's measurements (and the THP mode read from the machine at run time)."""
+    table = record["results"]
     sizes = sorted({int(k) for rows in table.values() for k in rows})
     if not sizes:
-        return ""
+        return []
 
     def latencies(size):
         return ", ".join(f"{name} {rows[str(size)]['latency_median_us']:.0f} us" for name, rows in table.items()
                          if str(size) in rows)
 
-    note = f" Measured in this run, median latency at {fmt_size(sizes[0])}: {latencies(sizes[0])}."
-    return note + "".join(f" At {fmt_size(s)}: {latencies(s)}." for s in sizes if s >= LARGE)
+    out = [f"Median latency at {fmt_size(sizes[0])}: {latencies(sizes[0])}."]
+    out += [f"At {fmt_size(s)}: {latencies(s)}." for s in sizes if s >= LARGE]
+    huge, small = table.get("hvd_mpi_cycle0"), table.get("hvd_mpi_cycle0_4k_pages")
+    large = [s for s in sizes if s >= LARGE and huge and small and str(s) in huge and str(s) in small]
+    if large:
+        thp = record.get("machine", {}).get("thp")
+        out.append("Horovod with HOROVOD_CYCLE_TIME=0, PyTorch tensors on huge pages (THP_MEM_ALLOC_ENABLE=1, "
+                   "which hvdkit's launchers set) over 4 KB pages, bus bandwidth: "
+                   + ", ".join(f"{huge[str(s)]['busbw_GBps'] / small[str(s)]['busbw_GBps']:.2f}x at {fmt_size(s)}"
+                               for s in large)
+                   + (f"; the machine's THP mode, read at run time: '{thp}'." if thp else "."))
+    gloo = record.get("mpirun_with_gloo_controller")
+    if gloo and "one_job" in gloo:
+        out.append("mpirun with HOROVOD_CONTROLLER=gloo HOROVOD_CPU_OPERATIONS=gloo "
+                   + ("formed one 2-rank job." if gloo["one_job"] else "did not form one 2-rank job"
+                      + (f": {gloo['error']}." if gloo.get("error") else ".")))
+    return out
 
 
 def same_transport(table):
@@ -256,29 +195,22 @@ def main(argv=None):
     if args.quick:
         sides = [s for s in sides if not SIDES[s][4]]
     repeats = 1 if args.quick else args.repeats
-    # horovodrun and mpirun beside the interpreter (the venv), as `hvdkit scale` and the tests find them.
-    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 
-    with open("/proc/loadavg") as f:
-        load_before = f.read().split()
+    load_before = harness.loadavg()
     t0 = time.perf_counter()
     runs = {name: [] for name in sides}
     commands = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for rep in range(repeats):
-            for name in sides:
-                mine = [s for s in sizes if not SIDES[name][4] or s <= SMALL_LIMIT]
-                try:
-                    run = launch_side(name, mine, args.quick, tmp)
-                except BenchError as exc:
-                    print(f"allreduce_bench: error: {exc}", file=sys.stderr)
-                    return 1
-                runs[name].append(run)
-                commands[name] = run["command"]
-                print(f"repeat {rep + 1}/{repeats} {name}: done ({time.perf_counter() - t0:.0f} s)", flush=True)
-        mpirun_gloo = None if args.quick else gloo_controller_under_mpirun(tmp)
-    with open("/proc/loadavg") as f:
-        load_after = f.read().split()
+    for rep, name in harness.alternate(sides, repeats):
+        mine = [s for s in sizes if not SIDES[name][4] or s <= SMALL_LIMIT]
+        try:
+            run = launch_side(name, mine, args.quick)
+        except BenchError as exc:
+            print(f"allreduce_bench: error: {exc}", file=sys.stderr)
+            return 1
+        runs[name].append(run)
+        commands[name] = run["command"]
+        print(f"repeat {rep + 1}/{repeats} {name}: done ({time.perf_counter() - t0:.0f} s)", flush=True)
+    mpirun_gloo = None if args.quick else gloo_controller_under_mpirun()
 
     table = summarize(runs, sizes)
     print_table(table, sizes)
@@ -289,20 +221,18 @@ def main(argv=None):
         "benchmark": "allreduce",
         "command": "python -m benchmarks.allreduce_bench" + (" --quick" if args.quick else ""),
         "ranks": RANKS, "dtype": "float32", "op": "sum, in place", "repeats": repeats,
-        "machine": {"cores": usable_cores(), "loadavg_before": load_before, "loadavg_after": load_after},
         "elapsed_s": time.perf_counter() - t0,
         "side_commands": commands,
         "side_info": {name: launches[0]["info"] for name, launches in runs.items()},
         "results": table,
         "busbw_ratio_same_transport": same_transport(table),
         "mpirun_with_gloo_controller": mpirun_gloo,
-        "notes": NOTES + measured_note(table),
         "targets": goals,
     }
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(record, f, indent=2)
-    print(f"wrote {args.out}")
+    record["machine"] = {"thp": harness.thp_mode()}
+    record["notes"] = notes(record)
+    print("\n".join(record["notes"]))
+    harness.write(record, args.out, load_before)
     return 0
 
 

@@ -6,7 +6,7 @@
 Each sweep is `hvdkit scale -n 1,2 --launcher-args "--bind-to none" -- python examples/resnet34/train_hvd.py
 --framework F ...` (weak scaling: the per-rank batch stays fixed). `--bind-to none` lets the single rank
 use every core with cores threads; at 2 ranks each rank gets cores / 2 threads (hvdkit's init splits them).
-Sweeps alternate between the frameworks, --repeats times; each repetition's efficiency (total images/s
+Sweeps alternate (benchmarks/harness.py: each repetition starts one sweep later), --repeats times; each repetition's efficiency (total images/s
 at 2 ranks over 2 x the 1-rank rate) is recorded, with the load average and the processes found busy
 before each run. Target: efficiency >= 0.9 for each framework (the median over repetitions).
 
@@ -27,10 +27,10 @@ import sys
 import tempfile
 import time
 
-from hvdkit.common.context import usable_cores
+from benchmarks import harness
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "benchmarks", "results", "scaling.json")
+ROOT = harness.ROOT
+OUT = os.path.join(harness.RESULTS, "scaling.json")
 TRAIN = "examples/resnet34/train_hvd.py"
 TARGET = 0.9
 FRAMEWORKS = ("torch", "tensorflow")
@@ -76,39 +76,34 @@ def main(argv=None):
         frameworks, args.image_size, args.batch_size = ["torch"], 32, 4
         args.steps, args.warmup_steps, args.repeats = 3, 1, 1
 
-    with open("/proc/loadavg") as f:
-        load_before = f.read().split()
+    load_before = harness.loadavg()
     t0 = time.perf_counter()
     sweeps = {(fw, mode): [] for fw in frameworks for mode in MODES}
     commands = {}
     with tempfile.TemporaryDirectory() as tmp:
         base = args.keep or tmp
-        for rep in range(args.repeats):
-            for fw in frameworks:
-                for mode, threads in MODES.items():
-                    out_dir = os.path.join(base, f"{fw}-{mode}-{rep + 1}")
-                    try:
-                        rows, commands[f"{fw} {mode}"] = sweep(fw, args, out_dir, threads)
-                    except RuntimeError as exc:
-                        print(f"scaling_bench: error: {exc}", file=sys.stderr)
-                        return 1
-                    by_ranks = {r["ranks"]: r for r in rows}
-                    sweeps[fw, mode].append({
-                        "efficiency": by_ranks[2]["efficiency"],
-                        "rate_1_rank": by_ranks[1]["total_rate"], "rate_2_ranks": by_ranks[2]["total_rate"],
-                        "same_cores_ratio": by_ranks[2]["total_rate"] / by_ranks[1]["total_rate"],
-                        "threads_per_rank": {n: r["threads_per_rank"] for n, r in by_ranks.items()},
-                        "busy_before": {n: r["busy_before"] for n, r in by_ranks.items()},
-                        "load_average": {n: r["load_average"] for n, r in by_ranks.items()},
-                        "rows": rows})
-                    s = sweeps[fw, mode][-1]
-                    print(f"repeat {rep + 1}/{args.repeats} {fw} [{mode}]: 1 rank {s['rate_1_rank']:.2f} img/s "
-                          f"({s['threads_per_rank'][1]} threads), 2 ranks {s['rate_2_ranks']:.2f} img/s "
-                          f"({s['threads_per_rank'][2]} thread each) -> efficiency {s['efficiency']:.2f} "
-                          f"(busy before: {s['busy_before'][1]}, {s['busy_before'][2]}) "
-                          f"[{time.perf_counter() - t0:.0f} s]", flush=True)
-    with open("/proc/loadavg") as f:
-        load_after = f.read().split()
+        for rep, (fw, mode) in harness.alternate(sweeps, args.repeats):
+            out_dir = os.path.join(base, f"{fw}-{mode}-{rep + 1}")
+            try:
+                rows, commands[f"{fw} {mode}"] = sweep(fw, args, out_dir, MODES[mode])
+            except RuntimeError as exc:
+                print(f"scaling_bench: error: {exc}", file=sys.stderr)
+                return 1
+            by_ranks = {r["ranks"]: r for r in rows}
+            sweeps[fw, mode].append({
+                "efficiency": by_ranks[2]["efficiency"],
+                "rate_1_rank": by_ranks[1]["total_rate"], "rate_2_ranks": by_ranks[2]["total_rate"],
+                "same_cores_ratio": by_ranks[2]["total_rate"] / by_ranks[1]["total_rate"],
+                "threads_per_rank": {n: r["threads_per_rank"] for n, r in by_ranks.items()},
+                "busy_before": {n: r["busy_before"] for n, r in by_ranks.items()},
+                "load_average": {n: r["load_average"] for n, r in by_ranks.items()},
+                "rows": rows})
+            s = sweeps[fw, mode][-1]
+            print(f"repeat {rep + 1}/{args.repeats} {fw} [{mode}]: 1 rank {s['rate_1_rank']:.2f} img/s "
+                  f"({s['threads_per_rank'][1]} threads), 2 ranks {s['rate_2_ranks']:.2f} img/s "
+                  f"({s['threads_per_rank'][2]} thread each) -> efficiency {s['efficiency']:.2f} "
+                  f"(busy before: {s['busy_before'][1]}, {s['busy_before'][2]}) "
+                  f"[{time.perf_counter() - t0:.0f} s]", flush=True)
 
     goals = {}
     for (fw, mode), runs in sweeps.items():
@@ -126,17 +121,13 @@ def main(argv=None):
         "sweep_commands": commands,
         "config": {"image_size": args.image_size, "batch_size_per_rank": args.batch_size, "steps": args.steps,
                    "warmup_steps": args.warmup_steps, "repeats": args.repeats, "scaling": "weak"},
-        "machine": {"cores": usable_cores(), "loadavg_before": load_before, "loadavg_after": load_after},
         "elapsed_s": time.perf_counter() - t0,
         "modes": {"cores_split": "threads = cores / ranks (the issue's definition: 1 rank gets every core)",
                   "one_thread_each": "--threads 1 at both sizes: each rank has one core of its own"},
         "sweeps": {f"{fw} {mode}": runs for (fw, mode), runs in sweeps.items()},
         "targets": goals,
     }
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(record, f, indent=2)
-    print(f"wrote {args.out}")
+    harness.write(record, args.out, load_before)
     return 0
 
 

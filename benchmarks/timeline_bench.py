@@ -13,15 +13,14 @@ Writes benchmarks/results/timeline.json.
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 
-from hvdkit.common import launch
+from benchmarks import harness
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RESULTS = os.path.join(ROOT, "benchmarks", "results", "timeline.json")
+ROOT = harness.ROOT
+RESULTS = os.path.join(harness.RESULTS, "timeline.json")
 TARGET_S, TARGET_MB = 10.0, 500.0
 
 CAPTURE = """
@@ -55,12 +54,7 @@ def capture(path):
     script = os.path.join(os.path.dirname(path), "capture.py")
     with open(script, "w") as f:
         f.write(CAPTURE)
-    env = launch.child_env(2, threads=1)
-    env.update(HOROVOD_TIMELINE=path, HOROVOD_TIMELINE_MARK_CYCLES="1",
-               PYTHONPATH=ROOT + os.pathsep + env.get("PYTHONPATH", ""))
-    argv = launch.command(2, [sys.executable, script], "mpirun",
-                          env_names=("HOROVOD_TIMELINE", "HOROVOD_TIMELINE_MARK_CYCLES"))
-    subprocess.run(argv, env=env, check=True, capture_output=True, timeout=600)
+    harness.run(2, [script], {"HOROVOD_TIMELINE": path, "HOROVOD_TIMELINE_MARK_CYCLES": "1"}, threads=1)
 
 
 def grow(source, out, target_bytes):
@@ -100,7 +94,7 @@ def measure(path):
     return json.loads(out.stdout)
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("--trace", help="real trace to grow (default: capture one with mpirun -n 2)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000],
@@ -108,7 +102,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=3, help="runs per size; median and min-max are reported")
     ap.add_argument("--keep", action="store_true", help="keep the generated traces")
     ap.add_argument("--out", default=RESULTS, help="where to write the JSON results")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     work = tempfile.mkdtemp(prefix="timeline-bench-")
     source = args.trace
     if source is None:
@@ -116,16 +110,17 @@ def main():
         print(f"capturing a real 2-rank trace into {source} ...", flush=True)
         capture(source)
     rows = []
-    load_start = os.getloadavg()[0]
+    load_before = harness.loadavg()
     for mb in args.sizes:
         big = os.path.join(work, f"trace_{mb}MB.json")
         copies, records = grow(source, big, mb * 1_000_000)
         runs = [measure(big) for _ in range(args.repeats)]
         med = sorted(runs, key=lambda r: r["seconds"])[(len(runs) - 1) // 2]
+        wall = harness.stats(r["seconds"] for r in runs)
         row = {"size_mb": round(os.path.getsize(big) / 1e6, 1), "copies_of_source": copies, "records": records,
                "seconds": round(med["seconds"], 2), "cpu_seconds": round(med["cpu_seconds"], 2),
-               "min_max_seconds": [round(min(r["seconds"] for r in runs), 2), round(max(r["seconds"] for r in runs), 2)],
-               "all_seconds": [round(r["seconds"], 2) for r in runs],
+               "min_max_seconds": [round(wall["min"], 2), round(wall["max"], 2)],
+               "spread": wall["spread"] and round(wall["spread"], 3), "all_seconds": [round(r["seconds"], 2) for r in runs],
                "peak_rss_mb": round(max(r["peak_rss_mb"] for r in runs), 1),
                "mb_per_second": round(os.path.getsize(big) / 1e6 / med["seconds"], 1),
                "allreduces_counted": med["allreduces"]}
@@ -135,17 +130,10 @@ def main():
         print(json.dumps(row), flush=True)
         if not args.keep:
             os.unlink(big)
-    load = os.getloadavg()
     result = {"benchmark": "hvdkit timeline summary", "target": f"100 MB in < {TARGET_S} s, < {TARGET_MB} MB peak RSS",
               "source_trace_bytes": os.path.getsize(source), "rows": rows,
-              "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
-                          "load_average_1m_at_start": round(load_start, 1),
-                          "load_average_1m_at_end": round(load[0], 1)},
-              "command": "python -m benchmarks.timeline_bench " + " ".join(sys.argv[1:])}
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(result, f, indent=2)
-    print(f"wrote {os.path.relpath(args.out, ROOT)}")
+              "command": "python -m benchmarks.timeline_bench " + " ".join(sys.argv[1:] if argv is None else argv)}
+    harness.write(result, args.out, load_before)
     return 0 if all(r["meets_target"] for r in rows) else 1
 
 

@@ -1,15 +1,15 @@
-"""One side of benchmarks/allreduce_bench.py: time in-place float32 sum-allreduces of each size, on every rank.
+"""One side of benchmarks/allreduce_bench.py (through benchmarks/harness.py): time in-place float32 sum-allreduces of each size, on every rank.
 
-    mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl hvd --sizes 4096,16777216 --out /tmp/ar
-    horovodrun --gloo -np 2 -H localhost:2 python benchmarks/ranks/allreduce_rank.py --impl hvd --out /tmp/ar
-    mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl mpi4py --out /tmp/ar
+    mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl hvd --sizes 4096,16777216 --json-dir /tmp/ar
+    horovodrun --gloo -np 2 -H localhost:2 python benchmarks/ranks/allreduce_rank.py --impl hvd --json-dir /tmp/ar
+    mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl mpi4py --json-dir /tmp/ar
     MASTER_ADDR=127.0.0.1 MASTER_PORT=29511 mpirun -n 2 -x MASTER_ADDR -x MASTER_PORT \
-        python benchmarks/ranks/allreduce_rank.py --impl torch --out /tmp/ar
+        python benchmarks/ranks/allreduce_rank.py --impl torch --json-dir /tmp/ar
 
 Every rank pins itself to one core (what mpirun does for up to one rank per core; horovodrun does not),
 checks one allreduce of rank-dependent values against the closed form, then times each call of
 --iters allreduces of zeros (zeros: repeated in-place sums of anything else overflow). It writes
-OUT/rank-R.json: {"impl", "rank", "size", "info", "times": {bytes: [seconds per call]}}.
+DIR/rankR.json: {"impl", "rank", "size", "info", "times": {bytes: [seconds per call]}}.
 """
 import argparse
 import json
@@ -92,7 +92,7 @@ def main(argv=None):
     p.add_argument("--iters", default="20", help="timed calls per size: one number, or one per size")
     p.add_argument("--warmup", type=int, default=3, help="untimed calls per size")
     p.add_argument("--no-pin", action="store_true", help="leave the ranks' core affinity as launched")
-    p.add_argument("--out", required=True, help="directory for rank-R.json")
+    p.add_argument("--json-dir", required=True, help="directory for rankR.json")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     iters = [int(i) for i in args.iters.split(",")]
@@ -120,8 +120,8 @@ def main(argv=None):
         times[str(nbytes)] = per_call
     barrier()
     finish()
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, f"rank-{rank}.json"), "w") as f:
+    os.makedirs(args.json_dir, exist_ok=True)
+    with open(os.path.join(args.json_dir, f"rank{rank}.json"), "w") as f:
         json.dump({"impl": args.impl, "rank": rank, "size": size, "info": info, "times": times}, f)
     return 0
 

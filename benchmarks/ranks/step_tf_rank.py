@@ -1,4 +1,4 @@
-"""One side of benchmarks/step_tf_bench.py: time N TensorFlow training steps of one Keras 3 model on every rank.
+"""One side of `python -m benchmarks.step_bench --framework tf`: time N TensorFlow training steps of one Keras 3 model on every rank.
 
     mpirun -n 2 python benchmarks/ranks/step_tf_rank.py --side hvdkit --model cnn
     mpirun -n 2 python benchmarks/ranks/step_tf_rank.py --side horovod --model mlp
@@ -17,7 +17,7 @@ tf.function train step:
   interleaved -- hvdkit's and the hand-written step function on one model in one process, alternated in
              --blocks blocks of steps, so that machine load drifting between launches cancels out.
 Each rank times --steps steps after --warmup untimed ones (tracing included there) and prints its own
-record (--json-dir DIR/rank<r>.json, else a line STEP_JSON {...}): its wall and CPU time per step, the
+record (--json-dir DIR/rank<r>.json): its wall and CPU time per step, the
 loss and a weight checksum.
 """
 import argparse
@@ -224,7 +224,7 @@ def main(argv=None):
     p.add_argument("--groups", type=int, default=0,
                    help="hvdkit side: Horovod's groups= for the tape (1: all gradients in one collective; 0: one each)")
     p.add_argument("--blocks", type=int, default=8, help="interleaved side: alternating blocks of steps")
-    p.add_argument("--json-dir", default="", help="write this rank's record to DIR/rank<r>.json (else print it)")
+    p.add_argument("--json-dir", required=True, help="write this rank's record to DIR/rank<r>.json")
     p.add_argument("--ports", default="", help="mwms: two localhost ports for TF_CONFIG, comma-separated")
     args = p.parse_args(argv)
     if args.warmup < 2:
@@ -252,12 +252,9 @@ def main(argv=None):
         "threads": {"intra_op": tf.config.threading.get_intra_op_parallelism_threads(),
                     "inter_op": tf.config.threading.get_inter_op_parallelism_threads()},
         "horovod_env": {k: v for k, v in os.environ.items() if k.startswith("HOROVOD_")}, **extra}
-    if args.json_dir:
-        # One file per rank: two ranks' long lines on mpirun's shared stdout can interleave.
-        with open(os.path.join(args.json_dir, f"rank{rank}.json"), "w") as f:
-            json.dump(record, f)
-    else:
-        print("STEP_JSON " + json.dumps(record), flush=True)
+    # One file per rank: two ranks' long lines on mpirun's shared stdout can interleave.
+    with open(os.path.join(args.json_dir, f"rank{rank}.json"), "w") as f:
+        json.dump(record, f)
     return 0
 
 

@@ -1,10 +1,10 @@
-"""One side of benchmarks/step_torch_bench.py: time N training steps of one model on every rank.
+"""One side of `python -m benchmarks.step_bench --framework torch`: time N training steps of one model on every rank.
 
-    mpirun -n 2 python benchmarks/ranks/step_torch_rank.py --side hvdkit --model cnn
-    mpirun -n 2 python benchmarks/ranks/step_torch_rank.py --side horovod --model mlp
+    mpirun -n 2 python benchmarks/ranks/step_torch_rank.py --side hvdkit --model cnn --json-dir /tmp/out
+    mpirun -n 2 python benchmarks/ranks/step_torch_rank.py --side horovod --model mlp --json-dir /tmp/out
     MASTER_ADDR=127.0.0.1 MASTER_PORT=29512 mpirun -n 2 -x MASTER_ADDR -x MASTER_PORT \
-        python benchmarks/ranks/step_torch_rank.py --side ddp --model cnn
-    mpirun -n 2 python benchmarks/ranks/step_torch_rank.py --side interleaved --model cnn
+        python benchmarks/ranks/step_torch_rank.py --side ddp --model cnn --json-dir /tmp/out
+    mpirun -n 2 python benchmarks/ranks/step_torch_rank.py --side interleaved --model cnn --json-dir /tmp/out
 
 The three sides train the same model (weights seeded per rank, then made equal from rank 0) on the
 same fixed synthetic batches (seeded by rank) with the same optimizer and per-rank batch:
@@ -14,9 +14,8 @@ same fixed synthetic batches (seeded by rank) with the same optimizer and per-ra
   interleaved -- the hvdkit and the hand-written optimizer on two copies of the model in one process,
              alternated in --blocks blocks of steps, so that machine load drifting between launches cancels.
 A step is --bpps forward+backward passes and one optimizer step. Each rank times --steps steps after
---warmup untimed ones; rank 0 prints one JSON line (prefix STEP_JSON) with the slowest rank's time
-(allreduced MAX), the loss averaged over ranks and a weight checksum, so sides can be checked to
-compute the same thing. --timeline (hvdkit side) records Horovod's timeline of the timed steps only.
+--warmup untimed ones and writes its record to --json-dir DIR/rank<r>.json: its wall and CPU time per
+step, its loss and a weight checksum, so sides can be checked to compute the same thing. --timeline (hvdkit side) records Horovod's timeline of the timed steps only.
 """
 import argparse
 import copy
@@ -30,6 +29,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 N_BATCHES = 8  # distinct fixed batches per rank, cycled
+# Interleaved side: the same averaged gradients applied by both optimizers. A sum of two ranks' values is
+# the same in any order, so the copies should agree to the bit; this allows float32 rounding only.
+SAME_WEIGHTS = 1e-6
 
 
 class Net(nn.Module):
@@ -196,6 +198,10 @@ def interleaved(pairs, batches, args, ops):
     # Same batches, same averaged gradients: the two copies must still hold the same weights.
     (a, _), (b, _) = pairs.values()
     differ = ops["max"](max((p - q).abs().max().item() for p, q in zip(a.parameters(), b.parameters())))
+    if differ > SAME_WEIGHTS:
+        # Every rank holds the allreduced maximum, so all of them stop here alike.
+        raise SystemExit(f"step_torch_rank: hvdkit's and the hand-written optimizer ended {differ:.2e} apart "
+                         f"(allowed {SAME_WEIGHTS:.0e}): they no longer compute the same step")
     return {"steps_per_block": per_block, "blocks": args.blocks, "step_s": step_s, "block_step_s_rank0": blocks,
             "max_weight_difference": differ}
 
@@ -223,12 +229,15 @@ def main(argv=None):
     p.add_argument("--lr", type=float, default=0.01, help="per-rank learning rate (scaled by ranks)")
     p.add_argument("--timeline", help="hvdkit side: record Horovod's timeline of the timed steps to this file")
     p.add_argument("--blocks", type=int, default=8, help="interleaved side: alternating blocks of --steps/--blocks steps")
+    p.add_argument("--json-dir", required=True, help="write this rank's record to DIR/rank<r>.json")
     args = p.parse_args(argv)
 
     rank, model, batches, opt, ops = SIDES[args.side](args)
     ddp = args.side == "ddp"
     pairs = interleaved(ops["pairs"], batches, args, ops) if "pairs" in ops else None
+    t0 = time.perf_counter()
     train(model, batches, opt, args.warmup, args.bpps, 0, ddp)
+    warmup_s = time.perf_counter() - t0
     window = ops["timeline"]
     if window:
         window.start()
@@ -238,20 +247,18 @@ def main(argv=None):
     elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     if window:
         window.stop()
-    slowest, cpu_max = ops["max"](elapsed), ops["max"](cpu)
-    mean_loss = ops["mean"](loss)
-    checksum = ops["mean"](float(sum(q.detach().double().sum() for q in model.parameters())))
-    n_tensors = sum(1 for _ in model.parameters())
-    n_params = sum(q.numel() for q in model.parameters())
+    checksum = float(sum(q.detach().double().sum() for q in model.parameters()))
     ops["finish"]()
-    if rank == 0:
-        print("STEP_JSON " + json.dumps({
-            "side": args.side, "model": args.model, "ranks": ops["size"], "steps": args.steps, "bpps": args.bpps,
-            "batch_per_rank": args.batch, "threads": torch.get_num_threads(), "step_s": slowest / args.steps,
-            "cpu_s_per_step": cpu_max / args.steps, "loss": mean_loss, "weight_checksum": checksum,
-            "tensors": n_tensors, "parameters": n_params, "info": ops["info"],
+    # One file per rank (mpirun's shared stdout can interleave long lines); the benchmark takes the slowest.
+    with open(os.path.join(args.json_dir, f"rank{rank}.json"), "w") as f:
+        json.dump({
+            "rank": rank, "size": ops["size"], "side": args.side, "model": args.model, "steps": args.steps,
+            "bpps": args.bpps, "batch_per_rank": args.batch, "threads": torch.get_num_threads(),
+            "step_s": elapsed / args.steps, "cpu_s_per_step": cpu / args.steps, "warmup_s": warmup_s,
+            "loss": loss, "weight_checksum": checksum, "tensors": sum(1 for _ in model.parameters()),
+            "parameters": sum(q.numel() for q in model.parameters()), "info": ops["info"],
             "horovod_env": {k: v for k, v in os.environ.items() if k.startswith("HOROVOD_")},
-            **({"interleaved": pairs} if pairs else {})}), flush=True)
+            **({"interleaved": pairs} if pairs else {})}, f)
     if ddp:
         sys.stderr.flush()
         os._exit(0)  # skip the Gloo process group's C++ teardown (see ddp_side's finish)

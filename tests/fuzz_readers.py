@@ -1,13 +1,14 @@
 """Fuzzing the IDX/npz readers and the timeline parser with hypothesis and atheris, for a bounded time (issue 8).
 
-    python -m benchmarks.fuzz_readers --seconds 40 [--engines hypothesis,atheris]
+    python tests/fuzz_readers.py --seconds 40 [--engines hypothesis,atheris]    # make fuzz
 
 hypothesis: mutations of valid files (truncation, flipped bytes, inserted bytes, gzip'd or cut gzip) plus
 arbitrary bytes. atheris (libFuzzer, coverage-guided over the Python bytecode; `pip install atheris`, a
 binary wheel): starts from the same valid files, one child process per target, ended by --seconds.
 A reader may return data or raise its one-line error (DataError, TraceError); anything else is a crash
-and is reported with the input that caused it. Writes benchmarks/results/fuzz.json (cases tried, crashes).
-Not part of the test suite: its run time is chosen by --seconds.
+and is reported with the input that caused it. Writes tests/fuzz_results.json (cases tried, crashes).
+A tool beside the tests, not a benchmark: tests/test_fuzz_readers.py runs it for a second per target
+and engine; `make fuzz` runs it for 40 s each and rewrites the record.
 """
 import argparse
 import gzip
@@ -31,7 +32,7 @@ from hvdkit.timeline.slicing import EmptyWindow, slice_trace
 from hvdkit.timeline.summary import summarize
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RESULTS = os.path.join(ROOT, "benchmarks", "results", "fuzz.json")
+RESULTS = os.path.join(ROOT, "tests", "fuzz_results.json")
 
 
 def valid_idx():
@@ -215,7 +216,7 @@ def run_atheris(name, seconds):
         return {"target": name, "engine": "atheris", "skipped": f"atheris not importable ({exc}): pip install atheris"}
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "result.json")
-        argv = [sys.executable, "-m", "benchmarks.fuzz_readers", "--atheris-child", name, "--seconds", str(seconds),
+        argv = [sys.executable, os.path.abspath(__file__), "--atheris-child", name, "--seconds", str(seconds),
                 "--out", out]
         proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=seconds + 300)
         result = json.load(open(out)) if os.path.exists(out) else summary(name, "atheris", seconds, Counter())
@@ -228,7 +229,7 @@ def run_atheris(name, seconds):
         result["crash_kinds"] += 1
         result["crashes"].append({"kind": f"libFuzzer stopped the run (exit {proc.returncode})", "count": 1,
                                   "error": proc.stderr[-1500:]})
-    result["command"] = " ".join(argv[:2] + ["benchmarks.fuzz_readers"] + argv[3:-2])
+    result["command"] = " ".join(["python", "tests/fuzz_readers.py"] + argv[2:-2])
     return result
 
 
@@ -262,7 +263,7 @@ def main():
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump({"created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                   "command": " ".join(["python -m benchmarks.fuzz_readers"] + sys.argv[1:]),
+                   "command": " ".join(["python tests/fuzz_readers.py"] + sys.argv[1:]),
                    "loadavg": open("/proc/loadavg").read().split()[:3], "results": results}, f, indent=1)
     return 1 if any(r.get("crash_count") for r in results) else 0
 

@@ -1,0 +1,24 @@
+"""The fuzzing tool (tests/fuzz_readers.py) for a second per target and engine: every engine really
+fuzzes every target (make setup installs atheris where PyPI has its wheel), and nothing crashes."""
+import json
+import os
+import platform
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def test_every_engine_fuzzes_every_target_without_a_crash(tmp_path):
+    out = tmp_path / "fuzz.json"
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fuzz_readers.py"), "--seconds", "1",
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    from fuzz_readers import targets
+    results = json.loads(out.read_text())["results"]
+    fuzzed = {(r["engine"], r["target"]) for r in results if r.get("cases")}
+    engines = {"hypothesis", "atheris"} if (platform.system(), platform.machine()) == ("Linux", "x86_64") else {"hypothesis"}
+    assert fuzzed == {(e, t) for e in engines for t in targets()}, [
+        {k: r.get(k) for k in ("engine", "target", "cases", "skipped")} for r in results]
+    assert not [r for r in results if r.get("crash_count")], results
