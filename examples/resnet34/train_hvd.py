@@ -30,12 +30,14 @@ import resnet_data_tf  # noqa: E402
 
 def main():
     args = resnet_common.parse_args(horovod=True)  # Horovod: adds --lr-warmup-steps, --fp16-allreduce, --json, ...
-    window = (hk.timeline_window(args.timeline, args.timeline_steps, args.timeline_mark_cycles)  # Horovod: the
-              if args.timeline else None)  # Horovod: timeline of the chosen steps, set up before init
+    window = (hk.timeline_window(args.timeline, args.timeline_steps, args.timeline_mark_cycles)  # Horovod: --timeline
+              if args.timeline else None)  # Horovod: created before init, it records only the chosen steps
     ctx = hk.init(seed=args.seed, threads=args.threads)  # Horovod: steps 1-2, start Horovod, a share of the cores
     batch = resnet_common.batch_per_rank(args, ctx.size)  # Horovod: --global-batch-size is split over the ranks
-    data, n, classes = resnet_data_tf.load(args, samples=batch * ctx.size * args.total_steps)  # Horovod: all ranks'
-    train = hk.shard(data, batch, shuffle=args.shuffle, seed=args.seed, drop_last=True, num_samples=n)  # Horovod: 3
+    samples = batch * ctx.size * args.total_steps  # Horovod: synthetic images for every rank
+    data, n, classes = resnet_data_tf.load(args, samples)
+    train = hk.shard(data, batch, shuffle=args.shuffle, seed=args.seed, drop_last=True,  # Horovod: step 3, this
+                     num_samples=n)  # Horovod: rank's part of each epoch, as many steps as every other rank
     resnet_common.check_steps(train.steps, n, batch, ctx.size)  # Horovod: steps per epoch on each rank
     model = resnet34(classes, input_shape=(args.image_size, args.image_size, 3))
     opt = keras.optimizers.SGD(hk.scale_lr(args.lr), momentum=0.9)  # Horovod: step 4, LR x ranks
@@ -54,8 +56,10 @@ def main():
     hk.broadcast_state(model, opt)  # Horovod: step 6, rank 0's weights and optimizer slots, before step 1
     ckpt = hk.Checkpointer(args.checkpoint_dir) if args.checkpoint_dir else None  # Horovod: step 7, rank 0 writes
     run = ckpt.restore(model=model, optimizer=opt) if ckpt else 0  # Horovod: step 7, every rank resumes alike
-    meter = Meter(args.total_steps, args.warmup_steps, batch, rank=ctx.rank, every=args.print_every)  # Horovod: rank
-    meter.say(resnet_common.banner(args, "tensorflow", batch, ctx.size, ctx.threads, ctx.local_size,  # Horovod: 0
+    meter = Meter(args.total_steps, args.warmup_steps, batch,
+                  every=args.print_every, rank=ctx.rank)  # Horovod: only rank 0 prints
+    meter.say(resnet_common.banner(args, "tensorflow", batch,
+                                   ranks=ctx.size, threads=ctx.threads, ranks_per_node=ctx.local_size,  # Horovod: ranks
                                    cpu=not tf.config.list_physical_devices("GPU")))
     batches = resnet_data_tf.ready(train.repeat(), args, batch)  # Horovod: step 3, epochs shuffled by (seed, epoch)
     for step, (x, y) in enumerate(batches.take(args.total_steps)):  # Horovod: numbered for the timeline

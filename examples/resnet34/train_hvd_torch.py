@@ -28,12 +28,13 @@ import resnet_data_torch  # noqa: E402
 
 def main():
     args = resnet_common.parse_args(horovod=True)  # Horovod: adds --lr-warmup-steps, --fp16-allreduce, --json, ...
-    window = (hk.timeline_window(args.timeline, args.timeline_steps, args.timeline_mark_cycles)  # Horovod: the
-              if args.timeline else None)  # Horovod: timeline of the chosen steps, set up before init
+    window = (hk.timeline_window(args.timeline, args.timeline_steps, args.timeline_mark_cycles)  # Horovod: --timeline
+              if args.timeline else None)  # Horovod: created before init, it records only the chosen steps
     ctx = hk.init(seed=args.seed, threads=args.threads)  # Horovod: steps 1-2, start Horovod, a share of the cores
     device = ctx.device  # Horovod: step 2, this rank's GPU (or the CPU)
     batch = resnet_common.batch_per_rank(args, ctx.size)  # Horovod: --global-batch-size is split over the ranks
-    data, classes = resnet_data_torch.load(args, samples=batch * ctx.size * args.total_steps)  # Horovod: all ranks'
+    samples = batch * ctx.size * args.total_steps  # Horovod: synthetic images for every rank
+    data, classes = resnet_data_torch.load(args, samples)
     loader = hk.shard(data, batch, shuffle=args.shuffle, seed=args.seed, drop_last=True)  # Horovod: step 3, see ready()
     resnet_common.check_steps(len(loader), len(data), batch, ctx.size)  # Horovod: steps per epoch on each rank
     model = resnet34(classes).to(device).train()
@@ -44,8 +45,10 @@ def main():
     ckpt = hk.Checkpointer(args.checkpoint_dir) if args.checkpoint_dir else None  # Horovod: step 7, rank 0 writes
     run = ckpt.restore(model=model, optimizer=opt, scheduler=sched) if ckpt else 0  # Horovod: step 7, all resume
 
-    meter = Meter(args.total_steps, args.warmup_steps, batch, rank=ctx.rank, every=args.print_every)  # Horovod: rank
-    meter.say(resnet_common.banner(args, "torch", batch, ctx.size, ctx.threads, ctx.local_size,  # Horovod: 0
+    meter = Meter(args.total_steps, args.warmup_steps, batch,
+                  every=args.print_every, rank=ctx.rank)  # Horovod: only rank 0 prints
+    meter.say(resnet_common.banner(args, "torch", batch,
+                                   ranks=ctx.size, threads=ctx.threads, ranks_per_node=ctx.local_size,  # Horovod: ranks
                                    cpu=device == "cpu"))
     batches = resnet_data_torch.ready(loader, args, device)
     for step, (x, y) in enumerate(itertools.islice(batches, args.total_steps)):  # Horovod: numbered for the timeline

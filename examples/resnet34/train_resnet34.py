@@ -27,7 +27,8 @@ def main():
     args = resnet_common.parse_args()
     keras.utils.set_random_seed(args.seed)
     batch = args.batch_size
-    data, n, classes = resnet_data_tf.load(args, samples=batch * args.total_steps)
+    samples = batch * args.total_steps
+    data, n, classes = resnet_data_tf.load(args, samples)
     train = (data.shuffle(n, seed=args.seed) if args.shuffle else data).batch(batch, drop_remainder=True)
     resnet_common.check_steps(n // batch, n, batch)
     model = resnet34(classes, input_shape=(args.image_size, args.image_size, 3))
@@ -42,7 +43,8 @@ def main():
         opt.apply_gradients(zip(grads, model.trainable_variables))
         return loss
 
-    meter = Meter(args.total_steps, args.warmup_steps, batch, every=args.print_every)
+    meter = Meter(args.total_steps, args.warmup_steps, batch,
+                  every=args.print_every)
     meter.say(resnet_common.banner(args, "tensorflow", batch,
                                    cpu=not tf.config.list_physical_devices("GPU")))
     batches = resnet_data_tf.ready(train.repeat(), args, batch)

@@ -27,13 +27,15 @@ def main():
     torch.manual_seed(args.seed)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     batch = args.batch_size
-    data, classes = resnet_data_torch.load(args, samples=batch * args.total_steps)
+    samples = batch * args.total_steps
+    data, classes = resnet_data_torch.load(args, samples)
     loader = torch.utils.data.DataLoader(data, batch, shuffle=args.shuffle, drop_last=True)
     resnet_common.check_steps(len(loader), len(data), batch)
     model = resnet34(classes).to(device).train()
     opt = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
 
-    meter = Meter(args.total_steps, args.warmup_steps, batch, every=args.print_every)
+    meter = Meter(args.total_steps, args.warmup_steps, batch,
+                  every=args.print_every)
     meter.say(resnet_common.banner(args, "torch", batch,
                                    cpu=device == "cpu"))
     batches = resnet_data_torch.ready(loader, args, device)
