@@ -7,7 +7,7 @@ figure and whose target is the record plus the key inside it,
     [0.86](benchmarks/results/pi.json#per_core.65536.fraction)        (README.md, homework/README.md)
     [3.6 s](../benchmarks/results/timeline.json#rows.0.seconds)      (docs/*.md: paths relative to the page)
 
-The key is dot-separated (list items by index; a space in a key is written %20) and may end in `*F` or
+The key is dot-separated (list items by index; spaces and parentheses in a key are written %20, %28, %29) and may end in `*F` or
 `/F` to scale the value (`/1e6` for millions, `*100` for a percentage). The link text starts with the number; a unit may follow. The
 record's value rounded to the digits shown must be the number shown. docs/BENCHMARKS.md is generated
 from the records and is not checked here.
@@ -32,9 +32,9 @@ from conftest import ROOT
 LINK = re.compile(r"\[([^\]]+)\]\(([^)\s#]+\.json)#([^)\s]+)\)")
 NUMBER = re.compile(r"\s*([-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)")
 UNIT = r"(?:ms|us|s|x|%|M samples/s|samples/s|img/s|images/s|GB/s|MB/s|minutes|seconds|hours)"
-FIGURE = re.compile(r"(?<![\w.\-/=^])\d+(?:\.\d+)?(?:e-?\d+)?\s?" + UNIT + r"(?![\w/])")
+FIGURE = re.compile(r"(?:(?<![\w.\-/=^])|(?<=\d-))\d+(?:\.\d+)?(?:e-?\d+)?\s?" + UNIT + r"(?![\w/])")
 # Documents whose every unit figure must be a record link; the others are not checked for that yet.
-CONVERTED = ["README.md"]
+CONVERTED = ["README.md", "docs/reliability.md", "docs/eight-steps.md", "docs/scale.md"]
 
 
 def documents():
