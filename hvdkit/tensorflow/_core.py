@@ -97,6 +97,9 @@ def warmup(optimizer, steps=None, epochs=None, steps_per_epoch=None, rule="linea
     ramps to that schedule's first value and then follows it. Call before broadcast_state() and before
     or after distributed_optimizer(), either works. Give the length as `steps`, or `epochs` with `steps_per_epoch`.
     """
+    if not isinstance(optimizer, keras.optimizers.Optimizer):
+        raise TypeError(f"warmup() takes the Keras optimizer, not {type(optimizer).__name__}: "
+                        "opt = keras.optimizers.Adam(hk.scale_lr(lr)); hk.warmup(opt, steps=...)")
     n = _schedule.warmup_steps(steps, epochs, steps_per_epoch)
     current = getattr(optimizer, "_learning_rate", None)
     if isinstance(current, WarmupSchedule):
