@@ -61,8 +61,11 @@ def earlier(name, out_dir):
     with open(path) as f:
         result = json.load(f)
     when = result.get("measured_at", "date not recorded: see the file's git log")
-    return {"name": name, "command": result.get("command", BENCHMARKS[name][0]).removeprefix("python -m "),
-            "status": f"ok (an earlier run, measured {when})", "result": result}
+    module, full, _ = BENCHMARKS[name]
+    now = " ".join([module, *full])
+    then = result.get("command", now).removeprefix("python -m ")
+    ran_as = "" if then.split(" --out")[0] == now else f", run then as `python -m {then}`"
+    return {"name": name, "command": now, "status": f"ok (an earlier run, measured {when}{ran_as})", "result": result}
 
 
 def _scalars(obj, prefix=""):

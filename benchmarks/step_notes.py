@@ -63,4 +63,8 @@ def notes(record):
                 line += f", background cycles of {t['cycles']['mean_us'] / 1000:.1f} ms on average"
             line += "."
         out.append(line)
+    env = record.get("horovod_env", record.get("headline_horovod_env"))
+    if env is not None:
+        out.append("Horovod sides ran with " + (" ".join(f"{k}={v}" for k, v in sorted(env.items()))
+                                                 or "Horovod's default settings") + f"; {names[base]} without them.")
     return out
