@@ -28,11 +28,16 @@ UPSTREAM = os.path.join(os.path.dirname(ROOT), "shared", "upstream-horovod-0.28.
 sys.path.insert(0, MUTANTS)
 
 # Arguments that keep an upstream example to a few small steps (synthetic benchmarks: a small model).
+_TF_SYNTH = ["--model", "MobileNetV2", "--batch-size", "4", "--no-cuda", "--num-batches-per-iter", "1",
+             "--num-iters", "3"]
 UPSTREAM_ARGS = {
-    "synthetic_benchmark": ["--model", "MobileNetV2", "--batch-size", "4", "--no-cuda", "--num-warmup-batches", "1",
-                            "--num-batches-per-iter", "1", "--num-iters", "1"],
+    "tensorflow2_synthetic_benchmark": _TF_SYNTH + ["--num-warmup-batches", "1"],
+    "tensorflow2_synthetic_benchmark_elastic": _TF_SYNTH + ["--num-warmup-batches", "1"],
+    "tensorflow2_keras_synthetic_benchmark": _TF_SYNTH,
     "pytorch_synthetic_benchmark": ["--model", "resnet18", "--batch-size", "4", "--no-cuda"],
+    "pytorch_synthetic_benchmark_elastic": ["--model", "resnet18", "--batch-size", "4", "--no-cuda"],
     "pytorch_mnist": ["--epochs", "1", "--no-cuda"],
+    "pytorch_mnist_elastic": ["--epochs", "1", "--no-cuda"],
 }
 
 
@@ -139,8 +144,7 @@ def upstream(run):
         got, findings = flagged(path)
         row = {"static": {n: f"{f.verdict}: {f.evidence}" for n, f in findings.items()}, "flagged": sorted(got)}
         if run:
-            base = os.path.basename(path)[:-3]
-            args = next((v for k, v in UPSTREAM_ARGS.items() if base.endswith(k) or base == k), [])
+            args = UPSTREAM_ARGS.get(os.path.basename(path)[:-3], [])
             report, seconds = run_check(path, args, env=env, timeout=300)
             r = report.get("run") or {}
             row["run"] = {"seconds": seconds, "summary": r.get("summary"), "crash": r.get("crash"),

@@ -101,12 +101,14 @@ def main(argv):
     status = 0
     try:
         runpy.run_path(script, run_name="__main__")
-        obs.rec["finished"] = True
+        obs.on_finish()
     except StopRun:
         pass
     except SystemExit as exc:
         obs.rec["exit"] = exc.code if isinstance(exc.code, int) or exc.code is None else str(exc.code)
         status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if status:  # argparse's usage error, the script's own sys.exit(1): say so, with the line
+            obs.on_crash(exc)
     except BaseException as exc:  # the script's own crash: recorded, shown, and the rank fails
         obs.on_crash(exc)
         traceback.print_exc()

@@ -26,6 +26,10 @@ HINTS = (
     (r"optimizers.*legacy|legacy.*optimizers", "keras.optimizers.legacy is gone in Keras 3: use keras.optimizers.X"),
     (r"experimental_run_tf_function", "Keras 3's compile() has no experimental_run_tf_function: drop it"),
     (r"fit_generator", "Keras 3 removed fit_generator: pass the generator to fit()"),
+    (r"ImageDataGenerator", "Keras 3 has no ImageDataGenerator: use keras.utils.image_dataset_from_directory and "
+                            "preprocessing layers (keras.layers.RandomRotation, ...)"),
+    (r"No module named '(\w+)", "the script imports a module this environment does not have: install it, or run "
+                                 "where it is installed"),
     (r"ConfigProto|Session|set_session", "TF 1 API (ConfigProto, Session, K.set_session) is gone in TF 2: pin the GPU "
                                          "with tf.config.set_visible_devices(gpus[hvd.local_rank()], 'GPU')"),
 )
@@ -100,19 +104,27 @@ def judge(recs, ranks, steps):
                 for r, rec in recs.items()}
     if not recs:
         return {"findings": {}, "summary": summary, "crash": crash, "per_rank": per_rank}
-    inits = [rec["init"] for rec in recs.values()]
-    if all(inits):
-        f[1] = Finding(OK, f"hvd.init() ran on all {len(recs)} ranks", source="run")
-    elif not any(inits):
-        f[1] = Finding(MISSING, "hvd.init() never ran", source="run")
-    else:
-        f[1] = Finding(WRONG, "hvd.init() ran on some ranks only", source="run")
+    f[1] = _init(recs, crash)
     if len(recs) == ranks and min(stepped.values()) >= 1:
         f.update(_weights(recs, min(stepped.values())))
         f[3] = _first_batches(recs)
         f[4] = _lrs(recs)
-    f[7] = _writes(recs)
+    f[7] = _writes(recs, complete=len(recs) == ranks)
     return {"findings": f, "summary": summary, "crash": crash, "per_rank": per_rank}
+
+
+def _init(recs, crash):
+    inits = [rec["init"] for rec in recs.values()]
+    if crash and "has not been initialized" in crash["error"]:
+        return Finding(WRONG, f"Horovod was used before hvd.init() ran (line {crash['line']}: {crash['error']})",
+                       crash["line"], source="run")
+    if all(inits):
+        return Finding(OK, f"hvd.init() ran on all {len(recs)} ranks", source="run")
+    if not any(inits):
+        if crash:  # an import error, a bad argument: the script never got as far as init
+            return Finding(None, "the script stopped before hvd.init()", source="run")
+        return Finding(MISSING, "hvd.init() never ran", source="run")
+    return Finding(WRONG, "hvd.init() ran on some ranks only", source="run")
 
 
 def _same(recs, table, k):
@@ -122,9 +134,9 @@ def _same(recs, table, k):
 
 def _weights(recs, n):
     """Steps 6 and 5 from weight hashes: before step 1, after step 1, after the last observed step."""
-    # "After step 1" is read just before step 2 when there is one: Keras runs its callbacks (Horovod's
-    # broadcast callback among them) after the step, and a custom loop may broadcast after it too.
-    after1 = _same(recs, "hash_before", 2) if n >= 2 else None
+    # "After step 1" is read just before step 2 (or when the script ends): Keras runs its callbacks
+    # (Horovod's broadcast callback among them) after the step, and a custom loop may broadcast after it.
+    after1 = _same(recs, "hash_before", 2)  # also written when the script ended after one step
     after1 = _same(recs, "hash_after", 1) if after1 is None else after1
     before1, last = _same(recs, "hash_before", 1), _same(recs, "hash_after", n)
     casts = sorted({b["call"] for rec in recs.values() for b in rec["broadcasts"]})
@@ -165,11 +177,15 @@ def _lrs(recs):
     return Finding(None, f"learning rate {lrs[0]:g} on every rank at hvd.size() = {size}", source="run")
 
 
-def _writes(recs):
+def _writes(recs, complete):
+    """Who saved what: several writers is wrong; rank 0 alone is ok only if every rank reported."""
     saves = {r: [w for w in rec["writes"] if w["kind"] != "open"] for r, rec in recs.items()}
     writers = sorted(r for r, ws in saves.items() if ws)
     if not writers:
         return Finding(None, "no checkpoint written during the observed steps", source="run")
+    if not complete and len(writers) < 2:
+        return Finding(None, f"rank {writers[0]} wrote a checkpoint; not every rank reported (a crash ended the "
+                       "run), so others may have too", source="run")
     if writers != [0] and len(writers) > 1:
         return Finding(WRONG, f"ranks {writers} wrote checkpoints ({saves[writers[1]][0]['path']})", source="run")
     steps = [w["step"] for w in saves[writers[0]]]

@@ -67,6 +67,14 @@ class Observer:
             self.write()
             raise StopRun()
 
+    def on_finish(self):
+        """The script ended by itself: the weights now count as 'before the next step' (Keras callbacks, a
+        broadcast after the last step, have run)."""
+        chunks = self.weights() if self.weights is not None else None
+        if chunks:
+            self.rec["hash_before"][str(self.rec["steps"] + 1)] = digest(chunks)
+        self.rec["finished"] = True
+
     def on_first_batch(self, chunks):
         if self.rec["first_batch"] is None and self.rec["steps"] == 0:
             self.rec["first_batch"] = digest(chunks)
@@ -78,7 +86,8 @@ class Observer:
     def on_crash(self, exc):
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == self.script]
         last = frames[-1] if frames else None
-        self.rec["crash"] = {"error": f"{type(exc).__name__}: {' '.join(str(exc).split())[:400]}",
+        what = f"exit status {exc.code}" if isinstance(exc, SystemExit) else " ".join(str(exc).split())[:400]
+        self.rec["crash"] = {"error": f"{type(exc).__name__}: {what}",
                              "line": last.lineno if last else None, "code": (last.line or "") if last else ""}
 
     # --- helpers -----------------------------------------------------------------------------
