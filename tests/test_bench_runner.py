@@ -57,9 +57,12 @@ def test_step_sides_measured_and_computing_the_same(records, name):
     for side, s in sides.items():
         assert s["status"] == "ok" and _ordered(s["step_ms"]) and _ordered(s["cpu_ms_per_step"]), side
         assert s["ranks_agree"], f"{side}: the two ranks ended with different weights"
-    # The same model, data and optimizer: hvdkit and hand-written Horovod end with the same weights.
-    a, b = sides["hvdkit"]["weight_checksum"], sides["horovod"]["weight_checksum"]
-    assert abs(a - b) <= 1e-6 * max(1.0, abs(a)), (a, b)
+    if name == "step_torch":
+        # Both broadcast before the first step: hvdkit and hand-written Horovod end with the same weights.
+        # (TensorFlow's hand-written side broadcasts after the first step, as Horovod's example does, so its
+        # first update averages gradients taken at different weights: not the same run.)
+        a, b = sides["hvdkit"]["weight_checksum"], sides["horovod"]["weight_checksum"]
+        assert abs(a - b) <= 1e-6 * max(1.0, abs(a)), (a, b)
     assert c["hvdkit_over_handwritten"] == pytest.approx(sides["hvdkit"]["step_ms"]["median"] / sides["horovod"]["step_ms"]["median"])
     inter = c["interleaved"]
     assert _ordered(inter["hvdkit_step_ms"]) and _ordered(inter["horovod_step_ms"])
@@ -67,7 +70,11 @@ def test_step_sides_measured_and_computing_the_same(records, name):
         assert inter["max_weight_difference"] is not None and inter["max_weight_difference"] <= 1e-6
     # Both frameworks under the same Horovod settings; the sentences carry this record's numbers.
     assert records["step_torch"]["horovod_env"] == records["step_tf"]["horovod_env"]
-    assert f"hvdkit {sides['hvdkit']['step_ms']['median']:.1f} ms" in rec["notes"][0], rec["notes"]
+    hv = sides["hvdkit"]["step_ms"]
+    # A sentence about noise states the ranges and the ratio, as measured.
+    for text in (f"hvdkit {hv['median']:.1f} ms (range {hv['min']:.1f}-{hv['max']:.1f})",
+                 f"ratio of medians {c['hvdkit_over_handwritten']:.2f}"):
+        assert text in rec["notes"][0], (text, rec["notes"])
     assert rec["targets"]["cnn_hvdkit_over_handwritten"]["measured"] == c["hvdkit_over_handwritten"]
 
 
@@ -87,7 +94,12 @@ def test_allreduce_every_side_every_size(records):
 @pytest.mark.horovod
 def test_pi_timeline_scaling_records(records):
     pi = records["pi"]
-    assert pi["loop_vs_vectorized"]["speedup"] > 1, "the vectorized count must beat the loop"
+    loop = pi["loop_vs_vectorized"]
+    # At smoke size the vectorized count's set-up can outweigh the loop: no bound on the ratio here, but the
+    # target must report what was measured.
+    assert loop["speedup"] == pytest.approx(loop["loop_cpu_s"] / loop["vectorized_cpu_s"])
+    target = pi["targets"]["vectorized_over_loop"]
+    assert target["measured"] == loop["speedup"] and target["met"] == (loop["speedup"] >= target["target"])
     assert [r["ranks"] for r in pi["scaling"]["runs"]] == [1, 2]
     assert all(len(r["times_s"]) == 3 for r in pi["scaling"]["runs"])
     row = records["timeline"]["rows"][0]
