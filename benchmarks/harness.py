@@ -107,7 +107,10 @@ def run(n, argv, env_set=None, launcher="mpirun", extra=(), threads=None, timeou
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
     env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
     cmd = launch.command(n, [sys.executable, *argv], launcher, extra=extra, env_names=sorted(env_set), threads=threads)
-    proc = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    try:
+        proc = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise BenchError(f"{shown(env_set, argv, n, launcher)}: no exit within {timeout} s") from None
     if proc.returncode != 0:
         tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-3:]
         raise BenchError(f"{shown(env_set, argv[:-2] if '--json-dir' in argv else argv, n, launcher)}: "
