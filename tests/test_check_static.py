@@ -225,3 +225,17 @@ def test_metric_reports(tmp_path, report, verdict):
     """
     findings, _, _ = analyze(_write(tmp_path, src))
     assert findings[8].verdict == verdict, findings[8].evidence
+
+
+def test_hvdkit_warmup_alone_does_not_scale_the_lr(tmp_path):
+    # hk.warmup ramps up to the optimizer's own LR in both frameworks: without hk.scale_lr step 4 is missing.
+    src = """
+        import keras, hvdkit.tensorflow as hk
+        hk.init()
+        opt = keras.optimizers.Adam({lr})
+        hk.warmup(opt, steps=100)
+    """
+    findings, _, _ = analyze(_write(tmp_path, src.format(lr="0.001")))
+    assert findings[4].verdict == MISSING
+    findings, _, _ = analyze(_write(tmp_path, src.format(lr="hk.scale_lr(0.001)")))
+    assert findings[4].verdict == OK

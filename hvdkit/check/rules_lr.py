@@ -60,7 +60,6 @@ def _judge_lr(f, e):
 
 
 def _hvdkit_scaling(f, call):
-    """hk.scale_lr(...), or hvdkit's TF warmup (which returns the scaled schedule; torch's scales nothing)."""
+    """hk.scale_lr(...). hvdkit's warmup (either framework) ramps up to the optimizer's LR and scales nothing."""
     api = f.s.api(call.func)
-    return bool(api) and api[0] == "hvdkit" and (
-        api[1] == "scale_lr" or api[1] == "warmup" and "tensorflow" in f.s.qual(call.func))
+    return bool(api) and api[0] == "hvdkit" and api[1] == "scale_lr"
