@@ -15,6 +15,7 @@ A place holds a data set as Keras's mnist.npz (MNIST only) or as the four IDX fi
 import io
 import os
 import warnings
+import zipfile
 
 import numpy as np
 
@@ -173,8 +174,8 @@ def is_standin(path):
     try:
         with np.load(path, allow_pickle=False) as npz:
             return STANDIN_KEY in npz.files
-    except (OSError, ValueError, EOFError):
-        return False
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+        return False   # unreadable: read_npz says why, with the fix
 
 
 def write_keras_mnist(path=None, force=False, quiet=False):
