@@ -255,7 +255,7 @@ def main(argv=None):
     total = totals(records)
     examples_ok = sum(e["status"] == "passed" for e in examples)
     result = {
-        "command": "python -m benchmarks.upstream " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": " ".join(["python -m benchmarks.upstream", *(argv if argv is not None else sys.argv[1:])]),
         "upstream_dir": directory, "ranks": RANKS,
         "notes": [
             "Horovod's test/parallel files run unmodified as `mpirun -n 2 python -m pytest FILE`; a test passes "
