@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from benchmarks import upstream_known
+from benchmarks import harness, upstream_known
 from hvdkit.common import launch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -232,8 +232,8 @@ def main(argv=None):
     directory = os.path.abspath(args.dir)
     if args.quick and args.dir == DEFAULT_DIR and not os.path.isdir(directory):
         # make test's smoke run of every benchmark: most machines have no copy of Horovod's tests.
-        with open(args.out, "w") as f:
-            json.dump({"command": "python -m benchmarks.upstream --quick", "not_run": f"no {directory}: {HOW_TO_GET}"}, f)
+        harness.write({"command": "python -m benchmarks.upstream --quick", "not_run": f"no {directory}: {HOW_TO_GET}"},
+                      args.out, harness.loadavg())
         print(f"benchmarks.upstream: not run: no {directory}")
         return 0
     try:
@@ -243,6 +243,7 @@ def main(argv=None):
     except UsageError as exc:
         print(f"benchmarks.upstream: error: {exc}", file=sys.stderr)
         return 2
+    load_before = harness.loadavg()
     tmp = tempfile.mkdtemp(prefix="hvdkit-upstream-")
     try:
         records = [] if args.only_examples else [run_file(test_dir, name, tmp, args.timeout) for name in files]
@@ -277,10 +278,8 @@ def main(argv=None):
             "target": "every example passes but those that need torchvision and the excused",
             "measured": f"{examples_ok} passed of {sum(e['status'] not in ('needs torchvision', 'excused') for e in examples)}",
             "met": all(e["status"] in ("passed", "needs torchvision", "excused") for e in examples)}
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(result, f, indent=2)
-    print(f"wrote {args.out}: {total['passed']} passed, {total['failed']} failed, {total['excused']} excused, "
+    harness.write(result, args.out, load_before)
+    print(f"{args.out}: {total['passed']} passed, {total['failed']} failed, {total['excused']} excused, "
           f"{total['skipped']} skipped, {total['not_run']} not run; examples {examples_ok}/{len(examples)} passed")
     return 0
 
