@@ -3,7 +3,7 @@
 Two launches at 2 ranks run tests/ranks/hvd_keras3_ops.py and hvd_keras3_fit.py; every expected value here
 is computed with NumPy from the inputs the ranks report (or is a literal), never by Horovod or Keras.
 These also stand in for the upstream tests that fail only on their own Keras 2 code
-(benchmarks/upstream_known.py lists which check covers which).
+(docs/horovod-patch.md lists which test covers which).
 """
 import json
 import os
