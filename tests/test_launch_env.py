@@ -1,9 +1,13 @@
 """Ranks launched by hvdkit keep large PyTorch tensors on transparent huge pages (THP_MEM_ALLOC_ENABLE=1),
 as NumPy does for its large arrays: a 16 MB allreduce is then as fast as mpi4py's on a NumPy array
-(docs/BENCHMARKS.md). Checked in each rank's own page tables, /proc/self/smaps."""
+(docs/BENCHMARKS.md). Checked in each rank's own page tables, /proc/self/smaps. Also: horovodrun is the
+interpreter's own."""
 import os
+import sys
 
 import pytest
+
+from hvdkit.common import launch
 
 THP_MODE = "/sys/kernel/mm/transparent_hugepage/enabled"
 
@@ -55,3 +59,11 @@ def test_the_users_own_setting_wins(ranks):
         pytest.skip(f"only under THP 'madvise' does PyTorch's setting decide ({THP_MODE}: {thp_mode()})")
     got, rows = huge_kb(ranks(2, SCRIPT, env={**os.environ, "THP_MEM_ALLOC_ENABLE": "0"}))
     assert got == {"0": 0}, rows
+
+
+@pytest.mark.horovod
+def test_horovodrun_found_beside_the_interpreter(monkeypatch):
+    # `.venv/bin/python -m benchmarks.run` with the venv not activated: its horovodrun is not on PATH.
+    beside = os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "horovodrun")
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert launch.command(2, ["x"], "horovodrun")[0] == beside

@@ -4,6 +4,7 @@ Used by `hvdkit scale`, `hvdkit doctor`, the demo and the tests, so they all lau
 """
 import os
 import shutil
+import sys
 
 from hvdkit.common.context import usable_cores
 
@@ -58,7 +59,9 @@ def command(n, argv, launcher="mpirun", extra=(), env_names=(), threads=None):
         raise LaunchError(f"number of ranks must be >= 1, got {n}")
     if launcher not in LAUNCHERS:
         raise LaunchError(f"unknown launcher {launcher!r}: use one of {', '.join(LAUNCHERS)}")
-    exe = shutil.which(launcher)
+    # horovodrun belongs to this interpreter's Horovod: the one beside it first (a venv not activated).
+    beside = os.path.dirname(os.path.abspath(sys.executable)) if launcher == "horovodrun" else None
+    exe = (beside and shutil.which(launcher, path=beside)) or shutil.which(launcher)
     if exe is None:
         hint = {"horovodrun": "it comes with Horovod: make setup",
                 "srun": "srun exists only inside a Slurm allocation"}.get(
