@@ -7,6 +7,8 @@ PDF (one page) and PNG:
   accuracy_N      train and validation accuracy vs epoch at N ranks (the homework's deliverable)
   accuracy_all    validation (solid) and train (dashed) accuracy of every N on one plot
   scaling         training time per epoch vs N, and speed-up over 1 rank with the ideal line
+and, beside the metrics files, summary.json: the figures of the scaling plot (seconds per epoch and
+speed-up over 1 rank, by rank count), the record homework/README.md's tables link to.
 Epoch 1 includes one-off start-up (graph tracing, first allreduce), so times use the median of the
 later epochs when there are any.
 """
@@ -36,6 +38,27 @@ def read_runs(directory):
 def epoch_time(run):
     times = [e["time"] for e in run["epochs"]]
     return statistics.median(times[1:] if len(times) > 1 else times)
+
+
+def summary(runs):
+    """The scaling plot's figures: {"train_seconds_per_epoch": {N: s}, "speedup": {N: x}}, keys the rank counts
+    as strings; speed-up only with a 1-rank run."""
+    times = {str(n): epoch_time(run) for n, run in runs.items()}
+    out = {"statistic": "median training time of epochs 2 and later (epoch 1 when there is no other); "
+                        "speed-up: the 1-rank time over the N-rank time",
+           "epochs": {str(n): len(run["epochs"]) for n, run in runs.items()},
+           "train_seconds_per_epoch": times}
+    if "1" in times:
+        out["speedup"] = {n: times["1"] / t for n, t in times.items()}
+    return out
+
+
+def write_summary(runs, directory):
+    path = os.path.join(directory, "summary.json")
+    with open(path, "w") as f:
+        json.dump(summary(runs), f, indent=1)
+        f.write("\n")
+    return path
 
 
 def _title(run):
@@ -90,14 +113,15 @@ def plot_overlay(plt, runs, out):
 
 
 def plot_scaling(plt, runs, out):
+    figures = summary(runs)
     ranks = list(runs)
-    times = [epoch_time(runs[n]) for n in ranks]
+    times = [figures["train_seconds_per_epoch"][str(n)] for n in ranks]
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6), layout="constrained")
     left.plot(ranks, times, "o-")
     left.set(xlabel="ranks", ylabel="training time per epoch (s)", xscale="log", xticks=ranks, xticklabels=ranks,
              title="time per epoch (median of epochs 2+)")
-    if 1 in runs:
-        speedup = [epoch_time(runs[1]) / t for t in times]
+    if "speedup" in figures:
+        speedup = [figures["speedup"][str(n)] for n in ranks]
         right.plot(ranks, speedup, "o-", label="measured")
         for n, s in zip(ranks, speedup):
             right.annotate(f"{s:.2f}x", (n, s), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=8)
@@ -136,6 +160,7 @@ def main(argv=None):
         written += plot_accuracy(plt, run, n, args.out)
     written += plot_overlay(plt, runs, args.out)
     written += plot_scaling(plt, runs, args.out)
+    written.append(write_summary(runs, args.metrics_dir))
     for n, run in runs.items():
         print(f"{_ranks(n)}: {len(run['epochs'])} epochs, final val accuracy {run['epochs'][-1]['val_accuracy']:.4f}, "
               f"{epoch_time(run):.1f} s/epoch")

@@ -185,6 +185,10 @@ def test_plots_from_metrics_files_and_epoch_time_skips_the_first_epoch(tmp_path)
     assert list(runs) == [1, 2, 4, 8]
     assert [plot.epoch_time(r) for r in runs.values()] == [10.0, 5.0, 2.5, 1.25]
     _check_plots(tmp_path, tmp_path / "out", [1, 2, 4, 8])
+    with open(tmp_path / "summary.json") as f:  # the record homework/README.md links to, beside the metrics
+        summary = json.load(f)
+    assert summary["train_seconds_per_epoch"] == {"1": 10.0, "2": 5.0, "4": 2.5, "8": 1.25}
+    assert summary["speedup"] == {"1": 1.0, "2": 2.0, "4": 4.0, "8": 8.0}
 
 
 def test_plot_without_metrics_says_what_to_run(tmp_path, capsys):
