@@ -8,7 +8,8 @@ PDF (one page) and PNG:
   accuracy_all    validation (solid) and train (dashed) accuracy of every N on one plot
   scaling         training time per epoch vs N, and speed-up over 1 rank with the ideal line
 and, beside the metrics files, summary.json: the figures of the scaling plot (seconds per epoch and
-speed-up over 1 rank, by rank count), the record homework/README.md's tables link to.
+speed-up over 1 rank, by rank count) and the 1-minute load average the epochs recorded, the record
+homework/README.md's tables link to.
 Epoch 1 includes one-off start-up (graph tracing, first allreduce), so times use the median of the
 later epochs when there are any.
 """
@@ -42,7 +43,8 @@ def epoch_time(run):
 
 def summary(runs):
     """The scaling plot's figures: {"train_seconds_per_epoch": {N: s}, "speedup": {N: x}}, keys the rank counts
-    as strings; speed-up only with a 1-rank run."""
+    as strings; speed-up only with a 1-rank run. Also how busy the machine was: "load_avg_1min": {N: min,
+    mean, max over the epochs that recorded it, and how many did}, for the runs that recorded any."""
     times = {str(n): epoch_time(run) for n, run in runs.items()}
     out = {"statistic": "median training time of epochs 2 and later (epoch 1 when there is no other); "
                         "speed-up: the 1-rank time over the N-rank time",
@@ -50,6 +52,9 @@ def summary(runs):
            "train_seconds_per_epoch": times}
     if "1" in times:
         out["speedup"] = {n: times["1"] / t for n, t in times.items()}
+    loads = {str(n): [e["load_avg_1min"] for e in run["epochs"] if "load_avg_1min" in e] for n, run in runs.items()}
+    out["load_avg_1min"] = {n: {"min": min(v), "mean": statistics.mean(v), "max": max(v), "epochs": len(v)}
+                            for n, v in loads.items() if v}
     return out
 
 

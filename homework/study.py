@@ -72,37 +72,62 @@ def warmup(args):
     out = os.path.join(args.out, args.framework, "warmup")
     os.makedirs(out, exist_ok=True)
     n = args.ranks[0]
-    rows = []
     for seed in args.seeds:
         for w in (0.0, args.warmup_epochs):
-            path = os.path.join(out, f"metrics_{n}_warmup{w:g}_seed{seed}.json")
-            run(n, args, path, ["--seed", str(seed), "--warmup-epochs", str(w)])
-            with open(path) as f:
+            run(n, args, warmup_metrics(out, n, w, seed), ["--seed", str(seed), "--warmup-epochs", str(w)])
+    print(write_warmup_summary(out, n, args.seeds, args.warmup_epochs, args.script_args))
+
+
+def warmup_metrics(out, n, warmup_epochs, seed):
+    return os.path.join(out, f"metrics_{n}_warmup{warmup_epochs:g}_seed{seed}.json")
+
+
+def write_warmup_summary(out, n, seeds, warmup_epochs, script_args):
+    """The warmup study's record, from its metrics files in `out` (so it can be rebuilt without training):
+    summary.json (every run's final epoch, seed by seed without then with warmup, and per setting the
+    mean and spread of warmup_settings) and summary.md (warmup_table); returns the table."""
+    rows = []
+    for seed in seeds:
+        for w in (0.0, warmup_epochs):
+            with open(warmup_metrics(out, n, w, seed)) as f:
                 final = json.load(f)["epochs"][-1]
             rows.append({"seed": seed, "warmup_epochs": w, "val_accuracy": final["val_accuracy"],
                          "val_loss": final["val_loss"], "epochs": final["epoch"]})
-    table = warmup_table(rows, n)
+    record = {"ranks": n, "script_args": script_args, "runs": rows, "settings": warmup_settings(rows)}
     with open(os.path.join(out, "summary.json"), "w") as f:
-        json.dump({"ranks": n, "script_args": args.script_args, "runs": rows}, f, indent=1)
+        json.dump(record, f, indent=1)
+        f.write("\n")
+    table = warmup_table(rows, n)
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(table + "\n")
-    print(table)
+    return table
+
+
+def warmup_settings(rows):
+    """Per warmup setting (ascending): the seeds, and the mean and sample standard deviation over them of the
+    final validation accuracy (stdev None with one seed)."""
+    out = []
+    for w in sorted({r["warmup_epochs"] for r in rows}):
+        seeds = sorted(r["seed"] for r in rows if r["warmup_epochs"] == w)
+        values = [next(r["val_accuracy"] for r in rows if r["warmup_epochs"] == w and r["seed"] == s) for s in seeds]
+        out.append({"warmup_epochs": w, "seeds": seeds, "val_accuracy_mean": statistics.mean(values),
+                    "val_accuracy_stdev": statistics.stdev(values) if len(values) > 1 else None})
+    return out
 
 
 def warmup_table(rows, n):
     """Markdown: final validation accuracy per seed, with and without warmup, and the mean ± stdev."""
-    settings = sorted({r["warmup_epochs"] for r in rows})
+    settings = warmup_settings(rows)
     seeds = sorted({r["seed"] for r in rows})
     acc = {(r["seed"], r["warmup_epochs"]): r["val_accuracy"] for r in rows}
-    head = [f"warmup {w:g} epochs" for w in settings]
+    head = [f"warmup {s['warmup_epochs']:g} epochs" for s in settings]
     lines = [f"| {n} ranks: final val accuracy | " + " | ".join(head) + " |", "|---" * (len(head) + 1) + "|"]
-    for s in seeds:
-        lines.append(f"| seed {s} | " + " | ".join(f"{acc[(s, w)]:.4f}" for w in settings) + " |")
+    for seed in seeds:
+        lines.append(f"| seed {seed} | " + " | ".join(f"{acc[(seed, s['warmup_epochs'])]:.4f}" for s in settings) + " |")
     cells = []
-    for w in settings:
-        values = [acc[(s, w)] for s in seeds]
-        spread = f" ± {statistics.stdev(values):.4f}" if len(values) > 1 else ""
-        cells.append(f"**{statistics.mean(values):.4f}**{spread}")
+    for s in settings:
+        spread = f" ± {s['val_accuracy_stdev']:.4f}" if s["val_accuracy_stdev"] is not None else ""
+        cells.append(f"**{s['val_accuracy_mean']:.4f}**{spread}")
     lines.append("| mean ± stdev | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

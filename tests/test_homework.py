@@ -205,3 +205,29 @@ def test_warmup_table_means_and_spread():
     assert table[0] == "| 8 ranks: final val accuracy | warmup 0 epochs | warmup 2 epochs |"
     assert table[2] == "| seed 0 | 0.8000 | 0.8500 |"
     assert table[-1] == "| mean ± stdev | **0.7500** ± 0.0707 | **0.8600** ± 0.0141 |"
+
+
+def test_scaling_summary_records_the_load_of_the_epochs_that_have_it():
+    runs = {1: _fake_run(1), 2: _fake_run(2)}
+    for e, load in zip(runs[2]["epochs"], (3.0, 5.0, 1.0)):
+        e["load_avg_1min"] = load
+    figures = plot.summary(runs)
+    assert figures["load_avg_1min"] == {"2": {"min": 1.0, "mean": 3.0, "max": 5.0, "epochs": 3}}
+
+
+def test_warmup_summary_is_rebuilt_from_the_metrics_files(tmp_path):
+    """The record homework/README.md's warmup table links to: final accuracies, and mean and sample stdev."""
+    for seed, w, acc in [(0, 0.0, 0.80), (1, 0.0, 0.70), (0, 2.0, 0.85), (1, 2.0, 0.87)]:
+        run = _fake_run(8, epochs=2)
+        run["epochs"][-1].update(val_accuracy=acc, val_loss=0.5)
+        with open(study.warmup_metrics(str(tmp_path), 8, w, seed), "w") as f:
+            json.dump(run, f)
+    table = study.write_warmup_summary(str(tmp_path), 8, [0, 1], 2.0, ["--epochs", "2"])
+    with open(tmp_path / "summary.json") as f:
+        record = json.load(f)
+    assert [(r["seed"], r["warmup_epochs"], r["val_accuracy"]) for r in record["runs"]] == [
+        (0, 0.0, 0.80), (0, 2.0, 0.85), (1, 0.0, 0.70), (1, 2.0, 0.87)]
+    assert [s["warmup_epochs"] for s in record["settings"]] == [0.0, 2.0]
+    assert [round(s["val_accuracy_mean"], 6) for s in record["settings"]] == [0.75, 0.86]
+    assert [round(s["val_accuracy_stdev"], 6) for s in record["settings"]] == [0.070711, 0.014142]  # 0.1/sqrt(2), 0.02/sqrt(2)
+    assert (tmp_path / "summary.md").read_text() == table + "\n"
