@@ -51,6 +51,10 @@ def test_conversion_changes_only_marked_blocks(sequential, converted):
         changed += j2 - j1
     # About a dozen lines, one or two per step: the conversion must stay small.
     assert 8 <= changed <= 20, f"{converted}: {changed} changed lines"
+    with open(os.path.join(HOMEWORK, "README.md")) as f:  # and homework/README.md gives the count
+        stated = re.search(r"For TensorFlow it is (\d+) lines \(PyTorch (\d+)\)", f.read())
+    assert stated and int(stated.group(1 if converted.startswith("tensorflow") else 2)) == changed, \
+        f"{converted}: {changed} changed lines; homework/README.md says otherwise"
 
 
 def _study(tmp_path, framework, ranks, *script_args, timeout=300):
