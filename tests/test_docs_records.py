@@ -13,7 +13,8 @@ record's value rounded to the digits shown must be the number shown. docs/BENCHM
 from the records and is not checked here.
 
 Figures without a record: `unlinked()` finds numbers followed by a unit of time, rate or ratio (ms, s,
-x, %, samples/s, ...) outside code and outside record links. In the documents listed in CONVERTED there
+x, %, samples/s, ...) outside code and outside record links, and in table rows also plain decimals like an
+accuracy (0. and three or more digits, e.g. 0.8268), which have no unit to find them by. In the documents listed in CONVERTED there
 must be none: a setting or a bound written in prose goes in backticks (`HOROVOD_CYCLE_TIME=0.1`) or is
 phrased without a unit figure. Documents not in CONVERTED are not yet held to that (their record links,
 where they have them, are checked all the same).
@@ -33,6 +34,7 @@ LINK = re.compile(r"\[([^\]]+)\]\(([^)\s#]+\.json)#([^)\s]+)\)")
 NUMBER = re.compile(r"\s*([-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)")
 UNIT = r"(?:ms|us|µs|s|x|%|M samples/s|samples/s|img/s|images/s|GB/s|MB/s|minutes|seconds|hours)"
 FIGURE = re.compile(r"(?:(?<![\w.\-/=^])|(?<=\d-))\d+(?:\.\d+)?(?:e-?\d+)?\s?" + UNIT + r"(?![\w/])")
+TABLE_DECIMAL = re.compile(r"(?<![\w.\-/])0\.\d{3,}(?![\w.])")  # an accuracy or a fraction in a table cell
 # Documents whose every unit figure must be a record link; the others are not checked for that yet.
 CONVERTED = ["README.md", "homework/README.md", "docs/reliability.md", "docs/eight-steps.md", "docs/scale.md",
              "docs/timeline.md", "docs/elastic.md", "docs/two-hosts.md", "docs/horovod-patch.md"]
@@ -104,7 +106,8 @@ def problems(doc, text):
 
 
 def unlinked(text):
-    """Unit figures outside code blocks, code spans and record links: (line number, figure)."""
+    """Unit figures, and in table rows plain decimals 0.ddd..., outside code blocks, code spans and record
+    links: (line number, figure)."""
     text = re.sub(r"```.*?```", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
     found = []
     for line_no, line in enumerate(text.splitlines(), 1):
@@ -112,6 +115,8 @@ def unlinked(text):
             continue
         line = LINK.sub("", re.sub(r"`[^`]*`", "", line))
         found += [(line_no, m.group(0)) for m in FIGURE.finditer(line)]
+        if line.lstrip().startswith("|"):
+            found += [(line_no, m.group(0)) for m in TABLE_DECIMAL.finditer(line)]
     return found
 
 
@@ -145,3 +150,11 @@ def test_an_edited_number_is_caught():
     edited = text[:m.start(1)] + label.replace(literal, bumped, 1) + text[m.end(1):]
     assert not problems("README.md", text)
     assert problems("README.md", edited)
+
+
+def test_a_plain_accuracy_in_a_table_is_caught():
+    """A decimal without a unit counts as a figure in a table row, not in prose, code or a link."""
+    text = ("| seed 0 | 0.8302 | [0.8258](r.json#a) | `0.8241` |\n"
+            "prose 0.8268 and a bound 0.002\n"
+            "    | 0.5000 | in an indented code block\n")
+    assert unlinked(text) == [(1, "0.8302")]
