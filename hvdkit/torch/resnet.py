@@ -6,6 +6,14 @@ classes it has 21,797,672 parameters, the standard count; batch-norm running sta
 not parameters, as in torchvision. Inputs are NCHW float images; any size >= 32 pixels works (the
 network downsamples by 32, then pools globally).
 
+Speed (docs/performance.md): on a CPU, images of 128 pixels and more go through the network in
+channels-last memory (NHWC strides, the layout oneDNN's convolutions are fastest in); smaller ones stay
+NCHW, where channels-last measured slower. Only the activations change layout: forward() converts the
+input batch, the weights stay contiguous. A channels-last *model* (`model.to(memory_format=
+torch.channels_last)`) would be faster still at 96-128 pixels, but its weights and gradients are not
+contiguous and Horovod's broadcast and allreduce refuse them ("Tensor is required to be contiguous").
+`channels_last=False` (or True) overrides the size rule.
+
     from hvdkit.torch.resnet import resnet34
     model = resnet34(num_classes=1000)
 """
@@ -40,9 +48,18 @@ class BasicBlock(nn.Module):
         return self.relu(out + identity)
 
 
+# Smallest image side for which channels-last activations paid on a CPU (ResNet34, batch 16, 2 threads; 96 and
+# 128 px measured by hand when choosing the rule: slower at 96, faster at 128; benchmarks/resnet_bench.py
+# records both layouts at 64 and 224 px each run).
+CHANNELS_LAST_FROM = 128
+
+
 class ResNet(nn.Module):
-    def __init__(self, layers, num_classes=1000, zero_init_residual=False):
+    def __init__(self, layers, num_classes=1000, zero_init_residual=False, channels_last="auto"):
         super().__init__()
+        if channels_last not in ("auto", True, False):
+            raise ValueError(f"channels_last={channels_last!r}: use 'auto', True or False")
+        self.channels_last = channels_last
         self.conv1 = nn.Conv2d(3, 64, 7, stride=2, padding=3, bias=False)
         self.bn1 = nn.BatchNorm2d(64)
         self.relu = nn.ReLU(inplace=True)
@@ -70,18 +87,25 @@ class ResNet(nn.Module):
                 if isinstance(m, BasicBlock):
                     nn.init.zeros_(m.bn2.weight)
 
+    def _wants_channels_last(self, x):
+        if self.channels_last != "auto":
+            return self.channels_last
+        return x.device.type == "cpu" and min(x.shape[-2:]) >= CHANNELS_LAST_FROM
+
     def forward(self, x):
+        if x.dim() == 4 and self._wants_channels_last(x):
+            x = x.contiguous(memory_format=torch.channels_last)  # a copy of the batch; every layer then follows it
         x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
         x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
         return self.fc(torch.flatten(self.avgpool(x), 1))
 
 
-def resnet34(num_classes=1000, zero_init_residual=False):
-    return ResNet(LAYERS["resnet34"], num_classes, zero_init_residual)
+def resnet34(num_classes=1000, zero_init_residual=False, channels_last="auto"):
+    return ResNet(LAYERS["resnet34"], num_classes, zero_init_residual, channels_last)
 
 
-def resnet18(num_classes=1000, zero_init_residual=False):
-    return ResNet(LAYERS["resnet18"], num_classes, zero_init_residual)
+def resnet18(num_classes=1000, zero_init_residual=False, channels_last="auto"):
+    return ResNet(LAYERS["resnet18"], num_classes, zero_init_residual, channels_last)
 
 
 def count(model):
