@@ -94,6 +94,43 @@ def test_torch_and_keras_resnet34_compute_the_same_function():
         got = km(x, training=training).numpy()
         assert np.abs(expected).max() > 0.1
         np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-3 * np.abs(expected).max())
+    # The training pass updated the running statistics alike: torch's running variance is the unbiased batch
+    # variance (layer4 sees 3 x 2 x 2 = 12 values per channel, so a biased one would be off by 12/11).
+    for name, m in tm.named_modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            layer = km.get_layer(_keras_name(name))
+            np.testing.assert_allclose(layer.moving_mean.numpy(), m.running_mean.numpy(), rtol=1e-4, atol=1e-4)
+            np.testing.assert_allclose(layer.moving_variance.numpy(), m.running_var.numpy(), rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.torch
+def test_torch_channels_last_rule_changes_the_layout_not_the_result():
+    """On a CPU, images from CHANNELS_LAST_FROM pixels run channels-last; the weights' gradients stay
+    contiguous (Horovod's allreduce refuses other tensors), and the output is the NCHW network's."""
+    import torch
+    from hvdkit.torch.resnet import CHANNELS_LAST_FROM, resnet18
+
+    assert CHANNELS_LAST_FROM == 128  # the measured rule docs/performance.md states
+    torch.manual_seed(0)
+    model = resnet18(num_classes=10)
+    layouts = []
+    model.conv1.register_forward_hook(lambda m, i, out: layouts.append(
+        "nhwc" if not out.is_contiguous() and out.is_contiguous(memory_format=torch.channels_last) else "nchw"))
+    for size, wanted in ((96, "nchw"), (128, "nhwc")):
+        x = torch.randn(2, 3, size, size)
+        got = model(x)
+        assert layouts[-1] == wanted, f"{size} px"
+        model.zero_grad()
+        got.square().sum().backward()
+        assert all(p.grad.is_contiguous() for p in model.parameters())
+    model.eval()
+    model.channels_last = False
+    expected = model(x)
+    model.channels_last = "auto"
+    np.testing.assert_allclose(model(x).detach().numpy(), expected.detach().numpy(), rtol=1e-4, atol=1e-4)
+    assert layouts[-2:] == ["nchw", "nhwc"]
+    with pytest.raises(ValueError, match="channels_last"):
+        resnet18(channels_last="yes")
 
 
 def _code(name):
