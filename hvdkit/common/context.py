@@ -3,6 +3,18 @@ import os
 from dataclasses import dataclass
 
 
+# Horovod fuses the gradients ready in a cycle into allreduces of up to HOROVOD_FUSION_THRESHOLD bytes (its
+# default: 128 MiB). On CPUs, with every core computing, smaller fused allreduces paid: ResNet34 at 2 ranks x 1
+# thread gained in both frameworks (docs/performance.md; benchmarks/scaling_bench.py measures both settings).
+CPU_FUSION_THRESHOLD = 16 * 2**20
+
+
+def cpu_horovod_defaults(gpu):
+    """Before hvd.init(), on ranks without a GPU: hvdkit's fusion threshold unless the user set one."""
+    if not gpu:
+        os.environ.setdefault("HOROVOD_FUSION_THRESHOLD", str(CPU_FUSION_THRESHOLD))
+
+
 def usable_cores():
     """Cores this process may run on (affinity-aware: a batch scheduler may give fewer than the node has)."""
     try:

@@ -8,7 +8,7 @@ from hvdkit.common import errors as _errors
 from hvdkit.common import log as _log
 from hvdkit.common import metrics as _metrics
 from hvdkit.common import schedule as _schedule
-from hvdkit.common.context import Context, threads_per_rank
+from hvdkit.common.context import Context, cpu_horovod_defaults, threads_per_rank
 from hvdkit.common.options import horovod_args
 from hvdkit.torch._consistency import check_consistent
 
@@ -21,6 +21,7 @@ def init(seed=None, threads=None, fail_fast=True):
     then. fail_fast=False keeps Python's own exception handling (and your atexit handlers).
     """
     _errors.default_stall_shutdown()  # a rank that skips a collective ends the job instead of hanging it
+    cpu_horovod_defaults(gpu=torch.cuda.is_available())  # smaller fused allreduces on CPUs
     hvd.init()
     if fail_fast:
         _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
