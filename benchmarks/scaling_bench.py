@@ -15,7 +15,9 @@ does not grow with the ranks, so "2 x the 1-rank rate" is out of reach by constr
 the single rank's threads to waste half the cores). Each repetition therefore also runs the sweep with
 `--threads 1` at both sizes, where every rank has one core of its own as it has one GPU on a cluster:
 that efficiency is the one that says what Horovod's data parallelism costs. Both are recorded, with the
-same-cores ratio (2-rank over 1-rank rate, ideal 1).
+same-cores ratio (2-rank over 1-rank rate, ideal 1). A third sweep repeats that one with Horovod's own
+fusion threshold (128 MiB) in place of the 16 MiB hvdkit's init() sets on CPUs, to show what that default
+gives (not in --quick).
 """
 import argparse
 import json
@@ -34,18 +36,21 @@ OUT = os.path.join(harness.RESULTS, "scaling.json")
 TRAIN = "examples/resnet34/train_hvd.py"
 TARGET = 0.9
 FRAMEWORKS = ("torch", "tensorflow")
-MODES = {"cores_split": None, "one_thread_each": 1}  # name: --threads for train_hvd.py (None: hvdkit's split)
+# name: (--threads for train_hvd.py (None: hvdkit's split), environment of the sweep)
+MODES = {"cores_split": (None, {}), "one_thread_each": (1, {}),
+         "one_thread_each_horovod_fusion": (1, {"HOROVOD_FUSION_THRESHOLD": str(128 * 2**20)})}
+QUICK_MODES = ("cores_split", "one_thread_each")
 
 
-def sweep(framework, args, out_dir, threads=None):
+def sweep(framework, args, out_dir, threads=None, env_set=None):
     """One `hvdkit scale -n 1,2` run; its table rows (scale.json) and the exact command."""
     program = ["python", TRAIN, "--framework", framework, "--image-size", str(args.image_size),
                "--batch-size", str(args.batch_size), "--num-steps", str(args.steps),
                "--warmup-steps", str(args.warmup_steps)] + (["--threads", str(threads)] if threads else [])
     cmd = [sys.executable, "-m", "hvdkit", "scale", "-n", "1,2", "--launcher-args=--bind-to none",
            "--out", out_dir, "--timeout", str(args.timeout), "--", *program]
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    shown = "hvdkit " + shlex.join(cmd[3:])
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env={**os.environ, **(env_set or {})})
+    shown = "".join(f"{k}={v} " for k, v in sorted((env_set or {}).items())) + "hvdkit " + shlex.join(cmd[3:])
     if proc.returncode != 0:
         tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-2:]
         raise RuntimeError(f"{shown}: exit {proc.returncode}: {' | '.join(tail)}")
@@ -61,7 +66,7 @@ def main(argv=None):
     parser.add_argument("--batch-size", type=int, default=16, help="images per step on each rank")
     parser.add_argument("--steps", type=int, default=20, help="timed steps per run")
     parser.add_argument("--warmup-steps", type=int, default=3, help="untimed steps first (TF traces here)")
-    parser.add_argument("--repeats", type=int, default=2, help="sweeps per framework, alternating")
+    parser.add_argument("--repeats", type=int, default=3, help="sweeps per framework, alternating")
     parser.add_argument("--timeout", type=float, default=600, help="seconds allowed per run")
     parser.add_argument("--keep", metavar="DIR", help="keep each sweep's hvdkit scale output under DIR")
     parser.add_argument("--quick", action="store_true",
@@ -78,14 +83,15 @@ def main(argv=None):
 
     load_before = harness.loadavg()
     t0 = time.perf_counter()
-    sweeps = {(fw, mode): [] for fw in frameworks for mode in MODES}
+    modes = QUICK_MODES if args.quick else tuple(MODES)
+    sweeps = {(fw, mode): [] for fw in frameworks for mode in modes}
     commands = {}
     with tempfile.TemporaryDirectory() as tmp:
         base = args.keep or tmp
         for rep, (fw, mode) in harness.alternate(sweeps, args.repeats):
             out_dir = os.path.join(base, f"{fw}-{mode}-{rep + 1}")
             try:
-                rows, commands[f"{fw} {mode}"] = sweep(fw, args, out_dir, MODES[mode])
+                rows, commands[f"{fw} {mode}"] = sweep(fw, args, out_dir, *MODES[mode])
             except RuntimeError as exc:
                 print(f"scaling_bench: error: {exc}", file=sys.stderr)
                 return 1
@@ -105,9 +111,14 @@ def main(argv=None):
                   f"(busy before: {s['busy_before'][1]}, {s['busy_before'][2]}) "
                   f"[{time.perf_counter() - t0:.0f} s]", flush=True)
 
-    goals = {}
+    goals, compared = {}, {}
     for (fw, mode), runs in sweeps.items():
         eff = statistics.median(r["efficiency"] for r in runs)
+        if mode not in QUICK_MODES:  # a comparison with another setting, not a target
+            compared[f"{fw}_{mode}"] = {"efficiency": round(eff, 3),
+                                        "per_repeat": [round(r["efficiency"], 3) for r in runs]}
+            print(f"{fw} [{mode}]: efficiency 1 -> 2 ranks {eff:.2f} (median of {len(runs)})")
+            continue
         goals[f"{fw}_efficiency_1_to_2_ranks_{mode}"] = {
             "target": TARGET, "measured": round(eff, 3), "met": eff >= TARGET,
             "per_repeat": [round(r["efficiency"], 3) for r in runs],
@@ -123,9 +134,12 @@ def main(argv=None):
                    "warmup_steps": args.warmup_steps, "repeats": args.repeats, "scaling": "weak"},
         "elapsed_s": time.perf_counter() - t0,
         "modes": {"cores_split": "threads = cores / ranks (the issue's definition: 1 rank gets every core)",
-                  "one_thread_each": "--threads 1 at both sizes: each rank has one core of its own"},
+                  "one_thread_each": "--threads 1 at both sizes: each rank has one core of its own",
+                  "one_thread_each_horovod_fusion": "one_thread_each with HOROVOD_FUSION_THRESHOLD=134217728, "
+                                                    "Horovod's default, instead of hvdkit's 16 MiB on CPUs"},
         "sweeps": {f"{fw} {mode}": runs for (fw, mode), runs in sweeps.items()},
         "targets": goals,
+        "compared": compared,
     }
     harness.write(record, args.out, load_before)
     return 0
