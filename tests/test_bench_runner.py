@@ -12,7 +12,7 @@ import pytest
 
 from conftest import ROOT
 
-HARNESS = ("step_torch", "step_tf", "allreduce", "pi", "scaling", "timeline")
+HARNESS = ("step_torch", "step_tf", "allreduce", "pi", "scaling", "timeline", "resnet")
 
 
 def _ordered(s):
@@ -110,6 +110,45 @@ def test_pi_timeline_scaling_records(records):
 
 
 @pytest.mark.horovod
+def _resnet34_training_flops(size, classes=1000):
+    """FLOPs per image of a ResNet34 training step, by hand: 2 x multiply-adds of every convolution forward,
+    twice that backward (input and weight gradients) except the stem's input gradient, and the classifier's."""
+    def out(n, stride):
+        return (n - 1) // stride + 1  # padding k // 2 keeps ceil(n / stride)
+    convs, n = [(3, 64, 7, out(size, 2))], out(size, 2)
+    n, cin = out(n, 2), 64  # max pool
+    for i, blocks in enumerate((3, 4, 6, 3)):
+        cout = 64 * 2 ** i
+        for j in range(blocks):
+            stride = 2 if (i > 0 and j == 0) else 1
+            n_out = out(n, stride)
+            convs += [(cin, cout, 3, n_out), (cout, cout, 3, n_out)]
+            if stride != 1 or cin != cout:
+                convs.append((cin, cout, 1, n_out))
+            n, cin = n_out, cout
+    forward = [2 * ci * co * k * k * m * m for ci, co, k, m in convs]
+    fc = 2 * 512 * classes
+    return 3 * sum(forward) - forward[0] + 3 * fc
+
+
+@pytest.mark.horovod
+def test_resnet_record_against_the_machine(records):
+    rec = records["resnet"]
+    size = str(rec["config"]["sizes"][0])
+    assert rec["flops_per_image"][size] == _resnet34_training_flops(int(size))
+    m2 = rec["matmul"]["2"]
+    assert set(m2["gflops"]) == {"torch", "tensorflow"} and all(_ordered(s) for s in m2["gflops"].values())
+    assert m2["machine_gflops"] == max(s["median"] for s in m2["gflops"].values())
+    for fw in ("torch", "tensorflow"):
+        run = rec["runs"][fw][size]
+        assert _ordered(run["images_per_s"])
+        rate = run["images_per_s"]["median"]
+        assert run["fraction_of_matmul"] == pytest.approx(rate * _resnet34_training_flops(int(size)) / 1e9
+                                                          / m2["machine_gflops"])
+        assert "examples/resnet34/train_hvd.py --framework " + fw in run["command"]
+        assert f"{rate:.1f} img/s" in " ".join(rec["notes"])
+
+
 def test_page_renders_every_record(records):
     from benchmarks.run import BENCHMARKS, page
     from benchmarks.harness import machine

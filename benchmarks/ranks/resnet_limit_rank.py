@@ -1,0 +1,204 @@
+"""One measurement of benchmarks/resnet_bench.py (through benchmarks/harness.py), in a 1-rank launch.
+
+    mpirun --bind-to none -n 1 python benchmarks/ranks/resnet_limit_rank.py matmul --library torch --threads 2 --json-dir /tmp/r
+    mpirun --bind-to none -n 1 python benchmarks/ranks/resnet_limit_rank.py flops --sizes 64,224 --json-dir /tmp/r
+    mpirun --bind-to none -n 1 python benchmarks/ranks/resnet_limit_rank.py step --framework tensorflow \
+        --variant keras_batch_norm --image-size 64 --threads 2 --json-dir /tmp/r
+
+matmul: float32 N x N products by one library at T threads; GFLOP/s of each timed round (2 N^3 per product).
+flops: FLOPs per image of hvdkit's ResNet34 training step (forward and backward), counted by
+torch.utils.flop_counter at each size (one pass over a batch of 2: the count is per image).
+profile: where a torch step's time goes (torch.profiler: each operator's share of the self CPU time).
+step: the examples' training step (synthetic batch made once, SGD with momentum) with hvdkit's defaults
+(hvdkit's init: threads, TF's inter-op pool) or one VARIANTS change; the time of every step.
+Writes DIR/rank0.json.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+# name: (framework, what it changes from hvdkit's defaults)
+VARIANTS = {
+    "hvdkit": ("both", "hvdkit's model and init() defaults"),
+    "keras_batch_norm": ("tensorflow", "Keras 3's own BatchNormalization layer instead of the fused kernel"),
+    "xla": ("tensorflow", "the step compiled by XLA: tf.function(jit_compile=True)"),
+    "inter_op_1": ("tensorflow", "one inter-op thread instead of init()'s min(2, threads)"),
+    "onednn_off": ("tensorflow", "TF_ENABLE_ONEDNN_OPTS=0: Eigen's kernels instead of oneDNN's"),
+    "nchw": ("torch", "channels_last=False: NCHW activations at every image size"),
+    "channels_last": ("torch", "channels_last=True: channels-last activations at every image size"),
+    "torch_compile": ("torch", "torch.compile(model) (Inductor; its compile time is in the warmup steps)"),
+    "no_thp": ("torch", "THP_MEM_ALLOC_ENABLE=0: torch's CPU tensors on 4 KiB pages (hvdkit's launcher asks for "
+                        "transparent huge pages)"),
+}
+
+
+def matmul(args):
+    n = args.size
+    if args.library == "torch":
+        import torch
+        torch.set_num_threads(args.threads)
+        a, b = torch.randn(n, n), torch.randn(n, n)
+
+        def product():
+            return a @ b
+    else:
+        import tensorflow as tf
+        tf.config.threading.set_intra_op_parallelism_threads(args.threads)
+        tf.config.threading.set_inter_op_parallelism_threads(1)
+        a, b = tf.random.normal((n, n)), tf.random.normal((n, n))
+
+        def product():
+            return tf.matmul(a, b).numpy()  # .numpy() waits for the result
+    for _ in range(3):
+        product()
+    rates = []
+    for _ in range(args.rounds):
+        start = time.perf_counter()
+        for _ in range(args.products):
+            product()
+        rates.append(2 * n ** 3 * args.products / (time.perf_counter() - start) / 1e9)
+    return {"library": args.library, "threads": args.threads, "matrix_size": n, "gflops": rates}
+
+
+def flops(args):
+    import torch
+    from torch.utils.flop_counter import FlopCounterMode
+    from hvdkit.torch.resnet import resnet34
+
+    model = resnet34(args.num_classes)
+    per_image = {}
+    for size in args.sizes:
+        x, y = torch.randn(2, 3, size, size), torch.randint(0, args.num_classes, (2,))
+        with FlopCounterMode(display=False) as counter:
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+        per_image[str(size)] = counter.get_total_flops() / 2
+    return {"flops_per_image": per_image, "counted_by": "torch.utils.flop_counter.FlopCounterMode"}
+
+
+def _tf_step(args):
+    if args.variant == "onednn_off":
+        os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"  # read when TensorFlow loads
+    from hvdkit.common.frameworks import import_quietly
+    tf = import_quietly("tensorflow")
+    import keras
+    import hvdkit.tensorflow as hk
+    from hvdkit.tensorflow.resnet import resnet34
+
+    ctx = hk.init(seed=0, threads=args.threads)
+    if args.variant == "inter_op_1":
+        tf.config.threading.set_inter_op_parallelism_threads(1)
+    model = resnet34(args.num_classes, input_shape=(args.image_size,) * 2 + (3,),
+                     batch_norm="keras" if args.variant == "keras_batch_norm" else "fused")
+    opt = keras.optimizers.SGD(0.0125, momentum=0.9)
+    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    x = tf.random.normal((args.batch, args.image_size, args.image_size, 3))
+    y = tf.random.uniform((args.batch,), 0, args.num_classes, tf.int64)
+
+    @tf.function(jit_compile=args.variant == "xla")
+    def step():
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+        return loss
+
+    return lambda: float(step()), ctx.threads, {"inter_op_threads": tf.config.threading.get_inter_op_parallelism_threads()}
+
+
+def _torch_step(args):
+    if args.variant == "no_thp":
+        os.environ["THP_MEM_ALLOC_ENABLE"] = "0"  # read by torch's CPU allocator
+    import torch
+    import hvdkit.torch as hk
+    from hvdkit.torch.resnet import resnet34
+
+    ctx = hk.init(seed=0, threads=args.threads)
+    layout = {"nchw": False, "channels_last": True}.get(args.variant, "auto")
+    model = resnet34(args.num_classes, channels_last=layout).train()
+    forward = torch.compile(model) if args.variant == "torch_compile" else model
+    opt = torch.optim.SGD(model.parameters(), lr=0.0125, momentum=0.9)
+    x = torch.randn(args.batch, 3, args.image_size, args.image_size)
+    y = torch.randint(0, args.num_classes, (args.batch,))
+
+    def step():
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(forward(x), y)
+        loss.backward()
+        opt.step()
+        return loss.item()
+
+    return step, ctx.threads, {"channels_last": layout}
+
+
+def profile(args):
+    """Each aten operator's share of the profiled steps' self CPU time (hvdkit's defaults)."""
+    from torch.profiler import profile as profiler
+    args.variant = "hvdkit"
+    run, threads, settings = _torch_step(args)
+    for _ in range(args.warmup):
+        run()
+    with profiler() as prof:
+        for _ in range(args.steps):
+            run()
+    ops = [(e.key, e.self_cpu_time_total) for e in prof.key_averages() if e.key.startswith("aten::")]
+    total = sum(t for _, t in ops)
+    shares = {name: t / total for name, t in sorted(ops, key=lambda kv: -kv[1])[:8]}
+    return {"framework": "torch", "image_size": args.image_size, "batch": args.batch, "threads": threads,
+            "steps": args.steps, "self_cpu_share": shares, "self_cpu_ms_per_step": total / 1e3 / args.steps}
+
+
+def step(args):
+    framework, _ = VARIANTS[args.variant]
+    if framework not in ("both", args.framework):
+        raise SystemExit(f"variant {args.variant} is for {framework}, not {args.framework}")
+    run, threads, settings = (_tf_step if args.framework == "tensorflow" else _torch_step)(args)
+    start = time.perf_counter()
+    for _ in range(args.warmup):
+        run()
+    warmup_s = time.perf_counter() - start
+    times = []
+    for _ in range(args.steps):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return {"framework": args.framework, "variant": args.variant, "image_size": args.image_size,
+            "batch": args.batch, "threads": threads, "settings": settings, "warmup_s": warmup_s,
+            "step_times": times}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="what", required=True)
+    m = sub.add_parser("matmul")
+    m.add_argument("--library", choices=("torch", "tensorflow"), required=True)
+    m.add_argument("--threads", type=int, required=True)
+    m.add_argument("--size", type=int, default=2048)
+    m.add_argument("--products", type=int, default=10, help="products per timed round")
+    m.add_argument("--rounds", type=int, default=5)
+    f = sub.add_parser("flops")
+    f.add_argument("--sizes", type=lambda s: [int(v) for v in s.split(",")], required=True)
+    s = sub.add_parser("step")
+    r = sub.add_parser("profile")
+    s.add_argument("--framework", choices=("tensorflow", "torch"), required=True)
+    s.add_argument("--variant", choices=sorted(VARIANTS), default="hvdkit")
+    for parser in (r, s):
+        parser.add_argument("--image-size", type=int, default=64)
+        parser.add_argument("--batch", type=int, default=16)
+        parser.add_argument("--threads", type=int, default=2)
+        parser.add_argument("--steps", type=int, default=10)
+        parser.add_argument("--warmup", type=int, default=3)
+    for parser in (f, s, r):
+        parser.add_argument("--num-classes", type=int, default=1000)
+    for parser in (m, f, s, r):
+        parser.add_argument("--json-dir", required=True)
+    args = p.parse_args()
+    result = {"matmul": matmul, "flops": flops, "step": step, "profile": profile}[args.what](args)
+    os.makedirs(args.json_dir, exist_ok=True)
+    with open(os.path.join(args.json_dir, "rank0.json"), "w") as fh:
+        json.dump(result, fh)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,218 @@
+"""ResNet34 training against this machine's own limit: its matmul rate, the model's FLOPs, each framework's images/s.
+
+    python -m benchmarks.resnet_bench --out benchmarks/results/resnet.json     # full (about ten minutes)
+    python -m benchmarks.resnet_bench --quick --out /tmp/resnet.json          # smoke: 32 px, 2 steps, no variants
+
+In one run, each piece a 1-rank launch through benchmarks/harness.py (benchmarks/ranks/resnet_limit_rank.py):
+- matmul: float32 2048 x 2048 products at 1 and 2 threads, by torch (`a @ b`: MKL) and by TensorFlow
+  (`tf.matmul`: oneDNN). The machine's rate at T threads is the faster library's median: a rate the
+  hardware reached, not one library's (MKL takes its AVX2 path on AMD CPUs; oneDNN uses AVX-512).
+- flops: hvdkit's ResNet34 training step's FLOPs per image, counted by torch's FlopCounterMode.
+- runs: the example users run, `mpirun --bind-to none -n 1 python examples/resnet34/train_hvd.py --framework F
+  --image-size S --batch-size 16 --threads 2 ...`, each framework and size, alternated, --repeats times;
+  images/s is the run record's total_rate. GFLOP/s = images/s x FLOPs per image; fraction = that over the
+  2-thread matmul rate.
+- profile: where a PyTorch step's time goes at the first size (torch.profiler, each operator's share).
+- variants: what else the field uses, each against hvdkit's defaults in the same launches (the step
+  outside Horovod, benchmarks/ranks/resnet_limit_rank.py's VARIANTS), alternated, --variant-repeats times.
+Targets at 64 px, batch 16, 2 threads: each framework >= 0.5 of the matmul rate, TensorFlow >= 0.83 of
+PyTorch's images/s.
+"""
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+
+from benchmarks import harness
+from benchmarks.harness import BenchError, stats
+
+OUT = os.path.join(harness.RESULTS, "resnet.json")
+RANK = "benchmarks/ranks/resnet_limit_rank.py"
+TRAIN = "examples/resnet34/train_hvd.py"
+FRAMEWORKS = ("torch", "tensorflow")
+LIBRARIES = ("torch", "tensorflow")
+# (framework, image size): variants measured against "hvdkit" there. XLA and Eigen at 224 px would take
+# minutes per step; torch.compile's gain or loss shows at 64 px already.
+VARIANTS = {
+    ("tensorflow", 64): ("keras_batch_norm", "xla", "inter_op_1", "onednn_off"),
+    ("tensorflow", 224): ("keras_batch_norm",),
+    ("torch", 64): ("channels_last", "torch_compile", "no_thp"),
+    ("torch", 224): ("nchw", "no_thp"),
+}
+TARGET_FRACTION, TARGET_TF_OVER_TORCH = 0.5, 0.83
+
+
+def measure_matmul(args):
+    out = {}
+    for threads in (1, 2):
+        rates = {}
+        for lib in LIBRARIES:
+            rec = harness.ranks(1, [RANK, "matmul", "--library", lib, "--threads", str(threads),
+                                    "--size", str(args.matmul_size)], threads=threads, timeout=args.timeout)[0]
+            rates[lib] = stats(rec["gflops"])
+        best = max(rates, key=lambda lib: rates[lib]["median"])
+        out[str(threads)] = {"gflops": rates, "best_library": best, "machine_gflops": rates[best]["median"]}
+        print(f"matmul {args.matmul_size}^2 float32, {threads} thread(s): "
+              + ", ".join(f"{lib} {s['median']:.0f}" for lib, s in rates.items()) + " GFLOP/s", flush=True)
+    return out
+
+
+def example_run(framework, size, args, out_dir, rep):
+    """One 1-rank launch of the example; its run record."""
+    path = os.path.join(out_dir, f"{framework}-{size}-{rep}.json")
+    argv = [TRAIN, "--framework", framework, "--image-size", str(size), "--batch-size", str(args.batch),
+            "--num-steps", str(args.steps), "--warmup-steps", str(args.warmup), "--threads", str(args.threads)]
+    harness.run(1, argv + ["--json", path], threads=args.threads, timeout=args.timeout)
+    with open(path) as f:
+        rec = json.load(f)
+    return rec, "mpirun --bind-to none -n 1 python " + " ".join(argv)
+
+
+def variant_run(framework, size, variant, args):
+    argv = [RANK, "step", "--framework", framework, "--variant", variant, "--image-size", str(size),
+            "--batch", str(args.batch), "--threads", str(args.threads), "--steps", str(args.variant_steps),
+            "--warmup", str(args.warmup)]
+    rec = harness.ranks(1, argv, threads=args.threads, timeout=args.timeout)[0]
+    times = sorted(rec["step_times"])
+    rec["images_per_s"] = args.batch / times[len(times) // 2]  # the median step's rate
+    return rec
+
+
+def summarize_runs(runs, flops, matmul, args):
+    out = {}
+    for (fw, size), recs in runs.items():
+        rates = stats(r["total_rate"] for r, _ in recs)
+        per_image = flops[str(size)]
+        gflops = rates["median"] * per_image / 1e9
+        out.setdefault(fw, {})[str(size)] = {
+            "images_per_s": rates, "gflops": gflops,
+            "fraction_of_matmul": gflops / matmul[str(args.threads)]["machine_gflops"],
+            "step_times": [r["step_times"][0] for r, _ in recs], "load_average": [r.get("load_average") for r, _ in recs],
+            "command": recs[0][1]}
+    return out
+
+
+def summarize_variants(variants):
+    out = {}
+    for (fw, size), sides in variants.items():
+        base = stats(r["images_per_s"] for r in sides["hvdkit"])
+        entry = {"hvdkit": {"images_per_s": base}}
+        for name, recs in sides.items():
+            if name == "hvdkit":
+                continue
+            s = stats(r["images_per_s"] for r in recs)
+            entry[name] = {"images_per_s": s, "over_hvdkit": s["median"] / base["median"],
+                           "warmup_s": stats(r["warmup_s"] for r in recs)}
+        out.setdefault(fw, {})[str(size)] = entry
+    return out
+
+
+def notes(record):
+    """Sentences from the measured values."""
+    m2 = record["matmul"]["2"]
+    lines = [f"Machine matmul rate at 2 threads: {m2['machine_gflops']:.0f} GFLOP/s ({m2['best_library']}; "
+             + ", ".join(f"{lib} {s['median']:.0f}" for lib, s in m2["gflops"].items()) + ")."]
+    for fw, sizes in record["runs"].items():
+        for size, r in sizes.items():
+            lines.append(f"{fw} {size} px: {r['images_per_s']['median']:.1f} img/s (range "
+                         f"{r['images_per_s']['min']:.1f}-{r['images_per_s']['max']:.1f}), {r['gflops']:.0f} GFLOP/s, "
+                         f"{r['fraction_of_matmul']:.2f} of the matmul rate.")
+    for fw, sizes in record.get("variants", {}).items():
+        for size, entry in sizes.items():
+            for name, v in entry.items():
+                if name != "hvdkit":
+                    lines.append(f"{fw} {size} px, {name}: {v['over_hvdkit']:.2f} x hvdkit's images/s "
+                                 f"({v['images_per_s']['median']:.1f} against {entry['hvdkit']['images_per_s']['median']:.1f}).")
+    return lines
+
+
+def targets(record, size):
+    runs, out = record["runs"], {}
+    for fw in runs:
+        if str(size) in runs[fw]:
+            frac = runs[fw][str(size)]["fraction_of_matmul"]
+            out[f"{fw}_fraction_of_matmul_{size}px"] = {"target": TARGET_FRACTION, "measured": round(frac, 3),
+                                                        "met": frac >= TARGET_FRACTION}
+    if all(str(size) in runs.get(fw, {}) for fw in FRAMEWORKS):
+        ratio = (runs["tensorflow"][str(size)]["images_per_s"]["median"]
+                 / runs["torch"][str(size)]["images_per_s"]["median"])
+        out[f"tensorflow_over_torch_{size}px"] = {"target": TARGET_TF_OVER_TORCH, "measured": round(ratio, 3),
+                                                  "met": ratio >= TARGET_TF_OVER_TORCH}
+    return out
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--sizes", default="64,224", help="image sizes, comma-separated")
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--steps", type=int, default=10, help="timed steps of each example run")
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--repeats", type=int, default=3, help="example runs per framework and size, alternated")
+    p.add_argument("--variant-steps", type=int, default=6)
+    p.add_argument("--variant-repeats", type=int, default=2)
+    p.add_argument("--no-variants", action="store_true")
+    p.add_argument("--matmul-size", type=int, default=2048)
+    p.add_argument("--timeout", type=float, default=900)
+    p.add_argument("--quick", action="store_true", help="smoke: 32 px, 2 steps after 1, once, no variants")
+    p.add_argument("--out", default=OUT)
+    args = p.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    if args.quick:
+        sizes, args.steps, args.warmup, args.repeats, args.no_variants, args.matmul_size = [32], 2, 1, 1, True, 512
+
+    load_before, t0 = harness.loadavg(), time.perf_counter()
+    try:
+        matmul = measure_matmul(args)
+        flops = harness.ranks(1, [RANK, "flops", "--sizes", ",".join(map(str, sizes))], threads=1,
+                              timeout=args.timeout)[0]["flops_per_image"]
+        runs = {(fw, s): [] for s in sizes for fw in FRAMEWORKS}
+        with tempfile.TemporaryDirectory(prefix="resnet-bench-") as tmp:
+            for rep, (fw, size) in harness.alternate(runs, args.repeats):
+                runs[fw, size].append(example_run(fw, size, args, tmp, rep))
+                print(f"repeat {rep + 1}/{args.repeats} {fw} {size} px: {runs[fw, size][-1][0]['total_rate']:.1f} img/s "
+                      f"[{time.perf_counter() - t0:.0f} s]", flush=True)
+        profile = harness.ranks(1, [RANK, "profile", "--image-size", str(sizes[0]), "--batch", str(args.batch),
+                                    "--threads", str(args.threads), "--steps", "5", "--warmup", str(args.warmup)],
+                                threads=args.threads, timeout=args.timeout)[0]
+        variants = {}
+        if not args.no_variants:
+            for fw, size in [k for k in VARIANTS if k[1] in sizes]:
+                sides = {name: [] for name in ("hvdkit",) + VARIANTS[fw, size]}
+                for _, name in harness.alternate(sides, args.variant_repeats):
+                    sides[name].append(variant_run(fw, size, name, args))
+                    print(f"{fw} {size} px {name}: {sides[name][-1]['images_per_s']:.1f} img/s "
+                          f"[{time.perf_counter() - t0:.0f} s]", flush=True)
+                variants[fw, size] = sides
+    except BenchError as exc:
+        print(f"resnet_bench: error: {exc}", file=sys.stderr)
+        return 1
+
+    from benchmarks.ranks.resnet_limit_rank import VARIANTS as DESCRIBED
+    record = {
+        "benchmark": "resnet",
+        "command": "python -m benchmarks.resnet_bench" + (" --quick" if args.quick else ""),
+        "config": {"sizes": sizes, "batch": args.batch, "threads": args.threads, "steps": args.steps,
+                   "warmup_steps": args.warmup, "repeats": args.repeats, "variant_steps": args.variant_steps,
+                   "variant_repeats": args.variant_repeats, "matmul_size": args.matmul_size},
+        "matmul": matmul,
+        "flops_per_image": flops,
+        "runs": summarize_runs(runs, flops, matmul, args),
+        "profile_torch": profile,
+        "variants": summarize_variants(variants),
+        "variant_meaning": {name: text for name, (_, text) in DESCRIBED.items()},
+        "elapsed_s": time.perf_counter() - t0,
+    }
+    record["targets"] = targets(record, 64)
+    record["notes"] = notes(record)
+    for line in record["notes"]:
+        print(line)
+    harness.write(record, args.out, load_before)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
