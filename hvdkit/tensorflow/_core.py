@@ -31,12 +31,12 @@ def init(seed=None, threads=None, fail_fast=True):
     then. fail_fast=False keeps Python's own exception handling (and your atexit handlers).
     """
     _errors.default_stall_shutdown()  # a rank that skips a collective ends the job instead of hanging it
-    cpu_horovod_defaults(gpu=bool(tf.config.list_physical_devices("GPU")))  # smaller fused allreduces on CPUs
+    gpus = tf.config.list_physical_devices("GPU")
+    cpu_horovod_defaults(gpu=bool(gpus))  # smaller fused allreduces on CPUs
     hvd.init()
     if fail_fast:
         _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
     local_rank, local_size = hvd.local_rank(), hvd.local_size()
-    gpus = tf.config.list_physical_devices("GPU")
     for gpu in gpus:
         # Without memory growth the first rank's TF grabs every GPU's memory on the node.
         tf.config.experimental.set_memory_growth(gpu, True)
