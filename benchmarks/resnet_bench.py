@@ -13,6 +13,10 @@ In one run, each piece a 1-rank launch through benchmarks/harness.py (benchmarks
   images/s is the run record's total_rate. GFLOP/s = images/s x FLOPs per image; fraction = that over the
   2-thread matmul rate.
 - profile: where a PyTorch step's time goes at the first size (torch.profiler, each operator's share).
+- allreduce CPU: the same step at 1 and at 2 ranks (64 px, 1 thread and one core each, hvdkit's launcher
+  binding), with the CPU time per step of the compute threads and of the others (Horovod's background thread,
+  MPI): on a machine whose cores are all computing, the allreduce's CPU time cannot hide behind the step; with
+  the compute as long as at 1 rank, efficiency would be wall(1 rank) / (wall(1 rank) + other CPU(2 ranks)).
 - variants: what else the field uses, each against hvdkit's defaults in the same launches (the step
   outside Horovod, benchmarks/ranks/resnet_limit_rank.py's VARIANTS), alternated, --variant-repeats times.
 Targets at 64 px, batch 16, 2 threads: each framework >= 0.5 of the matmul rate, TensorFlow >= 0.83 of
@@ -94,6 +98,26 @@ def summarize_runs(runs, flops, matmul, args):
     return out
 
 
+def allreduce_cpu(args):
+    """Per framework: the 1- and 2-rank step's wall and CPU time per step (rank 0), alternated, and the
+    efficiency the allreduce's CPU time alone leaves."""
+    runs = {(fw, n): [] for fw in FRAMEWORKS for n in (1, 2)}
+    for _, (fw, n) in harness.alternate(runs, args.variant_repeats):
+        argv = [RANK, "step", "--framework", fw, "--image-size", "64", "--batch", str(args.batch), "--threads", "1",
+                "--steps", str(args.split_steps), "--warmup", str(args.warmup)]
+        runs[fw, n].append(harness.ranks(n, argv, threads=1, timeout=args.timeout)[0]["per_step_ms"])
+        print(f"{fw} {n} rank(s), 1 thread each: {runs[fw, n][-1]}", flush=True)
+    out = {}
+    for fw in FRAMEWORKS:
+        med = {n: {k: stats(r[k] for r in runs[fw, n])["median"] for k in runs[fw, n][0]} for n in (1, 2)}
+        out[fw] = {"per_step_ms": {str(n): runs[fw, n] for n in (1, 2)},
+                   "median_per_step_ms": {str(n): m for n, m in med.items()},
+                   "efficiency": med[1]["wall"] / med[2]["wall"],
+                   "other_cpu_share_at_2": med[2]["other_cpu"] / med[2]["wall"],
+                   "efficiency_from_allreduce_cpu": med[1]["wall"] / (med[1]["wall"] + med[2]["other_cpu"])}
+    return out
+
+
 def summarize_variants(variants):
     out = {}
     for (fw, size), sides in variants.items():
@@ -125,6 +149,12 @@ def notes(record):
                 if name != "hvdkit":
                     lines.append(f"{fw} {size} px, {name}: {v['over_hvdkit']:.2f} x hvdkit's images/s "
                                  f"({v['images_per_s']['median']:.1f} against {entry['hvdkit']['images_per_s']['median']:.1f}).")
+    for fw, a in record.get("allreduce_cpu", {}).items():
+        m1, m2 = a["median_per_step_ms"]["1"], a["median_per_step_ms"]["2"]
+        lines.append(f"{fw} 64 px, 1 thread per rank: step {m1['wall']:.1f} ms at 1 rank, {m2['wall']:.1f} ms at 2 "
+                     f"(efficiency {a['efficiency']:.2f}); at 2 ranks the threads other than the compute ones used "
+                     f"{m2['other_cpu']:.1f} ms of CPU per step; with the compute as at 1 rank that alone gives "
+                     f"{a['efficiency_from_allreduce_cpu']:.2f}.")
     return lines
 
 
@@ -153,7 +183,8 @@ def main(argv=None):
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--repeats", type=int, default=3, help="example runs per framework and size, alternated")
     p.add_argument("--variant-steps", type=int, default=6)
-    p.add_argument("--variant-repeats", type=int, default=2)
+    p.add_argument("--variant-repeats", type=int, default=2, help="also the repeats of the allreduce CPU runs")
+    p.add_argument("--split-steps", type=int, default=20, help="timed steps of each allreduce CPU run")
     p.add_argument("--no-variants", action="store_true")
     p.add_argument("--matmul-size", type=int, default=2048)
     p.add_argument("--timeout", type=float, default=900)
@@ -187,6 +218,7 @@ def main(argv=None):
                     print(f"{fw} {size} px {name}: {sides[name][-1]['images_per_s']:.1f} img/s "
                           f"[{time.perf_counter() - t0:.0f} s]", flush=True)
                 variants[fw, size] = sides
+        split = {} if args.no_variants else allreduce_cpu(args)
     except BenchError as exc:
         print(f"resnet_bench: error: {exc}", file=sys.stderr)
         return 1
@@ -203,6 +235,7 @@ def main(argv=None):
         "runs": summarize_runs(runs, flops, matmul, args),
         "profile_torch": profile,
         "variants": summarize_variants(variants),
+        "allreduce_cpu": split,
         "variant_meaning": {name: text for name, (_, text) in DESCRIBED.items()},
         "elapsed_s": time.perf_counter() - t0,
     }

@@ -10,8 +10,10 @@ flops: FLOPs per image of hvdkit's ResNet34 training step (forward and backward)
 torch.utils.flop_counter at each size (one pass over a batch of 2: the count is per image).
 profile: where a torch step's time goes (torch.profiler: each operator's share of the self CPU time).
 step: the examples' training step (synthetic batch made once, SGD with momentum) with hvdkit's defaults
-(hvdkit's init: threads, TF's inter-op pool) or one VARIANTS change; the time of every step.
-Writes DIR/rank0.json.
+(hvdkit's init: threads, TF's inter-op pool) or one VARIANTS change; the time of every step, and the CPU
+time per step of the compute threads and of the others (Horovod's background thread, MPI). Launched on
+several ranks it averages gradients as the examples do (DistributedGradientTape / distributed_optimizer).
+Writes DIR/rank<r>.json.
 """
 import argparse
 import json
@@ -100,10 +102,15 @@ def _tf_step(args):
     def step():
         with tf.GradientTape() as tape:
             loss = loss_fn(y, model(x, training=True))
+        if ctx.size > 1:
+            tape = hk.DistributedGradientTape(tape)  # the examples' step 5
         opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
         return loss
 
-    return lambda: float(step()), ctx.threads, {"inter_op_threads": tf.config.threading.get_inter_op_parallelism_threads()}
+    if ctx.size > 1:
+        hk.broadcast_state(model, opt)
+    return (lambda: float(step()), ctx,
+            {"inter_op_threads": tf.config.threading.get_inter_op_parallelism_threads()})
 
 
 def _torch_step(args):
@@ -118,6 +125,9 @@ def _torch_step(args):
     model = resnet34(args.num_classes, channels_last=layout).train()
     forward = torch.compile(model) if args.variant == "torch_compile" else model
     opt = torch.optim.SGD(model.parameters(), lr=0.0125, momentum=0.9)
+    if ctx.size > 1:
+        opt = hk.distributed_optimizer(opt, model)  # the examples' step 5
+        hk.broadcast_state(model, opt)
     x = torch.randn(args.batch, 3, args.image_size, args.image_size)
     y = torch.randint(0, args.num_classes, (args.batch,))
 
@@ -128,14 +138,14 @@ def _torch_step(args):
         opt.step()
         return loss.item()
 
-    return step, ctx.threads, {"channels_last": layout}
+    return step, ctx, {"channels_last": layout}
 
 
 def profile(args):
     """Each aten operator's share of the profiled steps' self CPU time (hvdkit's defaults)."""
     from torch.profiler import profile as profiler
     args.variant = "hvdkit"
-    run, threads, settings = _torch_step(args)
+    run, ctx, settings = _torch_step(args)
     for _ in range(args.warmup):
         run()
     with profiler() as prof:
@@ -144,27 +154,54 @@ def profile(args):
     ops = [(e.key, e.self_cpu_time_total) for e in prof.key_averages() if e.key.startswith("aten::")]
     total = sum(t for _, t in ops)
     shares = {name: t / total for name, t in sorted(ops, key=lambda kv: -kv[1])[:8]}
-    return {"framework": "torch", "image_size": args.image_size, "batch": args.batch, "threads": threads,
+    return {"framework": "torch", "image_size": args.image_size, "batch": args.batch, "threads": ctx.threads,
             "steps": args.steps, "self_cpu_share": shares, "self_cpu_ms_per_step": total / 1e3 / args.steps}
+
+
+def thread_cpu():
+    """CPU seconds so far of this process's threads: (compute, other). Compute: the main thread (PyTorch's
+    forward and backward run there), TF's pools (tf_*) and OpenMP's workers (omp_*); other: Horovod's
+    background thread, MPI's and the rest."""
+    tick = os.sysconf("SC_CLK_TCK")
+    compute = other = 0.0
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/comm") as f:
+                name = f.read().strip()
+            with open(f"/proc/self/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        cpu = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+        if int(tid) == os.getpid() or name.startswith(("tf_", "omp_")):
+            compute += cpu
+        else:
+            other += cpu
+    return compute, other
 
 
 def step(args):
     framework, _ = VARIANTS[args.variant]
     if framework not in ("both", args.framework):
         raise SystemExit(f"variant {args.variant} is for {framework}, not {args.framework}")
-    run, threads, settings = (_tf_step if args.framework == "tensorflow" else _torch_step)(args)
+    run, ctx, settings = (_tf_step if args.framework == "tensorflow" else _torch_step)(args)
     start = time.perf_counter()
     for _ in range(args.warmup):
         run()
     warmup_s = time.perf_counter() - start
     times = []
+    cpu_before, wall_before = thread_cpu(), time.perf_counter()
     for _ in range(args.steps):
         start = time.perf_counter()
         run()
         times.append(time.perf_counter() - start)
+    cpu_after, wall = thread_cpu(), time.perf_counter() - wall_before
     return {"framework": args.framework, "variant": args.variant, "image_size": args.image_size,
-            "batch": args.batch, "threads": threads, "settings": settings, "warmup_s": warmup_s,
-            "step_times": times}
+            "batch": args.batch, "threads": ctx.threads, "rank": ctx.rank, "size": ctx.size, "settings": settings,
+            "warmup_s": warmup_s, "step_times": times,
+            "per_step_ms": {"wall": 1e3 * wall / args.steps,
+                            "compute_cpu": 1e3 * (cpu_after[0] - cpu_before[0]) / args.steps,
+                            "other_cpu": 1e3 * (cpu_after[1] - cpu_before[1]) / args.steps}}
 
 
 def main():
@@ -195,7 +232,7 @@ def main():
     args = p.parse_args()
     result = {"matmul": matmul, "flops": flops, "step": step, "profile": profile}[args.what](args)
     os.makedirs(args.json_dir, exist_ok=True)
-    with open(os.path.join(args.json_dir, "rank0.json"), "w") as fh:
+    with open(os.path.join(args.json_dir, f"rank{result.get('rank', 0)}.json"), "w") as fh:
         json.dump(result, fh)
     return 0
 
