@@ -87,13 +87,15 @@ class MetricsLog:
         print(f"epoch {row['epoch']:3d}  " + "  ".join(f"{k} {v:.4f}" for k, v in row.items() if k != "epoch"),
               flush=True)
         if self.path:
-            _atomic_json(self.path, self.run)
+            atomic_json(self.path, self.run)
 
 
-def _atomic_json(path, data):
+def atomic_json(path, data):
+    """Write `data` as JSON to `path` through a temporary file: a reader never sees half a file."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".metrics-", dir=directory)
     with os.fdopen(fd, "w") as f:
         json.dump(data, f, indent=1)
+        f.write("\n")
     os.replace(tmp, path)

@@ -21,6 +21,8 @@ import re
 import statistics
 import sys
 
+from mnist_common import atomic_json
+
 
 def read_runs(directory):
     """{ranks: run dict} from metrics_N.json files."""
@@ -60,9 +62,7 @@ def summary(runs):
 
 def write_summary(runs, directory):
     path = os.path.join(directory, "summary.json")
-    with open(path, "w") as f:
-        json.dump(summary(runs), f, indent=1)
-        f.write("\n")
+    atomic_json(path, summary(runs))
     return path
 
 
