@@ -74,10 +74,14 @@ def example_run(framework, size, args, out_dir, rep):
     return rec, "mpirun --bind-to none -n 1 python " + " ".join(argv)
 
 
+def step_argv(framework, size, threads, steps, args, variant="hvdkit"):
+    """The rank script's `step` measurement, as launched."""
+    return [RANK, "step", "--framework", framework, "--variant", variant, "--image-size", str(size),
+            "--batch", str(args.batch), "--threads", str(threads), "--steps", str(steps), "--warmup", str(args.warmup)]
+
+
 def variant_run(framework, size, variant, args):
-    argv = [RANK, "step", "--framework", framework, "--variant", variant, "--image-size", str(size),
-            "--batch", str(args.batch), "--threads", str(args.threads), "--steps", str(args.variant_steps),
-            "--warmup", str(args.warmup)]
+    argv = step_argv(framework, size, args.threads, args.variant_steps, args, variant)
     rec = harness.ranks(1, argv, threads=args.threads, timeout=args.timeout)[0]
     times = sorted(rec["step_times"])
     rec["images_per_s"] = args.batch / times[len(times) // 2]  # the median step's rate
@@ -103,8 +107,7 @@ def allreduce_cpu(args):
     efficiency the allreduce's CPU time alone leaves."""
     runs = {(fw, n): [] for fw in FRAMEWORKS for n in (1, 2)}
     for _, (fw, n) in harness.alternate(runs, args.variant_repeats):
-        argv = [RANK, "step", "--framework", fw, "--image-size", "64", "--batch", str(args.batch), "--threads", "1",
-                "--steps", str(args.split_steps), "--warmup", str(args.warmup)]
+        argv = step_argv(fw, 64, 1, args.split_steps, args)
         runs[fw, n].append(harness.ranks(n, argv, threads=1, timeout=args.timeout)[0]["per_step_ms"])
         print(f"{fw} {n} rank(s), 1 thread each: {runs[fw, n][-1]}", flush=True)
     out = {}

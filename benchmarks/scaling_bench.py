@@ -39,7 +39,7 @@ FRAMEWORKS = ("torch", "tensorflow")
 # name: (--threads for train_hvd.py (None: hvdkit's split), environment of the sweep)
 MODES = {"cores_split": (None, {}), "one_thread_each": (1, {}),
          "one_thread_each_horovod_fusion": (1, {"HOROVOD_FUSION_THRESHOLD": str(128 * 2**20)})}
-QUICK_MODES = ("cores_split", "one_thread_each")
+TARGET_MODES = ("cores_split", "one_thread_each")  # the others are comparisons; --quick runs only these
 
 
 def sweep(framework, args, out_dir, threads=None, env_set=None):
@@ -83,7 +83,7 @@ def main(argv=None):
 
     load_before = harness.loadavg()
     t0 = time.perf_counter()
-    modes = QUICK_MODES if args.quick else tuple(MODES)
+    modes = TARGET_MODES if args.quick else tuple(MODES)
     sweeps = {(fw, mode): [] for fw in frameworks for mode in modes}
     commands = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -114,7 +114,7 @@ def main(argv=None):
     goals, compared = {}, {}
     for (fw, mode), runs in sweeps.items():
         eff = statistics.median(r["efficiency"] for r in runs)
-        if mode not in QUICK_MODES:  # a comparison with another setting, not a target
+        if mode not in TARGET_MODES:  # a comparison with another setting
             compared[f"{fw}_{mode}"] = {"efficiency": round(eff, 3),
                                         "per_repeat": [round(r["efficiency"], 3) for r in runs]}
             print(f"{fw} [{mode}]: efficiency 1 -> 2 ranks {eff:.2f} (median of {len(runs)})")
