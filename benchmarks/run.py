@@ -54,6 +54,12 @@ def run(name, quick, out_dir):
     return {"name": name, "command": " ".join(argv[2:]), "status": "ok", "result": result}
 
 
+def _stamp(result, command):
+    """(when the record was measured, the command that made it, without `python -m `)."""
+    return (result.get("measured_at", "date not recorded: see the file's git log"),
+            result.get("command", command).removeprefix("python -m ").strip())
+
+
 def earlier(name, out_dir):
     """The record a previous run left for a benchmark not run now, so the page always covers them all."""
     path = os.path.join(out_dir, f"{name}.json")
@@ -61,10 +67,9 @@ def earlier(name, out_dir):
         return {"name": name, "command": BENCHMARKS[name][0], "status": "not run yet"}
     with open(path) as f:
         result = json.load(f)
-    when = result.get("measured_at", "date not recorded: see the file's git log")
     module, full, _ = BENCHMARKS[name]
     now = " ".join([module, *full])
-    then = result.get("command", now).removeprefix("python -m ").strip()
+    when, then = _stamp(result, now)
     ran_as = "" if then.split(" --out")[0] == now else f", run then as `python -m {then}`"
     return {"name": name, "command": now, "status": f"ok (an earlier run, measured {when}{ran_as})", "result": result}
 
@@ -87,8 +92,7 @@ def others(out_dir):
         with open(os.path.join(out_dir, file)) as f:
             result = json.load(f)
         if isinstance(result, dict):
-            when = result.get("measured_at", "date not recorded: see the file's git log")
-            command = result.get("command", "(not recorded)").removeprefix("python -m ").strip()
+            when, command = _stamp(result, "(not recorded)")
             found.append({"name": name, "command": command,
                           "status": f"ok (not made by `make bench`; measured {when})", "result": result})
     return found
