@@ -85,10 +85,16 @@ def test_host_removed_by_discovery_training_goes_on_without_replay(tmp_path):
     """A graceful scale-down: the discovery script stops listing a slot. Horovod then skips the state sync,
     and its ElasticSampler, not re-dealt, would replay the epoch (horovod issue #3399); the example's
     reset callback re-deals it. (The change lands at a mid-epoch commit in about 4 runs out of 5; at an
-    epoch's end the sampler is fresh anyway.)"""
-    hosts, out, epochs = tmp_path / "hosts", tmp_path / "run.json", 30
+    epoch's end the sampler is fresh anyway.)
+
+    Horovod runs the discovery script every second and tells the workers at their next commit: measured
+    0.3-0.6 s from the edit to the reset here. Unpaced, this model's 30 epochs took ~4 s and a loaded CI
+    machine once finished them before the removal arrived; 50 ms steps give it at least 20 epochs x 9
+    steps x 50 ms = 9 s at 3 workers (measured: 0.98 s per epoch at 3 workers, 0.67-0.84 s at 2)."""
+    hosts, out, epochs = tmp_path / "hosts", tmp_path / "run.json", 20
     hosts.write_text("localhost:3\n")
-    argv, env = horovodrun(out, "--epochs", str(epochs), network=("--network-interface", "lo"))
+    argv, env = horovodrun(out, "--epochs", str(epochs), "--min-step-seconds", "0.05",
+                           network=("--network-interface", "lo"))
     env["ELASTIC_HOSTS"] = str(hosts)  # one host: Horovod needs the interface named to start
     proc = subprocess.Popen(argv, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)

@@ -46,6 +46,8 @@ def parse_args(argv=None):
     p.add_argument("--commit-every", type=positive_int, default=2, help="steps between state.commit() calls")
     p.add_argument("--seed", type=int, default=0, help="data and shuffling seed, the same on every worker")
     p.add_argument("--out", default="elastic_run.json", help="record written by rank 0 at the end")
+    p.add_argument("--min-step-seconds", type=float, default=0.0,
+                   help="pad each step to at least this long, as a real model's step would be (this one takes ~1 ms)")
     p.add_argument("--kill-rank", type=int, default=-1, help="rank that SIGKILLs itself once (-1: none)")
     p.add_argument("--kill-epoch", type=int, default=1, help="epoch of the kill, counted from 0")
     p.add_argument("--kill-step", type=int, default=3, help="step within the epoch, counted from 0")
@@ -125,6 +127,7 @@ def main():
         while state.epoch < args.epochs:
             model.train()
             for batch_idx, (x, y, idx) in enumerate(loader):
+                step_started = time.time()
                 if (hvd.rank() == args.kill_rank and state.epoch == args.kill_epoch
                         and batch_idx == args.kill_step and not os.path.exists(kill_marker)):
                     with open(kill_marker, "w") as f:
@@ -141,6 +144,7 @@ def main():
                 state.seen = state.seen + [i for u in used for i in u]
                 sampler.record_batch(batch_idx, args.batch_size)  # Horovod: these samples are done
                 reached.update(epoch=state.epoch, processed=sampler.processed_num)
+                time.sleep(max(0.0, args.min_step_seconds - (time.time() - step_started)))
                 if (batch_idx + 1) % args.commit_every == 0:
                     state.commit()  # Horovod: a failure after this point comes back here, not further
             mse = evaluate(model, data)
