@@ -3,16 +3,27 @@ import os
 from dataclasses import dataclass
 
 
-# Horovod fuses the gradients ready in a cycle into allreduces of up to HOROVOD_FUSION_THRESHOLD bytes (its
-# default: 128 MiB). On CPUs, with every core computing, smaller fused allreduces paid: ResNet34 at 2 ranks x 1
-# thread gained in both frameworks (docs/performance.md; benchmarks/scaling_bench.py measures both settings).
-CPU_FUSION_THRESHOLD = 16 * 2**20
+# On CPUs the cores that compute also reduce: the CPU time of Horovod's background thread and of MPI comes
+# out of the training step (docs/performance.md measures it per step from /proc). Two defaults cut it:
+# - HOROVOD_FUSION_THRESHOLD (Horovod's default: 128 MiB). Horovod copies the gradients ready in a cycle into
+#   a fusion buffer of up to this size, allreduces it and copies it back. At 1 MiB the small tensors are
+#   still fused into few calls, while the large ones, most of the bytes, are reduced in place, uncopied.
+# - OpenMPI's shared-memory transport copies large messages with one process_vm_readv (CMA) by default;
+#   its two-copy path through shared memory costs less CPU time in all (the kernel's page pinning goes),
+#   though with idle cores it is slower for single messages of 64 MiB and more (docs/performance.md).
+# - OpenMPI busy-polls while it waits for a peer unless it knows the node is oversubscribed; here the core
+#   it spins on is the one that should be computing. Yielding costs nothing when a core is idle.
+CPU_FUSION_THRESHOLD = 1 * 2**20
+CPU_SINGLE_COPY = "none"
 
 
 def cpu_horovod_defaults(gpu):
-    """Before hvd.init(), on ranks without a GPU: hvdkit's fusion threshold unless the user set one."""
+    """Before hvd.init() (MPI_Init reads OMPI_MCA_* then), on ranks without a GPU: hvdkit's fusion threshold
+    and OpenMPI single-copy choice, each unless the user set it."""
     if not gpu:
         os.environ.setdefault("HOROVOD_FUSION_THRESHOLD", str(CPU_FUSION_THRESHOLD))
+        os.environ.setdefault("OMPI_MCA_btl_vader_single_copy_mechanism", CPU_SINGLE_COPY)
+        os.environ.setdefault("OMPI_MCA_mpi_yield_when_idle", "1")
 
 
 def usable_cores():
