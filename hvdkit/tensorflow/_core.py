@@ -4,6 +4,8 @@ Upstream Horovod's TF helpers predate Keras 3: they call `.ref()` on what they a
 Keras 3 Variable lacks (horovod issue 4290). Everything here hands Horovod the tf.Variable under
 each Keras variable (`v.value`), which is the same storage, so updates and broadcasts land in the model.
 """
+import os
+
 import tensorflow as tf
 import keras
 import horovod.tensorflow as hvd
@@ -121,8 +123,15 @@ class DistributedGradientTape:
 
     def __init__(self, tape, compression="none", op="average", sparse_as_dense=False, **kwargs):
         comp, reduce_op = horovod_args(hvd, compression, op)
+        # The average as a sum of gradients already divided by the ranks: backpropagating from 1/size instead
+        # of 1 divides every gradient for the price of one scalar product, where Horovod's Average passes
+        # over all the gradient bytes once more after the allreduce (its postscale), on the cores that
+        # compute when there is no GPU (docs/performance.md). Exact when the size is a power of 2.
+        self._process_set = kwargs.get("process_set", hvd.global_process_set)
+        self._divide = reduce_op == hvd.Average
         self._tape = hvd.DistributedGradientTape(
-            tape, compression=comp, op=reduce_op, sparse_as_dense=sparse_as_dense, **kwargs)
+            tape, compression=comp, op=hvd.Sum if self._divide else reduce_op, sparse_as_dense=sparse_as_dense,
+            **kwargs)
 
     # Horovod's gradient code is plain graph-building Python: autograph transpiling it (and each of its
     # per-gradient tf.cond branches) adds seconds to every trace of a train step, ~10 s for a ResNet34.
@@ -132,12 +141,27 @@ class DistributedGradientTape:
         # which follow Keras's per-process layer counters: a rank that built one extra model (say,
         # for evaluation) names its gradients differently and the job stalls. Position-based names don't.
         single = not isinstance(sources, (list, tuple))
+        if self._divide:
+            output_gradients = divided_seed(target, output_gradients, self._process_set)
         grads = self._tape.gradient(target, tf_variables([sources] if single else sources), output_gradients,
                                     use_generic_names=use_generic_names)
         return grads[0] if single else grads
 
     def __getattr__(self, name):
         return getattr(self._tape, name)
+
+
+def divided_seed(target, output_gradients, process_set):
+    """output_gradients for tape.gradient that divide the gradients by the ranks: the caller's divided, or
+    1/size in the shape of each target. Elastic jobs read the size when the step runs, as Horovod does."""
+    def divide(t, seed):
+        ranks = (hvd.size_op(process_set_id=process_set.process_set_id)
+                 if int(os.environ.get("HOROVOD_ELASTIC", 0)) else process_set.size())
+        seed = tf.ones_like(t) if seed is None else tf.convert_to_tensor(seed, dtype=t.dtype)
+        return seed / tf.cast(ranks, t.dtype)
+    if output_gradients is None:
+        return tf.nest.map_structure(lambda t: divide(t, None), target)
+    return tf.nest.map_structure(divide, target, output_gradients)
 
 
 def allreduce_gradients(grads, compression="none", op="average"):
