@@ -17,6 +17,8 @@ In one run, each piece a 1-rank launch through benchmarks/harness.py (benchmarks
   binding), with the CPU time per step of the compute threads and of the others (Horovod's background thread,
   MPI): on a machine whose cores are all computing, the allreduce's CPU time cannot hide behind the step; with
   the compute as long as at 1 rank, efficiency would be wall(1 rank) / (wall(1 rank) + other CPU(2 ranks)).
+  The 2-rank step also runs with each of hvdkit's CPU allreduce defaults put back to Horovod's or OpenMPI's
+  own (REVERTED), and with all of them at once.
 - variants: what else the field uses, each against hvdkit's defaults in the same launches (the step
   outside Horovod, benchmarks/ranks/resnet_limit_rank.py's VARIANTS), alternated, --variant-repeats times.
 Targets at 64 px, batch 16, 2 threads: each framework >= 0.5 of the matmul rate, TensorFlow >= 0.83 of
@@ -46,6 +48,20 @@ VARIANTS = {
     ("torch", 224): ("nchw", "no_thp"),
 }
 TARGET_FRACTION, TARGET_TF_OVER_TORCH = 0.5, 0.83
+# hvdkit's CPU allreduce defaults (hvdkit/common/context.py, and the TF tape's 1/size seed), each put back to
+# Horovod's or OpenMPI's own in the 2-rank allreduce CPU runs, then all together: name -> (environment,
+# rank script variant, frameworks).
+MiB = 2**20
+UPSTREAM_ENV = {"HOROVOD_FUSION_THRESHOLD": str(128 * MiB), "OMPI_MCA_btl_vader_single_copy_mechanism": "cma",
+                "OMPI_MCA_mpi_yield_when_idle": "0"}
+REVERTED = {
+    "fusion_128_mib": ({"HOROVOD_FUSION_THRESHOLD": str(128 * MiB)}, "hvdkit", FRAMEWORKS),
+    "single_copy_cma": ({"OMPI_MCA_btl_vader_single_copy_mechanism": "cma"}, "hvdkit", FRAMEWORKS),
+    "busy_polling": ({"OMPI_MCA_mpi_yield_when_idle": "0"}, "hvdkit", FRAMEWORKS),
+    "horovod_tape": ({}, "horovod_tape", ("tensorflow",)),
+    "all_upstream": (UPSTREAM_ENV, "hvdkit", ("torch",)),
+    "all_upstream_tf": (UPSTREAM_ENV, "horovod_tape", ("tensorflow",)),
+}
 
 
 def measure_matmul(args):
@@ -103,21 +119,29 @@ def summarize_runs(runs, flops, matmul, args):
 
 
 def allreduce_cpu(args):
-    """Per framework: the 1- and 2-rank step's wall and CPU time per step (rank 0), alternated, and the
-    efficiency the allreduce's CPU time alone leaves."""
-    runs = {(fw, n): [] for fw in FRAMEWORKS for n in (1, 2)}
-    for _, (fw, n) in harness.alternate(runs, args.variant_repeats):
-        argv = step_argv(fw, 64, 1, args.split_steps, args)
-        runs[fw, n].append(harness.ranks(n, argv, threads=1, timeout=args.timeout)[0]["per_step_ms"])
-        print(f"{fw} {n} rank(s), 1 thread each: {runs[fw, n][-1]}", flush=True)
+    """Per framework: the 1- and 2-rank step's wall and CPU time per step (rank 0), and the 2-rank step with
+    each of REVERTED, alternated; the efficiency the allreduce's CPU time alone leaves, and each reverted
+    side's efficiency against the same 1-rank step."""
+    runs = {(fw, n, name): [] for fw in FRAMEWORKS for n, name in [(1, "hvdkit"), (2, "hvdkit")]
+            + [(2, name) for name, (_, _, fws) in REVERTED.items() if fw in fws]}
+    for _, (fw, n, name) in harness.alternate(runs, args.variant_repeats):
+        env, variant, _ = REVERTED.get(name, ({}, "hvdkit", FRAMEWORKS))
+        argv = step_argv(fw, 64, 1, args.split_steps, args, variant)
+        runs[fw, n, name].append(harness.ranks(n, argv, env_set=env, threads=1, timeout=args.timeout)[0]["per_step_ms"])
+        print(f"{fw} {n} rank(s), 1 thread each, {name}: {runs[fw, n, name][-1]}", flush=True)
+    med = {key: {k: stats(r[k] for r in recs)["median"] for k in recs[0]} for key, recs in runs.items()}
     out = {}
     for fw in FRAMEWORKS:
-        med = {n: {k: stats(r[k] for r in runs[fw, n])["median"] for k in runs[fw, n][0]} for n in (1, 2)}
-        out[fw] = {"per_step_ms": {str(n): runs[fw, n] for n in (1, 2)},
-                   "median_per_step_ms": {str(n): m for n, m in med.items()},
-                   "efficiency": med[1]["wall"] / med[2]["wall"],
-                   "other_cpu_share_at_2": med[2]["other_cpu"] / med[2]["wall"],
-                   "efficiency_from_allreduce_cpu": med[1]["wall"] / (med[1]["wall"] + med[2]["other_cpu"])}
+        one, two = med[fw, 1, "hvdkit"], med[fw, 2, "hvdkit"]
+        out[fw] = {"per_step_ms": {"1": runs[fw, 1, "hvdkit"], "2": runs[fw, 2, "hvdkit"]},
+                   "median_per_step_ms": {"1": one, "2": two},
+                   "efficiency": one["wall"] / two["wall"],
+                   "other_cpu_share_at_2": two["other_cpu"] / two["wall"],
+                   "efficiency_from_allreduce_cpu": one["wall"] / (one["wall"] + two["other_cpu"]),
+                   "reverted": {name: {"environment": REVERTED[name][0], "variant": REVERTED[name][1],
+                                       "per_step_ms": runs[fw, 2, name], "median_per_step_ms": med[fw, 2, name],
+                                       "efficiency": one["wall"] / med[fw, 2, name]["wall"]}
+                                for (f, n, name) in runs if f == fw and name in REVERTED}}
     return out
 
 
@@ -158,6 +182,10 @@ def notes(record):
                      f"(efficiency {a['efficiency']:.2f}); at 2 ranks the threads other than the compute ones used "
                      f"{m2['other_cpu']:.1f} ms of CPU per step; with the compute as at 1 rank that alone gives "
                      f"{a['efficiency_from_allreduce_cpu']:.2f}.")
+        for name, r in a.get("reverted", {}).items():
+            lines.append(f"{fw} 64 px, 2 ranks with {name} instead of hvdkit's default: step "
+                         f"{r['median_per_step_ms']['wall']:.1f} ms, other threads {r['median_per_step_ms']['other_cpu']:.1f} "
+                         f"ms of CPU per step, efficiency {r['efficiency']:.2f}.")
     return lines
 
 

@@ -28,6 +28,8 @@ VARIANTS = {
     "xla": ("tensorflow", "the step compiled by XLA: tf.function(jit_compile=True)"),
     "inter_op_1": ("tensorflow", "one inter-op thread instead of init()'s min(2, threads)"),
     "onednn_off": ("tensorflow", "TF_ENABLE_ONEDNN_OPTS=0: Eigen's kernels instead of oneDNN's"),
+    "horovod_tape": ("tensorflow", "Horovod's own hvd.DistributedGradientTape, whose Average divides the summed "
+                                   "gradients in Horovod's thread, instead of hvdkit's (seeded with 1/size)"),
     "nchw": ("torch", "channels_last=False: NCHW activations at every image size"),
     "channels_last": ("torch", "channels_last=True: channels-last activations at every image size"),
     "torch_compile": ("torch", "torch.compile(model) (Inductor; its compile time is in the warmup steps)"),
@@ -85,6 +87,7 @@ def _tf_step(args):
     from hvdkit.common.frameworks import import_quietly
     tf = import_quietly("tensorflow")
     import keras
+    import horovod.tensorflow as hvd
     import hvdkit.tensorflow as hk
     from hvdkit.tensorflow.resnet import resnet34
 
@@ -102,8 +105,9 @@ def _tf_step(args):
     def step():
         with tf.GradientTape() as tape:
             loss = loss_fn(y, model(x, training=True))
-        if ctx.size > 1:
-            tape = hk.DistributedGradientTape(tape)  # the examples' step 5
+        if ctx.size > 1:  # the examples' step 5
+            tape = (hvd.DistributedGradientTape(tape) if args.variant == "horovod_tape"
+                    else hk.DistributedGradientTape(tape))
         opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
         return loss
 
