@@ -1,6 +1,6 @@
 """ResNet34 training against this machine's own limit: its matmul rate, the model's FLOPs, each framework's images/s.
 
-    python -m benchmarks.resnet_bench --out benchmarks/results/resnet.json     # full (about ten minutes)
+    python -m benchmarks.resnet_bench --out benchmarks/results/resnet.json     # full (about eleven minutes)
     python -m benchmarks.resnet_bench --quick --out /tmp/resnet.json          # smoke: 32 px, 2 steps, no variants
 
 In one run, each piece a 1-rank launch through benchmarks/harness.py (benchmarks/ranks/resnet_limit_rank.py):

@@ -37,6 +37,8 @@ def child_env(n, base=None, threads=None):
     if n >= cores:
         # Each rank's Horovod background thread shares its core with the compute thread; OpenMPI's
         # default busy-polling there starves the compute (2 ranks on 2 cores: ResNet34 no faster than 1).
+        # hvdkit's init() sets it too on ranks without a GPU (context.cpu_horovod_defaults); this is for
+        # programs that call hvd.init() themselves.
         env.setdefault("OMPI_MCA_mpi_yield_when_idle", "1")
     env.setdefault("OMP_NUM_THREADS", str(threads_per_rank(n, threads)))
     # PyTorch's CPU tensors (and so Horovod's fusion buffer) on transparent huge pages, as NumPy's large
