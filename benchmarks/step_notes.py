@@ -66,5 +66,7 @@ def notes(record):
     env = record.get("horovod_env", record.get("headline_horovod_env"))
     if env is not None:
         out.append("Horovod sides ran with " + (" ".join(f"{k}={v}" for k, v in sorted(env.items()))
-                                                 or "Horovod's default settings") + f"; {names[base]} without them.")
+                                                 or "Horovod's default settings") + f"; {names[base]} without them. "
+                   "On a CPU, hvdkit's init() adds its own allreduce defaults on the hvdkit side where these leave "
+                   "them unset (hvdkit/common/context.py).")
     return out
