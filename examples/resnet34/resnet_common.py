@@ -7,13 +7,13 @@ import importlib.metadata
 import os
 import runpy
 import sys
+import time
 
 import numpy as np
 
 import hvdkit
 from hvdkit.common import errors
 from hvdkit.common import record as run_record
-from hvdkit.common.context import usable_cores
 from hvdkit.common.idx import DataError
 from hvdkit.common.meter import clock
 from hvdkit.common.timeline_capture import parse_steps
@@ -24,12 +24,11 @@ FRAMEWORKS = ("tensorflow", "torch")
 # Before this job's own ranks get busy: was the machine shared?
 LOAD_AT_START = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 # ResNet34's forward pass costs 3.6e9 multiply-adds per 224 x 224 image (He et al. 2016); a training step
-# about three times that. Training multiply-adds per second per core on this project's 2-core machine:
-# 22e9 (PyTorch, 1 rank, 64 px, quiet: README's 1-rank rows), 18.7e9 (TensorFlow, 8 ranks, 224 px, batch 16:
-# 37 s per timed step, load 18-22), 6.6e9 (PyTorch, 1 rank, 224 px: 13 s per step, load 13), and slower
-# counting the first step's graph tracing (117 s at 8 ranks): hence a range, from 5e9 to 22e9.
+# about three times that. On a CPU the examples' 224 px step ran at 1.8-1.9x the multiply-add rate of a
+# 512 x 512 NumPy matmul measured at start-up (1 rank, 2 threads: 19.2 img/s against 224 GFLOP/s for torch,
+# 20.4 against 247 for TF), slower under load: hence a range of multiples of that rate.
 MACS_224 = 3.6e9
-CORE_RATES = (5e9, 22e9)
+MATMUL_MULTIPLES = (0.5, 2.0)
 
 
 class UsageError(errors.UsageProblem):
@@ -177,12 +176,30 @@ def banner(args, framework, batch, ranks=1, threads=None, ranks_per_node=1, cpu=
              + f", {args.data} data {s}x{s}, batch {batch}{per_rank}, {args.warmup_steps} warmup + "
              f"{args.num_steps} timed steps"]
     if cpu and s >= 128:
-        work = 3 * MACS_224 * (s / 224) ** 2 * batch * ranks_per_node * args.total_steps
-        cores = usable_cores()
-        fast, slow = (work / (cores * rate) for rate in reversed(CORE_RATES))
-        lines.append(f"note: on {cores} CPU core(s) these {args.total_steps} steps take roughly {clock(fast)} to "
-                     f"{clock(slow)}; for a quick run add --image-size 64 --num-steps 5")
+        work = 3 * MACS_224 * (s / 224) ** 2 * batch * args.total_steps  # this rank's
+        # Measured alone; the ranks of this node then share its cores (os.cpu_count: a rank bound to one
+        # core sees only that one in its affinity).
+        cores = os.cpu_count() or 1
+        share = min(1.0, cores / (ranks_per_node * (threads or max(1, cores // ranks_per_node))))
+        rate = matmul_macs_per_s() * share
+        fast, slow = (work / (rate * m) for m in reversed(MATMUL_MULTIPLES))
+        lines.append(f"note: at this rank's share of the matmul rate here ({2 * rate / 1e9:.0f} GFLOP/s) these "
+                     f"{args.total_steps} steps take roughly {clock(fast)} to {clock(slow)}; for a quick run "
+                     "add --image-size 64 --num-steps 5")
     return "\n".join(lines)
+
+
+def matmul_macs_per_s(n=512, repeats=3):
+    """This process's float32 multiply-adds per second, measured now with NumPy's matmul (a few ms): with the
+    threads it has and beside the ranks it shares the machine with, which measure at the same moment."""
+    a = np.ones((n, n), np.float32)
+    a @ a
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        a @ a
+        best = min(best, time.perf_counter() - start)
+    return n ** 3 / best
 
 
 def record_fields(args, framework, num_classes, framework_versions):
