@@ -34,7 +34,7 @@ def init(seed=None, threads=None, fail_fast=True):
     """
     _errors.default_stall_shutdown()  # a rank that skips a collective ends the job instead of hanging it
     gpus = tf.config.list_physical_devices("GPU")
-    cpu_horovod_defaults(gpu=bool(gpus))  # smaller fused allreduces on CPUs
+    cpu_horovod_defaults(gpu=bool(gpus))  # an allreduce that takes less CPU from the step
     hvd.init()
     if fail_fast:
         _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
@@ -154,9 +154,10 @@ class DistributedGradientTape:
 def divided_seed(target, output_gradients, process_set):
     """output_gradients for tape.gradient that divide the gradients by the ranks: the caller's divided, or
     1/size in the shape of each target. Elastic jobs read the size when the step runs, as Horovod does."""
+    ranks = (hvd.size_op(process_set_id=process_set.process_set_id)
+             if int(os.environ.get("HOROVOD_ELASTIC", 0)) else process_set.size())
+
     def divide(t, seed):
-        ranks = (hvd.size_op(process_set_id=process_set.process_set_id)
-                 if int(os.environ.get("HOROVOD_ELASTIC", 0)) else process_set.size())
         seed = tf.ones_like(t) if seed is None else tf.convert_to_tensor(seed, dtype=t.dtype)
         return seed / tf.cast(ranks, t.dtype)
     if output_gradients is None:

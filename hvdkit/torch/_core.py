@@ -21,7 +21,7 @@ def init(seed=None, threads=None, fail_fast=True):
     then. fail_fast=False keeps Python's own exception handling (and your atexit handlers).
     """
     _errors.default_stall_shutdown()  # a rank that skips a collective ends the job instead of hanging it
-    cpu_horovod_defaults(gpu=torch.cuda.is_available())  # smaller fused allreduces on CPUs
+    cpu_horovod_defaults(gpu=torch.cuda.is_available())  # an allreduce that takes less CPU from the step
     hvd.init()
     if fail_fast:
         _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
