@@ -22,7 +22,8 @@ def register(sub):
 
 
 def _options(p):
-    p.add_argument("--run", dest="observe", action="store_true", help="also launch it under mpirun and observe the first steps")
+    p.add_argument("--run", dest="observe", action="store_true",
+                   help="also launch it under mpirun and observe the first steps")
     p.add_argument("-n", "--ranks", type=int, default=2, help="ranks for --run")
     p.add_argument("--steps", type=int, default=3, help="optimizer steps to observe with --run (at least 2)")
     p.add_argument("--timeout", type=float, default=600, help="seconds allowed for the --run launch")
@@ -50,13 +51,13 @@ def run(args):
         raise UsageError(str(exc)) from None
     observed = None
     if args.observe:
-        from hvdkit.check import dynamic
+        from hvdkit.check.run import dynamic
         try:
-            observed = dynamic.run(args.script, script_args, args.ranks, args.steps, args.timeout)
+            result = dynamic.run(args.script, script_args, args.ranks, args.steps, args.timeout)
         except dynamic.RunSetupError as exc:
             raise UsageError(str(exc)) from None
-        findings = report.merge(findings, observed["findings"])
-        observed = {k: v for k, v in observed.items() if k != "findings"}
+        findings = report.merge(findings, result.findings)
+        observed = result.as_dict()
     if args.json:
         print(json.dumps(report.as_json(args.script, findings, notes, info, observed), indent=2))
     else:

@@ -4,9 +4,10 @@
 
 Each rank writes rank-N.json (observer.py); this module compares them: weights equal after the first
 step (broadcast) and after the last (averaged gradients), first batches different (sharding), who
-wrote files and when (checkpoints), the learning rate on each rank.
+wrote files and when (checkpoints), the learning rate on each rank. A crash (or a hang) is a verdict on
+the step whose code crashed (blame.py), never a run without one.
 """
-import json
+import dataclasses
 import os
 import re
 import signal
@@ -14,11 +15,20 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import NamedTuple, Optional
 
 from hvdkit.check import MISSING, OK, WRONG, Finding
+from hvdkit.check.run.blame import script_line_in_log, statement_at, step_of_crash
+from hvdkit.check.run.observer import RankRecord
 from hvdkit.common import launch
 
-HINTS = (
+
+class Hint(NamedTuple):
+    pattern: str   # searched in the error text
+    advice: str
+
+
+HINTS = tuple(Hint(*h) for h in (
     (r"'Variable' object has no attribute 'ref'|has no attribute '_distributed_apply'",
      "Horovod's Keras API predates Keras 3: install hvdkit's patched Horovod (make setup)"),
     (r"'list' object is not callable", "Keras 3: optimizer.variables is a list, not a method: write opt.variables"),
@@ -32,7 +42,40 @@ HINTS = (
                                  "where it is installed"),
     (r"ConfigProto|Session|set_session", "TF 1 API (ConfigProto, Session, K.set_session) is gone in TF 2: pin the GPU "
                                          "with tf.config.set_visible_devices(gpus[hvd.local_rank()], 'GPU')"),
-)
+))
+TERM_GRACE = 15  # seconds the ranks get after SIGTERM to say where they were before they are killed
+
+
+@dataclasses.dataclass
+class Crash:
+    """A rank's crash (or the launch's failure): the error, the script's line, and the step charged with it."""
+    rank: Optional[int]
+    error: str
+    line: Optional[int] = None
+    code: str = ""
+    hint: Optional[str] = None
+    step: Optional[int] = None
+    why: str = ""
+
+
+@dataclasses.dataclass
+class RunResult:
+    findings: dict            # {step: Finding} from what the ranks did
+    summary: str
+    crash: Optional[Crash]
+    per_rank: dict            # {rank: {init, steps, lr, first_batch, writes, threads, seconds}}
+    simulated: list           # what ran on the CPU or on synthetic data instead (said in the report)
+    seconds: float = 0.0
+    exit: Optional[int] = None
+    timed_out: bool = False
+    log_tail: str = ""
+    out_dir: str = ""
+
+    def as_dict(self):
+        """The JSON report's "run" entry (the findings go into the step table)."""
+        out = dataclasses.asdict(self)
+        del out["findings"]
+        return out
 
 
 class RunSetupError(Exception):
@@ -45,12 +88,12 @@ def run(script, script_args, ranks=2, steps=3, timeout=600):
     env.update(HVDKIT_CHECK_OUT=out, HVDKIT_CHECK_STEPS=str(steps),
                # A broadcast or allreduce called on some ranks only must end the job, not hang it.
                HOROVOD_STALL_CHECK_TIME_SECONDS="10", HOROVOD_STALL_SHUTDOWN_TIME_SECONDS="30")
-    argv = [sys.executable, "-m", "hvdkit.check.bootstrap", script, *script_args]
+    argv = [sys.executable, "-m", "hvdkit.check.run.bootstrap", script, *script_args]
     try:
         cmd = launch.command(ranks, argv, env_names=("HVDKIT_CHECK_OUT", "HVDKIT_CHECK_STEPS", "PYTHONPATH"))
     except launch.LaunchError as exc:
         raise RunSetupError(str(exc)) from None
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))  # hvdkit's own tree
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     t0 = time.time()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -59,65 +102,93 @@ def run(script, script_args, ranks=2, steps=3, timeout=600):
         log, _ = proc.communicate(timeout=timeout)
         timed_out = False
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        log, _ = proc.communicate()
+        # SIGTERM first: mpirun passes it on, and each rank's bootstrap records the line it was stuck at.
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            log, _ = proc.communicate(timeout=TERM_GRACE)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            log, _ = proc.communicate()
         timed_out = True
     except BaseException:  # Ctrl-C: the ranks run in their own session, so end them here
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         raise
-    recs = _read(out, ranks)
-    result = judge(recs, ranks, steps)
-    result.update(seconds=round(time.time() - t0, 1), exit=proc.returncode, timed_out=timed_out,
-                  log_tail=(log or "")[-3000:], out_dir=out)
+    with open(script) as f:
+        source = f.read()
+    result = judge(_read(out, ranks), ranks, steps, source, log=log or "", status=proc.returncode,
+                   timed_out=timed_out, script=script)
+    result.seconds, result.exit, result.timed_out = round(time.time() - t0, 1), proc.returncode, timed_out
+    result.log_tail, result.out_dir = (log or "")[-3000:], out
     if timed_out:
-        result["summary"] += f"; stopped after {timeout:.0f} s (a collective called on some ranks only?)"
-    elif proc.returncode and not result.get("crash"):
-        result["crash"] = {"rank": None, "error": f"the launch ended with status {proc.returncode}", "line": None,
-                           "hint": _hint(log or "")}
+        result.summary += f"; stopped after {timeout:.0f} s (a collective called on some ranks only?)"
     return result
 
 
 def _read(out, ranks):
-    recs = {}
-    for r in range(ranks):
-        path = os.path.join(out, f"rank-{r}.json")
-        if os.path.exists(path):
-            with open(path) as f:
-                recs[r] = json.load(f)
-    return recs
+    paths = {r: os.path.join(out, f"rank-{r}.json") for r in range(ranks)}
+    return {r: RankRecord.load(p) for r, p in paths.items() if os.path.exists(p)}
 
 
 def _hint(text):
-    return next((h for pat, h in HINTS if re.search(pat, text)), None)
+    return next((h.advice for h in HINTS if re.search(h.pattern, text)), None)
 
 
-def judge(recs, ranks, steps):
-    """{'findings': {step: Finding}, 'summary', 'crash', 'per_rank'} from the ranks' records."""
+def _crash(recs, source, log, status, timed_out, script):
+    """The first rank's crash, or the launch's own failure, charged to the step whose code crashed."""
+    r, rec = next(((r, rec) for r, rec in sorted(recs.items()) if rec.crash), (None, None))
+    if rec is not None:
+        crash = Crash(rank=r, error=rec.crash["error"], line=rec.crash["line"], code=rec.crash.get("code", ""))
+    elif status or timed_out:
+        line = script_line_in_log(log, script)
+        error = "no rank reported before the time limit" if timed_out else f"the launch ended with status {status}"
+        crash = Crash(rank=None, error=error, line=line, code=statement_at(source, line) if line else "")
+    else:
+        return None
+    crash.hint = _hint(crash.error) or _hint(log)
+    init_ran = any(x.init for x in recs.values())
+    steps_done = max((x.steps for x in recs.values()), default=0)
+    blame = step_of_crash(source, crash.line, init_ran, steps_done)
+    crash.step, crash.why = blame.step, blame.why
+    return crash
+
+
+def judge(recs, ranks, steps, source="", log="", status=0, timed_out=False, script=""):
+    """RunResult from the ranks' records: a verdict per step they speak for, and the crash's step."""
     f = {}
-    crash = next(({"rank": r, **rec["crash"], "hint": _hint(rec["crash"]["error"])}
-                  for r, rec in sorted(recs.items()) if rec.get("crash")), None)
-    stepped = {r: rec["steps"] for r, rec in recs.items()}
+    crash = _crash(recs, source, log, status, timed_out, script)
+    stepped = {r: rec.steps for r, rec in recs.items()}
     summary = (f"{len(recs)} of {ranks} ranks reported; optimizer steps observed per rank: "
                f"{', '.join(f'{r}: {n}' for r, n in sorted(stepped.items())) or 'none'}")
-    per_rank = {r: {k: rec.get(k) for k in ("init", "steps", "lr", "first_batch", "writes", "threads", "seconds")}
+    per_rank = {r: {k: getattr(rec, k) for k in ("init", "steps", "lr", "first_batch", "writes", "threads",
+                                                 "seconds")}
                 for r, rec in recs.items()}
-    if not recs:
-        return {"findings": {}, "summary": summary, "crash": crash, "per_rank": per_rank}
-    f[1] = _init(recs, crash)
-    if len(recs) == ranks and min(stepped.values()) >= 1:
-        f.update(_weights(recs, min(stepped.values())))
-        f[3] = _first_batches(recs)
-        f[4] = _lrs(recs)
-    f[7] = _writes(recs, complete=len(recs) == ranks)
-    return {"findings": f, "summary": summary, "crash": crash, "per_rank": per_rank}
+    simulated = sorted({s for rec in recs.values() for s in rec.simulated})
+    if simulated:
+        summary += "; simulated on this machine: " + "; ".join(simulated)
+    if recs:
+        f[1] = _init(recs, crash)
+        if len(recs) == ranks and min(stepped.values()) >= 1:
+            f.update(_weights(recs, min(stepped.values())))
+            f[3] = _first_batches(recs)
+            f[4] = _lrs(recs)
+        f[7] = _writes(recs, complete=len(recs) == ranks)
+        if crash is None and max(stepped.values()) == 0:
+            f[5] = Finding(MISSING, "the script ended without taking an optimizer step: training never ran",
+                           source="run")
+    if crash is not None and not (f.get(crash.step) and f[crash.step].verdict in (MISSING, WRONG)):
+        where = f"line {crash.line}: " if crash.line else ""
+        rank = f"rank {crash.rank}" if crash.rank is not None else "the launch"
+        f[crash.step] = Finding(WRONG, f"{rank} crashed ({where}{crash.error}); {crash.why}", crash.line,
+                                fix=crash.hint, source="run")
+    return RunResult(findings=f, summary=summary, crash=crash, per_rank=per_rank, simulated=simulated)
 
 
 def _init(recs, crash):
-    inits = [rec["init"] for rec in recs.values()]
-    if crash and "has not been initialized" in crash["error"]:
-        return Finding(WRONG, f"Horovod was used before hvd.init() ran (line {crash['line']}: {crash['error']})",
-                       crash["line"], source="run")
+    inits = [rec.init for rec in recs.values()]
+    if crash and "has not been initialized" in crash.error:
+        return Finding(WRONG, f"Horovod was used before hvd.init() ran (line {crash.line}: {crash.error})",
+                       crash.line, source="run")
     if all(inits):
         return Finding(OK, f"hvd.init() ran on all {len(recs)} ranks", source="run")
     if not any(inits):
@@ -128,7 +199,7 @@ def _init(recs, crash):
 
 
 def _same(recs, table, k):
-    vals = {rec[table].get(str(k)) for rec in recs.values()}
+    vals = {getattr(rec, table).get(str(k)) for rec in recs.values()}
     return None if None in vals else len(vals) == 1
 
 
@@ -139,12 +210,12 @@ def _weights(recs, n):
     after1 = _same(recs, "hash_before", 2)  # also written when the script ended after one step
     after1 = _same(recs, "hash_after", 1) if after1 is None else after1
     before1, last = _same(recs, "hash_before", 1), _same(recs, "hash_after", n)
-    casts = sorted({b["call"] for rec in recs.values() for b in rec["broadcasts"]})
+    casts = sorted({b["call"] for rec in recs.values() for b in rec.broadcasts})
     out = {}
     if before1 or after1:
         when = "before the first step" if before1 else "by the end of the first step"
-        out[6] = Finding(OK, f"all ranks held identical weights {when} ({', '.join(casts) or 'no broadcast call seen'})",
-                         source="run")
+        seen = ", ".join(casts) or "no broadcast call seen"
+        out[6] = Finding(OK, f"all ranks held identical weights {when} ({seen})", source="run")
         if n >= 2 and last is not None:
             out[5] = Finding(OK if last else WRONG, f"weights {'identical' if last else 'differ'} on all ranks after "
                              f"{n} steps" + ("" if last else ": gradients are not averaged"), source="run")
@@ -159,7 +230,7 @@ def _weights(recs, n):
 
 
 def _first_batches(recs):
-    prints = [rec["first_batch"] for rec in recs.values()]
+    prints = [rec.first_batch for rec in recs.values()]
     if None in prints:
         return Finding(None, "first batch not observed", source="run")
     if len(set(prints)) == 1:
@@ -168,10 +239,10 @@ def _first_batches(recs):
 
 
 def _lrs(recs):
-    lrs = [rec["lr"] for rec in recs.values()]
+    lrs = [rec.lr for rec in recs.values()]
     if None in lrs:
         return Finding(None, "learning rate not observed", source="run")
-    size = next(iter(recs.values()))["hvd_size"]
+    size = next(iter(recs.values())).hvd_size
     if len(set(lrs)) > 1:
         return Finding(WRONG, f"ranks step with different learning rates: {lrs}", source="run")
     return Finding(None, f"learning rate {lrs[0]:g} on every rank at hvd.size() = {size}", source="run")
@@ -179,7 +250,7 @@ def _lrs(recs):
 
 def _writes(recs, complete):
     """Who saved what: several writers is wrong; rank 0 alone is ok only if every rank reported."""
-    saves = {r: [w for w in rec["writes"] if w["kind"] != "open"] for r, rec in recs.items()}
+    saves = {r: [w for w in rec.writes if w["kind"] != "open"] for r, rec in recs.items()}
     writers = sorted(r for r, ws in saves.items() if ws)
     if not writers:
         return Finding(None, "no checkpoint written during the observed steps", source="run")

@@ -1,4 +1,4 @@
-"""Run a training script on one rank under observation: `python -m hvdkit.check.bootstrap SCRIPT ARGS...`.
+"""Run a training script on one rank under observation: `python -m hvdkit.check.run.bootstrap SCRIPT ARGS...`.
 
 Launched by `hvdkit check --run` (dynamic.py) under mpirun. It runs SCRIPT as `python SCRIPT ARGS`
 would (sys.argv, sys.path[0], __name__ == "__main__"), with hooks put on Horovod and the framework
@@ -8,11 +8,12 @@ Nothing here imports a framework: the hooks receive the modules the script impor
 import builtins
 import os
 import runpy
+import signal
 import sys
 import traceback
 
-from hvdkit.check import hooks_horovod
-from hvdkit.check.observer import Observer, StopRun
+from hvdkit.check.run import hooks_horovod
+from hvdkit.check.run.observer import Observer, StopRun, TimeLimit
 
 HOROVOD_MODULES = ("horovod.torch", "horovod.tensorflow", "horovod.tensorflow.keras", "horovod.keras")
 
@@ -38,27 +39,33 @@ def install_import_hook(obs):
     def patch_loaded():
         if "torch" not in done and _ready("torch") and _ready("torch.optim"):
             done.add("torch")
-            from hvdkit.check import hooks_torch
+            from hvdkit.check.run import hooks_torch, simulate_torch
             hooks_torch.install(sys.modules["torch"], obs)
+            simulate_torch.install(sys.modules["torch"], obs)
+        if "torchvision" not in done and "torch" in done and _ready("torchvision.datasets"):
+            done.add("torchvision")
+            from hvdkit.check.run import simulate_torch
+            simulate_torch.install_datasets(sys.modules["torchvision.datasets"], sys.modules["torch"], obs)
         # Not while Keras itself is importing (`import keras` first imports TensorFlow): wait for it to finish.
         if "tf" not in done and _ready("tensorflow") and ("keras" not in sys.modules or _ready("keras")):
             done.add("tf")
             # tf.keras loads Keras lazily, past this hook: load it now, as the script's first tf.keras would.
             __import__("importlib").import_module("keras")
-            from hvdkit.check import hooks_tf
+            from hvdkit.check.run import hooks_tf, simulate_tf
             hooks_tf.install(sys.modules["tensorflow"], sys.modules["keras"], obs)
+            simulate_tf.install(sys.modules["tensorflow"], sys.modules["keras"], obs)
         for name in HOROVOD_MODULES:
             if name not in done and _ready(name):
                 done.add(name)
                 before = None
                 if name == "horovod.torch" and "torch" in done:
-                    from hvdkit.check import hooks_torch
+                    from hvdkit.check.run import hooks_torch
                     before = hooks_torch.before_broadcast(sys.modules["torch"], obs)
                 hooks_horovod.patch(sys.modules[name], obs, before)
 
     def observed_import(name, globals=None, locals=None, fromlist=(), level=0):
         module = real_import(name, globals, locals, fromlist, level)
-        if level == 0 and name.split(".")[0] in ("torch", "tensorflow", "keras", "horovod", "hvdkit"):
+        if level == 0 and name.split(".")[0] in ("torch", "torchvision", "tensorflow", "keras", "horovod", "hvdkit"):
             patch_loaded()
         return module
     builtins.__import__ = observed_import
@@ -87,15 +94,23 @@ def _shutdown_horovod():
             return
 
 
+def _on_term(signum, frame):
+    """dynamic.py's time limit (mpirun passes its SIGTERM on): leave through the script's frames, so the
+    crash record names the line this rank was stuck at."""
+    raise TimeLimit("stopped at the time limit (--timeout) while running this line: a collective called on "
+                    "some ranks only, or a step slower than the limit")
+
+
 def main(argv):
     if not argv:
-        print("usage: python -m hvdkit.check.bootstrap SCRIPT [ARGS...]", file=sys.stderr)
+        print("usage: python -m hvdkit.check.run.bootstrap SCRIPT [ARGS...]", file=sys.stderr)
         return 2
     script = argv[0]
     rank = _env_int("OMPI_COMM_WORLD_RANK", "PMI_RANK", "HOROVOD_RANK", "SLURM_PROCID")
     size = _env_int("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "HOROVOD_SIZE", "SLURM_NTASKS", default=1)
     obs = Observer(script, int(os.environ.get("HVDKIT_CHECK_STEPS", "3")), os.environ["HVDKIT_CHECK_OUT"], rank, size)
     install_import_hook(obs)
+    signal.signal(signal.SIGTERM, _on_term)
     sys.argv = [script] + list(argv[1:])
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     status = 0
@@ -105,7 +120,7 @@ def main(argv):
     except StopRun:
         pass
     except SystemExit as exc:
-        obs.rec["exit"] = exc.code if isinstance(exc.code, int) or exc.code is None else str(exc.code)
+        obs.rec.exit = exc.code if isinstance(exc.code, int) or exc.code is None else str(exc.code)
         status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if status:  # argparse's usage error, the script's own sys.exit(1): say so, with the line
             obs.on_crash(exc)

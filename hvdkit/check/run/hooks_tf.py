@@ -122,7 +122,7 @@ def _watch_fit(tf, keras, obs):
 
     def observed_fit(self, *a, **k):
         x = a[0] if a else k.get("x")
-        if obs.rec["first_batch"] is None and isinstance(x, tf.data.Dataset):
+        if obs.rec.first_batch is None and isinstance(x, tf.data.Dataset):
             first = next(iter(x.take(1)))
             first = first[0] if isinstance(first, (tuple, list)) else first
             obs.on_first_batch([first.numpy().tobytes()])

@@ -54,8 +54,8 @@ def install(torch, obs):
     def pre(opt, args, kwargs):
         depth[0] += 1
         if depth[0] == 1 and not obs.in_broadcast:
-            if obs.rec["threads"] is None:
-                obs.rec["threads"] = torch.get_num_threads()
+            if obs.rec.threads is None:
+                obs.rec.threads = torch.get_num_threads()
             obs.before_step(lr=float(opt.param_groups[0]["lr"]))
 
     def post(opt, args, kwargs):
@@ -66,7 +66,7 @@ def install(torch, obs):
     hooks.register_optimizer_step_post_hook(post)
 
     def forward_pre(module, args):
-        if obs.rec["first_batch"] is None and module.training:
+        if obs.rec.first_batch is None and module.training:
             t = next((a for a in args if torch.is_tensor(a)), None)
             if t is not None:
                 obs.on_first_batch([t.detach().cpu().contiguous().numpy().tobytes()])
