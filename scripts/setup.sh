@@ -63,6 +63,9 @@ else
     say "python dependencies up to date in $prefix"
 fi
 
-# 3. Horovod, built against what that interpreter has.
+# 3. torchvision's Python parts on CPU torch (its PyPI wheel is a CUDA build): a small patch, idempotent.
+bash scripts/patch_torchvision.sh "$PYTHON"
+
+# 4. Horovod, built against what that interpreter has.
 bash scripts/build_horovod.sh "$PYTHON"
 say "done. Activate with: source $(dirname "$PYTHON")/activate"
