@@ -24,6 +24,35 @@ def test_doctor_reports_frameworks_and_controllers():
     assert rows["mpirun -n 2"]["status"] == "ok"
     # make setup applied hvdkit's Keras 3 patch to Horovod, and doctor can tell.
     assert rows["horovod keras API"]["status"] == "ok" and "patched by hvdkit" in rows["horovod keras API"]["detail"]
+    # make setup patched torchvision's import: its Python parts work, its CUDA-built C++ ops do not load.
+    assert rows["torchvision"]["status"] == "ok", rows["torchvision"]
+    assert "models, datasets, transforms work" in rows["torchvision"]["detail"]
+    assert rows["torchvision C++ ops"]["status"] == "warn" and "nms" in rows["torchvision C++ ops"]["detail"]
+
+
+def test_doctor_says_which_torchvision_parts_work():
+    from hvdkit.cli.doctor import OK, WARN, torchvision_rows
+    rows = torchvision_rows({"version": "0.28.0", "models": True, "datasets": "OSError: no PIL", "transforms": True,
+                             "ops": True})
+    assert [r[:2] for r in rows] == [(WARN, "torchvision"), (OK, "torchvision C++ ops")]
+    assert rows[0][2] == "0.28.0: models, transforms work; broken: datasets (OSError: no PIL)"
+    rows = torchvision_rows({"import": "RuntimeError: operator torchvision::nms does not exist"})
+    assert len(rows) == 1 and rows[0][0] == WARN and "patch_torchvision.sh" in rows[0][3]
+    assert torchvision_rows({})[0][2] == "not installed"
+
+
+@pytest.mark.torch
+def test_torchvision_python_parts_work_after_setup():
+    """make setup installs torchvision 0.28.0 (a CUDA build) and patches its import: resnet34 runs on CPU."""
+    code = ("import torch, torchvision; m = torchvision.models.resnet34(); "
+            "print(tuple(m(torch.zeros(1, 3, 64, 64)).shape), torchvision.extension._has_ops())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.split()[-3:] == ["(1,", "1000)", "False"], out.stderr[-2000:]
+    # The patch step is idempotent: a second make setup finds it applied and leaves it.
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    again = subprocess.run(["bash", os.path.join(root, "scripts", "patch_torchvision.sh"), sys.executable],
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and "already patched" in again.stderr, again.stderr
 
 
 def test_doctor_warns_about_an_unpatched_horovod_on_keras3():
@@ -40,5 +69,5 @@ def test_doctor_fails_with_a_fix_when_horovod_is_missing(tmp_path):
     out = subprocess.run([os.path.join(BIN, "hvdkit"), "doctor", "--python", "/usr/bin/python3"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 1
-    line = [l for l in out.stdout.splitlines() if "horovod" in l and "FAIL" in l][0]
+    line = [text for text in out.stdout.splitlines() if "horovod" in text and "FAIL" in text][0]
     assert "fix: make setup" in line

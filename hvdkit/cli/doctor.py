@@ -38,6 +38,65 @@ _FIX = {
 }
 
 
+# What of torchvision works here: PyPI's 0.28.0 is a CUDA build whose C++ ops cannot load beside CPU torch
+# (make setup patches its import; scripts/patch_torchvision.sh); its Python parts work without them.
+_TORCHVISION = """
+import json
+out = {}
+try:
+    import torchvision
+    out["version"] = torchvision.__version__
+except Exception as exc:
+    out["import"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:160] if str(exc) else ''}"
+    print(json.dumps(out)); raise SystemExit
+def part(name, fn):
+    try:
+        fn(); out[name] = True
+    except Exception as exc:
+        out[name] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120] if str(exc) else ''}"
+part("models", lambda: torchvision.models.resnet18(weights=None))
+part("datasets", lambda: torchvision.datasets.FakeData(size=1, image_size=(3, 8, 8))[0])
+part("transforms", lambda: torchvision.transforms.ToTensor()(torchvision.transforms.ToPILImage()(
+    __import__("torch").zeros(3, 8, 8))))
+out["ops"] = bool(torchvision.extension._has_ops())
+print(json.dumps(out))
+"""
+PYTHON_PARTS = ("models", "datasets", "transforms")
+
+
+def torchvision_rows(probe):
+    """[(status, check, detail, fix)] for torchvision from the probe's answers ({} when not installed)."""
+    fix_import = "make setup (scripts/patch_torchvision.sh patches the CUDA wheel's import for CPU torch)"
+    if not probe:
+        return [(WARN, "torchvision", "not installed", "pip install torchvision==0.28.0 (or make setup)")]
+    if "import" in probe:
+        return [(WARN, "torchvision", f"import torchvision fails: {probe['import']}", fix_import)]
+    works = [p for p in PYTHON_PARTS if probe.get(p) is True]
+    broken = [f"{p} ({probe.get(p)})" for p in PYTHON_PARTS if probe.get(p) is not True]
+    rows = [(OK if not broken else WARN, "torchvision",
+             f"{probe['version']}: {', '.join(works) or 'nothing'} work" + (f"; broken: {'; '.join(broken)}"
+                                                                            if broken else ""), fix_import)]
+    rows.append((OK, "torchvision C++ ops", "loaded (torchvision.ops, image decoding)", "") if probe.get("ops") else
+                (WARN, "torchvision C++ ops", "not loaded: torchvision.ops (nms, roi_align, deform_conv2d) and "
+                 "torchvision.io's decoders fail; models, datasets and transforms do not need them",
+                 "a torchvision built for this torch (PyPI's is a CUDA build) if a script uses torchvision.ops"))
+    return rows
+
+
+def check_torchvision(report, versions, python):
+    if not versions.get("torch"):
+        return
+    code, out, err = _run([python, "-c", _TORCHVISION], timeout=180)
+    try:
+        probe = json.loads(out.strip().splitlines()[-1]) if code == 0 else {"import": (err or out).strip()[-160:]}
+    except (ValueError, IndexError):
+        probe = {"import": (err or out).strip()[-160:]}
+    if "import" in probe and "No module named 'torchvision'" in probe["import"]:
+        probe = {}
+    for row in torchvision_rows(probe):
+        report.add(*row)
+
+
 def keras_api_status(versions):
     """(status, detail, fix) for Horovod's own Keras API with the installed Keras, or None without both."""
     keras, patched = versions.get("keras"), versions.get("horovod_keras3")
@@ -85,7 +144,8 @@ def check_versions(report, python):
     for name in ("torch", "tensorflow", "keras", "horovod", "mpi4py"):
         v = versions.get(name)
         required = name in ("horovod",)
-        report.add(OK if v else (FAIL if required else WARN), name, v or "not installed", _FIX.get(name, f"pip install {name}"))
+        report.add(OK if v else (FAIL if required else WARN), name, v or "not installed",
+                   _FIX.get(name, f"pip install {name}"))
     keras_api = keras_api_status(versions)
     if keras_api:
         report.add(keras_api[0], "horovod keras API", *keras_api[1:])
@@ -105,7 +165,8 @@ def check_build(report, versions, python):
     code, out, err = _run([exe, "--check-build"], timeout=180)
     sections = _check_build_sections(out)
     if code != 0 or not sections:
-        report.add(FAIL, "horovod build", f"horovodrun --check-build failed: {(err or out).strip()[:200]}", _FIX["horovod"])
+        report.add(FAIL, "horovod build", f"horovodrun --check-build failed: {(err or out).strip()[:200]}",
+                   _FIX["horovod"])
         return sections
     frameworks = sections.get("Available Frameworks", [])
     report.add(OK if frameworks else FAIL, "horovod frameworks", ", ".join(frameworks) or "none", _FIX["horovod"])
@@ -141,7 +202,8 @@ def check_mpi(report, python):
         return
     code, out, err = _run([mpirun, "--version"], timeout=30)
     report.add(OK, "mpirun", (out or err).splitlines()[0] if (out or err) else mpirun)
-    code, out, err = _run([python, "-c", "from mpi4py import MPI; print(MPI.Get_library_version().splitlines()[0])"], 60)
+    code, out, err = _run([python, "-c", "from mpi4py import MPI; print(MPI.Get_library_version().splitlines()[0])"],
+                          60)
     if code == 0:
         report.add(OK, "MPI library", out.strip())
     rank_code = "import os; print('RANK', os.environ.get('OMPI_COMM_WORLD_RANK') or os.environ.get('PMI_RANK'))"
@@ -167,7 +229,7 @@ def check_hardware(report):
     gpus = []
     if shutil.which("nvidia-smi"):
         code, out, _ = _run(["nvidia-smi", "-L"], timeout=30)
-        gpus = [l for l in out.splitlines() if l.startswith("GPU")] if code == 0 else []
+        gpus = [line for line in out.splitlines() if line.startswith("GPU")] if code == 0 else []
     report.add(OK, "GPUs", f"{len(gpus)}" + (f" ({gpus[0]})" if gpus else " (CPU training)"))
 
 
@@ -184,6 +246,7 @@ def run(args):
     python = args.python or sys.executable
     report = Report()
     versions = check_versions(report, python)
+    check_torchvision(report, versions, python)
     check_build(report, versions, python)
     check_mpi(report, python)
     check_hardware(report)
