@@ -6,7 +6,8 @@ The statement holding the line is read whole (a call spread over several lines c
 against what each step's code looks like; the first step whose words it uses is charged. A line that
 names no step is charged by how far the run got: before hvd.init() ran, init never happened (step 1);
 after it, training never took (or finished) its steps (step 5). Words are Horovod's, the frameworks' and
-the usual library loaders', never one script's names.
+the usual library loaders', never one script's names. A missing file or folder that the line does not name
+otherwise is the data's (step 3).
 """
 import ast
 import re
@@ -59,15 +60,18 @@ def statement_at(source, line):
     return "\n".join(s.strip() for s in lines[best.lineno - 1:best.end_lineno])
 
 
-def step_of_crash(source, line, init_ran, steps_done):
+def step_of_crash(source, line, init_ran, steps_done, error=""):
     statement = statement_at(source, line) if source and line else ""
     for step, words in STEP_WORDS:
         m = re.search(words, statement)
         if m:
             return Blame(step, statement, f"the crashed line is {WHAT[step]} ({m.group(0).strip('(.')})")
+    if re.match(r"(FileNotFoundError|NotADirectoryError|IsADirectoryError)\b", error):
+        return Blame(3, statement, "a file or folder the script reads is not here (its data: pass the script's "
+                     "data arguments after --)")
     if not init_ran:
         return Blame(1, statement, "hvd.init() had not run yet")
-    return Blame(5, statement, "training had not finished its first steps" if steps_done
+    return Blame(5, statement, f"the crash ended the script after {steps_done} optimizer step(s)" if steps_done
                  else "training never took its first step")
 
 

@@ -136,7 +136,10 @@ def _hint(text):
 
 def _crash(recs, source, log, status, timed_out, script):
     """The first rank's crash, or the launch's own failure, charged to the step whose code crashed."""
-    r, rec = next(((r, rec) for r, rec in sorted(recs.items()) if rec.crash), (None, None))
+    crashed = [(r, rec) for r, rec in sorted(recs.items()) if rec.crash]
+    # A rank's own error first: the others then fail with "Horovod has been shut down" in their collective.
+    crashed.sort(key=lambda item: "Horovod has been shut down" in item[1].crash["error"])
+    r, rec = crashed[0] if crashed else (None, None)
     if rec is not None:
         crash = Crash(rank=r, error=rec.crash["error"], line=rec.crash["line"], code=rec.crash.get("code", ""))
     elif status or timed_out:
@@ -148,7 +151,7 @@ def _crash(recs, source, log, status, timed_out, script):
     crash.hint = _hint(crash.error) or _hint(log)
     init_ran = any(x.init for x in recs.values())
     steps_done = max((x.steps for x in recs.values()), default=0)
-    blame = step_of_crash(source, crash.line, init_ran, steps_done)
+    blame = step_of_crash(source, crash.line, init_ran, steps_done, crash.error)
     crash.step, crash.why = blame.step, blame.why
     return crash
 
@@ -169,7 +172,8 @@ def judge(recs, ranks, steps, source="", log="", status=0, timed_out=False, scri
     if recs:
         f[1] = _init(recs, crash)
         if len(recs) == ranks and min(stepped.values()) >= 1:
-            f.update(_weights(recs, min(stepped.values())))
+            f.update(_weights(recs, min(stepped.values())) if not any(r.adasum for r in recs.values()) else
+                     _adasum(recs))
             f[3] = _first_batches(recs)
             f[4] = _lrs(recs)
         f[7] = _writes(recs, complete=len(recs) == ranks)
@@ -227,6 +231,16 @@ def _weights(recs, n):
         why = "no broadcast ran" if not casts else f"{', '.join(casts)} ran but did not make them equal"
         out[6] = Finding(verdict, f"ranks hold different weights after the first step: {why}", source="run")
     return out
+
+
+def _adasum(recs):
+    """Horovod's Adasum optimizer steps each parameter inside the backward pass and combines the ranks'
+    deltas in a rank-dependent order: weights are neither still at a step boundary nor bitwise equal."""
+    why = "Adasum (op=hvd.Adasum) moves weights inside the backward pass: weights not compared"
+    before1 = _same(recs, "hash_before", 1)
+    return {6: Finding(OK if before1 else None, ("all ranks held identical weights before the first step; "
+                                                  if before1 else "") + why, source="run"),
+            5: Finding(None, why, source="run")}
 
 
 def _first_batches(recs):

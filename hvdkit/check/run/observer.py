@@ -8,7 +8,9 @@ a BaseException so that the script's own `except Exception` cannot swallow it.
 import dataclasses
 import hashlib
 import json
+import linecache
 import os
+import re
 import sys
 import time
 import traceback
@@ -49,6 +51,7 @@ class RankRecord:
     exit: object = None
     finished: bool = False
     simulated: list = dataclasses.field(default_factory=list)    # what ran on CPU or synthetic data instead
+    adasum: bool = False                                          # Horovod's Adasum optimizer: weights move mid-step
     seconds: Optional[float] = None
 
     @classmethod
@@ -128,10 +131,15 @@ class Observer:
 
     def on_crash(self, exc):
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == self.script]
-        last = frames[-1] if frames else None
+        line, code = (frames[-1].lineno, frames[-1].line or "") if frames else (None, "")
+        # An error raised while tracing a tf.function names the script's own lines in its message ("in user
+        # code: File ..., line N"): the innermost of those is where it really failed, not the call site.
+        inner = [int(n) for path, n in re.findall(r'File "([^"]+)", line (\d+)', str(exc))
+                 if os.path.abspath(path) == self.script]
+        if inner:
+            line, code = inner[-1], linecache.getline(self.script, inner[-1]).strip()
         what = f"exit status {exc.code}" if isinstance(exc, SystemExit) else " ".join(str(exc).split())[:400]
-        self.rec.crash = {"error": f"{type(exc).__name__}: {what}",
-                          "line": last.lineno if last else None, "code": (last.line or "") if last else ""}
+        self.rec.crash = {"error": f"{type(exc).__name__}: {what}", "line": line, "code": code}
 
     # --- helpers -----------------------------------------------------------------------------
     def script_line(self):
