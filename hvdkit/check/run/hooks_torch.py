@@ -48,20 +48,28 @@ def install(torch, obs):
     hooks = import_module("torch.optim.optimizer")
 
     # Horovod's DistributedOptimizer.step() calls the wrapped class's step(): both fire the global hooks,
-    # so only the outermost counts; steps Horovod takes inside broadcast_optimizer_state do not count.
+    # so only the outermost counts; steps Horovod takes inside broadcast_optimizer_state do not count, nor
+    # those its Adasum optimizer takes per parameter inside the backward pass (an autograd node is running).
     depth = [0]
+
+    def counted():
+        return depth[0] == 1 and not obs.in_broadcast and torch._C._current_autograd_node() is None
 
     def pre(opt, args, kwargs):
         depth[0] += 1
-        if depth[0] == 1 and not obs.in_broadcast:
+        if hasattr(opt, "_starting_models"):  # Horovod's Adasum optimizer (its class keeps the wrapped one's name)
+            obs.rec.adasum = True
+        if counted():
             if obs.rec.threads is None:
                 obs.rec.threads = torch.get_num_threads()
             obs.before_step(lr=float(opt.param_groups[0]["lr"]))
 
     def post(opt, args, kwargs):
-        depth[0] -= 1
-        if depth[0] == 0 and not obs.in_broadcast:
+        if counted():
+            depth[0] -= 1
             obs.after_step()
+        else:
+            depth[0] -= 1
     hooks.register_optimizer_step_pre_hook(pre)
     hooks.register_optimizer_step_post_hook(post)
 
