@@ -5,9 +5,12 @@ pins with `tf.config.set_visible_devices(gpus[hvd.local_rank()], 'GPU')` dies wi
 any step could be observed. Here the list holds one simulated GPU per local rank; pinning, memory growth
 and device configuration calls given a simulated GPU do nothing, and the rank runs on the CPU. Keras's
 dataset downloads (keras.datasets.*.load_data) return small synthetic arrays of the real shapes and
-dtypes. Every substitution is recorded (obs.on_simulated) and said in the report.
+dtypes, and keras.applications models asked for ImageNet weights are built with random ones (the same
+shapes, no download). Every substitution is recorded (obs.on_simulated) and said in the report.
 """
 import functools
+import inspect
+import pkgutil
 import sys
 from importlib import import_module
 
@@ -33,6 +36,7 @@ SEQUENCE_SETS = {"imdb": 2, "reuters": 46}  # classes; x is an object array of i
 def install(tf, keras, obs):
     _simulated_gpus(tf, obs)
     _datasets(obs)
+    _applications(obs)
 
 
 def _simulated_gpus(tf, obs):
@@ -119,9 +123,43 @@ def _datasets(obs):
             if _spec is None:
                 return _synthetic_sequences(SEQUENCE_SETS[_name], **k)
             return _synthetic_images(_spec)
-        source.load_data = load_data
-        # keras.datasets.X and tf.keras's copy bound the function when they were imported: rebind them.
-        for mod_name, mod in list(sys.modules.items()):
-            if mod_name.startswith("keras") and mod_name.endswith(f"datasets.{name}") and mod is not source:
-                if hasattr(mod, "load_data"):
-                    mod.load_data = load_data
+        _replace(source, "load_data", load_data)
+
+
+def _replace(source, name, new):
+    """Put `new` in place of source.name, and wherever Keras's API modules (keras.datasets.mnist, tf.keras's
+    copy, keras.applications) already bound the original; modules imported later take it from `source`."""
+    old = getattr(source, name)
+    setattr(source, name, new)
+    for mod_name, mod in list(sys.modules.items()):
+        if mod_name.startswith("keras") and getattr(mod, name, None) is old:
+            setattr(mod, name, new)
+
+
+def _applications(obs):
+    """keras.applications.X(weights='imagenet') (the default) would download: built with random weights."""
+    package = import_module("keras.src.applications")
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name.endswith("_test") or info.name == "imagenet_utils":
+            continue
+        module = import_module(f"keras.src.applications.{info.name}")
+        for name, fn in list(vars(module).items()):
+            if name[:1].isupper() and inspect.isfunction(fn) and "weights" in inspect.signature(fn).parameters:
+                _replace(module, name, _without_download(fn, name, obs))
+
+
+def _without_download(fn, name, obs):
+    params = list(inspect.signature(fn).parameters)
+
+    @functools.wraps(fn)
+    def build(*a, **k):
+        at = params.index("weights")
+        weights = a[at] if len(a) > at else k.get("weights", "imagenet")
+        if isinstance(weights, str) and weights == "imagenet":
+            obs.on_simulated(f"keras.applications.{name}(weights='imagenet') built with random weights: no download")
+            if len(a) > at:
+                a = a[:at] + (None,) + a[at + 1:]
+            else:
+                k["weights"] = None
+        return fn(*a, **k)
+    return build
