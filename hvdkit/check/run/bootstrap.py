@@ -97,8 +97,9 @@ def _shutdown_horovod():
 def _on_term(signum, frame):
     """dynamic.py's time limit (mpirun passes its SIGTERM on): leave through the script's frames, so the
     crash record names the line this rank was stuck at."""
-    raise TimeLimit("stopped at the time limit (--timeout) while running this line: a collective called on "
-                    "some ranks only, or a step slower than the limit")
+    raise TimeLimit("stopped by SIGTERM while running this line: the time limit (--timeout; a collective "
+                    "called on some ranks only, or a step slower than the limit), or mpirun ending the job after "
+                    "another rank failed")
 
 
 def main(argv):

@@ -137,8 +137,10 @@ def _hint(text):
 def _crash(recs, source, log, status, timed_out, script):
     """The first rank's crash, or the launch's own failure, charged to the step whose code crashed."""
     crashed = [(r, rec) for r, rec in sorted(recs.items()) if rec.crash]
-    # A rank's own error first: the others then fail with "Horovod has been shut down" in their collective.
-    crashed.sort(key=lambda item: "Horovod has been shut down" in item[1].crash["error"])
+    # A rank's own error first: the others then fail with "Horovod has been shut down" in their collective,
+    # or get mpirun's SIGTERM when it ends the job (TimeLimit, also what our own time limit sends).
+    crashed.sort(key=lambda item: any(w in item[1].crash["error"] for w in ("Horovod has been shut down",
+                                                                             "TimeLimit")))
     r, rec = crashed[0] if crashed else (None, None)
     if rec is not None:
         crash = Crash(rank=r, error=rec.crash["error"], line=rec.crash["line"], code=rec.crash.get("code", ""))
