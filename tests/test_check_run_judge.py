@@ -83,3 +83,30 @@ def test_a_hang_is_charged_to_the_line_the_ranks_were_stuck_at():
     recs = _records(11, "TimeLimit: stopped at the time limit (--timeout) while running this line", steps=(0, 0))
     result = dynamic.judge(recs, 2, 3, SCRIPT, timed_out=True)
     assert result.crash.step == 6 and result.findings[6].verdict == "wrong"
+
+
+def test_corpus_run_record_has_a_verdict_for_every_script_run():
+    """benchmarks/results/check_run.json (python -m benchmarks.check_run_bench): every corpus script whose
+    imports are installed ended with observed steps or a crash verdict on a step; the rest say why not."""
+    import json
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "results",
+                        "check_run.json")
+    with open(path) as f:
+        record = json.load(f)
+    assert record["no_verdict"] == [] and len(record["scripts"]) + len(record["skipped"]) == 38
+    for name, row in record["scripts"].items():
+        crashed = row["crash"] is not None
+        assert row["ended_with"].startswith("crash verdict on step" if crashed else "observed steps"), name
+        if crashed:  # the crash is a flag on its step, never an empty list
+            assert row["crash_flags"] == [row["crash"]["step"]], name
+            assert row["verdict_on_crash"] in ("wrong", "missing"), name
+    assert all("not installed" in why or "No module named" in why for why in record["skipped"].values())
+
+
+def test_corpus_scorer_skips_only_unguarded_missing_imports(tmp_path):
+    from benchmarks.check_run_bench import required_imports
+    script = tmp_path / "s.py"
+    script.write_text("import os\nimport numpy as np\nfrom horovod import torch as hvd\n"
+                      "try:\n    import apex\nexcept ImportError:\n    apex = None\nfrom . import sibling\n")
+    assert required_imports(str(script)) == ["horovod", "numpy", "os"]
