@@ -4,7 +4,7 @@ BIN := $(dir $(PYTHON))
 # The venv's scripts (hvdkit, horovodrun) must be found by the jobs these targets launch.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: setup test demo bench fuzz clean
+.PHONY: setup test demo bench conformance fuzz clean
 
 setup:
 	@bash scripts/setup.sh $(PYTHON)
@@ -17,6 +17,10 @@ demo: setup
 
 bench: setup
 	$(PYTHON) -m benchmarks.run
+
+# Horovod's own test suite and examples, unmodified, at 2 ranks: pass/fail, not timed (about an hour).
+conformance: setup
+	$(PYTHON) -m conformance.upstream
 
 # The readers' fuzzing, 40 s per target and engine; rewrites tests/fuzz_results.json.
 fuzz: setup

@@ -158,7 +158,7 @@ def upstream(run):
 
 def _standin_env():
     """A temporary home whose Keras cache holds the Fashion-MNIST stand-in as mnist.npz and mnist-<rank>.npz."""
-    from hvdkit.common import datasets, keras_standin
+    from hvdkit.data import datasets, keras_standin
     home = tempfile.mkdtemp(prefix="check-bench-home-")
     for name in ("mnist.npz", "mnist-0.npz", "mnist-1.npz"):
         datasets.write_keras_mnist(os.path.join(home, ".keras", "datasets", name), quiet=True)

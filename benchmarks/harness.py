@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-from hvdkit.common import launch
+from hvdkit.scale import launch
 from hvdkit.common.context import usable_cores
 from hvdkit.timeline.files import replacing
 

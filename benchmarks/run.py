@@ -30,7 +30,6 @@ BENCHMARKS = {
     "resnet": ("benchmarks.resnet_bench", [], ["--quick"]),
     "timeline": ("benchmarks.timeline_bench", [], ["--sizes", "1", "--repeats", "1"]),
     "check": ("benchmarks.check_bench", [], ["--quick"]),
-    "upstream": ("benchmarks.upstream", [], ["--quick"]),
 }
 
 
@@ -82,7 +81,7 @@ CELL_CHARS = 160  # a longer text: its start and "…" (commands are shown whole
 
 
 def others(out_dir):
-    """The records there that no entry of BENCHMARKS makes (a variant run by hand, e.g. upstream_unpatched.json),
+    """The records there that no entry of BENCHMARKS makes (a variant run by hand),
     so the page shows every record the documents can link to."""
     found = []
     for file in sorted(os.listdir(out_dir)):

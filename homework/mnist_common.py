@@ -11,7 +11,7 @@ import tempfile
 
 import numpy as np
 
-from hvdkit.common import datasets
+from hvdkit.data import datasets
 from hvdkit.common.errors import positive_int
 
 

@@ -5,7 +5,7 @@
     python homework/plot.py homework/results/tensorflow/scaling --out homework
     python homework/study.py scaling --framework torch -- --dataset fashion-mnist --epochs 8   # the PyTorch pair
 
-Everything after `--` goes to the training script. Ranks are launched as `hvdkit.common.launch` does
+Everything after `--` goes to the training script. Ranks are launched as `hvdkit.scale.launch` does
 everywhere in hvdkit: mpirun with oversubscription and one thread per rank when ranks outnumber cores.
 Each run writes its metrics JSON under OUT/FRAMEWORK/; a run whose file is already complete is not run again (so an
 interrupted study resumes), unless --force.
@@ -21,7 +21,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # run from a checkout without installing hvdkit
 
-from hvdkit.common import launch  # noqa: E402
+from hvdkit.scale import launch  # noqa: E402
 from mnist_common import atomic_json  # noqa: E402
 
 SCRIPTS = {"tensorflow": "tensorflow2_mnist_hvd.py", "torch": "pytorch_mnist_hvd.py"}

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from hvdkit.common import launch
+from hvdkit.scale import launch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)

@@ -26,7 +26,7 @@ import traceback
 import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from hvdkit.common.idx import DataError, parse_idx, read_npz, write_idx
+from hvdkit.data.idx import DataError, parse_idx, read_npz, write_idx
 from hvdkit.timeline.parse import TraceError
 from hvdkit.timeline.slicing import EmptyWindow, slice_trace
 from hvdkit.timeline.summary import summarize
@@ -160,7 +160,7 @@ def summary(name, engine, seconds, counter, **extra):
 
 # Code that coverage feedback is collected from: the readers and the library code they parse with.
 # (atheris.instrument_all() patches all ~8000 loaded functions: minutes of start-up on this machine.)
-INSTRUMENTED = ("/hvdkit/common/idx.py", "/hvdkit/timeline/", "/gzip.py", "/zipfile", "/json/",
+INSTRUMENTED = ("/hvdkit/data/idx.py", "/hvdkit/timeline/", "/gzip.py", "/zipfile", "/json/",
                 "/numpy/lib/_npyio_impl.py", "/numpy/lib/_format_impl.py")
 
 

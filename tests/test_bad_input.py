@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
-from hvdkit.common.idx import write_idx
+from hvdkit.data.idx import write_idx
 
 HOMEWORK = os.path.join(ROOT, "homework")
 ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),

@@ -174,10 +174,10 @@ def test_page_cuts_long_lists_and_shows_records_made_by_hand(tmp_path):
     assert f"| command | {result['command'].strip()} |" in text  # a command is shown whole
     why = next(line for line in text.splitlines() if line.startswith("| why |"))
     assert why.endswith("… |") and len(why) < 200
-    made_by_hand = dict(result, command="python -m benchmarks.upstream --no-examples")
+    made_by_hand = dict(result, command="python -m conformance.upstream --no-examples")
     for name in (*BENCHMARKS, "upstream_unpatched"):
         with open(tmp_path / f"{name}.json", "w") as f:
             json.dump(made_by_hand if name == "upstream_unpatched" else {}, f)
     extra = others(str(tmp_path))
     assert [r["name"] for r in extra] == ["upstream_unpatched"]
-    assert extra[0]["command"] == "benchmarks.upstream --no-examples"
+    assert extra[0]["command"] == "conformance.upstream --no-examples"

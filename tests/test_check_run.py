@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from hvdkit.common import datasets
+from hvdkit.data import datasets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MUTANTS = os.path.join(ROOT, "tests", "check_mutants")

@@ -5,8 +5,8 @@ import os
 import numpy as np
 import pytest
 
-from hvdkit.common import datasets, idx
-from hvdkit.common.datasets import DataError
+from hvdkit.data import datasets, idx
+from hvdkit.data.datasets import DataError
 
 FASHION_DIR = "/usr/share/datasets/fashion-mnist"
 

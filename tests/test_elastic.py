@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from hvdkit.common import launch
+from hvdkit.scale import launch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLE = os.path.join(ROOT, "examples", "elastic")

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from conftest import ROOT, run_ranks
-from hvdkit.common import datasets
+from hvdkit.data import datasets
 
 HOMEWORK = os.path.join(ROOT, "homework")
 sys.path.insert(0, HOMEWORK)

@@ -13,7 +13,7 @@ def _modules_after(stmt):
 
 
 def test_top_package_and_common_import_no_framework():
-    assert _modules_after("import hvdkit, hvdkit.common.schedule, hvdkit.common.metrics, hvdkit.common.launch, hvdkit.cli") == set()
+    assert _modules_after("import hvdkit, hvdkit.common.schedule, hvdkit.common.metrics, hvdkit.scale.launch, hvdkit.cli") == set()
 
 
 @pytest.mark.torch

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from hvdkit.common import launch
+from hvdkit.scale import launch
 
 THP_MODE = "/sys/kernel/mm/transparent_hugepage/enabled"
 

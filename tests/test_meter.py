@@ -1,11 +1,11 @@
-"""hvdkit.common.meter: the progress lines (time, images/s, loss, time left), and the report and run record
+"""hvdkit.scale.meter: the progress lines (time, images/s, loss, time left), and the report and run record
 built from every rank's summary. A scripted clock makes every figure a literal."""
 import io
 import json
 
 import pytest
 
-from hvdkit.common import meter, record
+from hvdkit.scale import meter, record
 
 
 def _run(monkeypatch, rank=0):

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, run_ranks
-from hvdkit.common import record
+from hvdkit.scale import record
 from hvdkit.timeline import summarize
 
 EXAMPLE = os.path.join(ROOT, "examples", "resnet34")

@@ -16,13 +16,13 @@ import time
 import pytest
 
 from conftest import BIN, ROOT
-from hvdkit.common import record
+from hvdkit.scale import record
 from hvdkit.common.context import usable_cores
 
 PROBE = """
 import os, sys
 from mpi4py import MPI
-from hvdkit.common import record
+from hvdkit.scale import record
 
 comm = MPI.COMM_WORLD
 rate = 10.0 * (comm.rank + 1)

@@ -13,10 +13,10 @@ import numpy as np
 
 import hvdkit
 from hvdkit.common import errors
-from hvdkit.common import record as run_record
-from hvdkit.common.idx import DataError
-from hvdkit.common.meter import clock
-from hvdkit.common.timeline_capture import parse_steps
+from hvdkit.scale import record as run_record
+from hvdkit.data.idx import DataError
+from hvdkit.scale.meter import clock
+from hvdkit.timeline.capture import parse_steps
 
 import resnet_data
 

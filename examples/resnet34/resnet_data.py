@@ -6,7 +6,7 @@ import os
 
 import numpy as np
 
-from hvdkit.common import datasets
+from hvdkit.data import datasets
 from hvdkit.common.errors import UsageProblem
 
 SOURCES = ("synthetic", "fashion-mnist", "folder")

@@ -16,7 +16,7 @@ import tempfile
 import time
 
 from hvdkit.check import MISSING, OK, WRONG, Finding
-from hvdkit.common import launch
+from hvdkit.scale import launch
 
 HINTS = (
     (r"'Variable' object has no attribute 'ref'|has no attribute '_distributed_apply'",

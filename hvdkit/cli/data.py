@@ -10,7 +10,7 @@ earlier stand-in (real MNIST, say) is left alone unless --force.
 
 Keras 3's keras.datasets.mnist.load_data() checks the file's sha256 against the real MNIST's: it rejects
 the stand-in, tries to download MNIST and, with no internet, deletes the stand-in and fails. An unmodified
-script reads the stand-in when launched with hvdkit's directory hvdkit/common/keras_standin first on
+script reads the stand-in when launched with hvdkit's directory hvdkit/data/keras_standin first on
 PYTHONPATH (the command prints it): its sitecustomize lets Keras accept a file marked as the stand-in,
 and checks every other file's hash as before. Otherwise copy the real mnist.npz from a machine with internet.
 """
@@ -21,8 +21,8 @@ from hvdkit.cli import UsageError
 
 
 def run_keras_mnist(args):
-    from hvdkit.common.datasets import DataError, write_keras_mnist
-    from hvdkit.common.keras_standin import DIR
+    from hvdkit.data.datasets import DataError, write_keras_mnist
+    from hvdkit.data.keras_standin import DIR
     try:
         write_keras_mnist(args.out, force=args.force)
     except DataError as exc:

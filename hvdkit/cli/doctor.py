@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 
-from hvdkit.common import launch
+from hvdkit.scale import launch
 from hvdkit.common.context import usable_cores
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
@@ -173,7 +173,7 @@ def check_hardware(report):
 
 def check_data(report):
     try:
-        from hvdkit.common import datasets
+        from hvdkit.data import datasets
     except ImportError:
         return
     for name, where in datasets.available().items():

@@ -28,7 +28,7 @@ class UsageProblem(Exception):
 def _clean_types():
     # Imported here so that this module stays importable before the data/checkpoint modules.
     from hvdkit.common.checkpoint import CheckpointError
-    from hvdkit.common.idx import DataError
+    from hvdkit.data.idx import DataError
     return (UsageProblem, CheckpointError, DataError)
 
 

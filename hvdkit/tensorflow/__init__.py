@@ -29,7 +29,7 @@ from hvdkit.tensorflow._checkpoint import Checkpointer  # noqa: E402
 from hvdkit.tensorflow.callbacks import BroadcastCallback, MetricAverageCallback, WarmupCallback  # noqa: E402
 from hvdkit.common.checkpoint import CheckpointError  # noqa: E402
 from hvdkit.tensorflow._consistency import ConsistencyError, check_consistent  # noqa: E402
-from hvdkit.common.timeline_capture import TimelineWindow as _TimelineWindow  # noqa: E402
+from hvdkit.timeline.capture import TimelineWindow as _TimelineWindow  # noqa: E402
 
 timeline_window = _TimelineWindow.factory(hvd)
 

@@ -23,7 +23,7 @@ from hvdkit.torch._core import (  # noqa: E402
 from hvdkit.torch._checkpoint import Checkpointer  # noqa: E402
 from hvdkit.common.checkpoint import CheckpointError  # noqa: E402
 from hvdkit.torch._consistency import ConsistencyError, check_consistent  # noqa: E402
-from hvdkit.common.timeline_capture import TimelineWindow as _TimelineWindow  # noqa: E402
+from hvdkit.timeline.capture import TimelineWindow as _TimelineWindow  # noqa: E402
 
 timeline_window = _TimelineWindow.factory(hvd)
 

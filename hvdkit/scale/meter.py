@@ -20,7 +20,7 @@ import statistics
 import sys
 import time
 
-from hvdkit.common import record as run_record
+from hvdkit.scale import record as run_record
 from hvdkit.common.context import usable_cores
 
 

@@ -1,4 +1,4 @@
-"""Upstream tests excused from benchmarks.upstream's target: they fail only because the test's own code uses
+"""Upstream tests excused from conformance.upstream's target: they fail only because the test's own code uses
 an API the framework removed, not because of Horovod.
 
 Each entry was decided by reading the failure's frames and the test's source, and excuses a failure only

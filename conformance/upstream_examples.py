@@ -1,4 +1,4 @@
-"""Horovod's example scripts (DIR/examples/**.py), run unmodified at 2 ranks, for benchmarks.upstream.
+"""Horovod's example scripts (DIR/examples/**.py), run unmodified at 2 ranks, for conformance.upstream.
 
 Each script runs from its own temporary working directory (they write checkpoints to ./), with small
 sizes through its own command-line flags where it has them. Elastic scripts run under horovodrun in
@@ -15,8 +15,9 @@ import sys
 import time
 
 from benchmarks import upstream_known
-from hvdkit.common import datasets, launch
-from hvdkit.common.keras_standin import DIR as STANDIN_HOOK
+from hvdkit.data import datasets
+from hvdkit.scale import launch
+from hvdkit.data.keras_standin import DIR as STANDIN_HOOK
 
 RANKS = 2
 TIMEOUT = 1200  # the MNIST examples train 24 epochs (elastic Keras MNIST: ~14 min at 2 ranks here, under load)

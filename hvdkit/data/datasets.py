@@ -19,7 +19,7 @@ import zipfile
 
 import numpy as np
 
-from hvdkit.common.idx import DataError, read_idx, read_npz
+from hvdkit.data.idx import DataError, read_idx, read_npz
 
 __all__ = ["load", "available", "find", "write_keras_mnist", "DataError", "HOW_TO_GET", "NAMES"]
 

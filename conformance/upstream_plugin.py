@@ -1,4 +1,4 @@
-"""pytest plugin loaded into each rank by benchmarks.upstream (`-p benchmarks.upstream_plugin`).
+"""pytest plugin loaded into each rank by conformance.upstream (`-p conformance.upstream_plugin`).
 
 Each rank appends one JSON line per event to $HVDKIT_UPSTREAM_OUT/rank-R.jsonl, flushed at once, so a
 rank that hangs or dies still leaves every test it finished and the one it was in:
