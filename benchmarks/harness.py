@@ -23,7 +23,7 @@ import tempfile
 
 from hvdkit.scale import launch
 from hvdkit.common.context import usable_cores
-from hvdkit.timeline.files import replacing
+from hvdkit.common.files import replacing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "benchmarks", "results")

@@ -7,12 +7,12 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 
 import numpy as np
 
-from hvdkit.data import datasets
 from hvdkit.common.errors import positive_int
+from hvdkit.common.files import write_json
+from hvdkit.data import datasets
 
 
 def parser(doc, horovod=False):
@@ -87,15 +87,4 @@ class MetricsLog:
         print(f"epoch {row['epoch']:3d}  " + "  ".join(f"{k} {v:.4f}" for k, v in row.items() if k != "epoch"),
               flush=True)
         if self.path:
-            atomic_json(self.path, self.run)
-
-
-def atomic_json(path, data):
-    """Write `data` as JSON to `path` through a temporary file: a reader never sees half a file."""
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".metrics-", dir=directory)
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, path)
+            write_json(self.path, self.run)

@@ -21,7 +21,7 @@ import re
 import statistics
 import sys
 
-from mnist_common import atomic_json
+from hvdkit.common.files import write_json
 
 
 def read_runs(directory):
@@ -62,7 +62,7 @@ def summary(runs):
 
 def write_summary(runs, directory):
     path = os.path.join(directory, "summary.json")
-    atomic_json(path, summary(runs))
+    write_json(path, summary(runs))
     return path
 
 

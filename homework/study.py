@@ -18,12 +18,13 @@ import subprocess
 import sys
 import time
 
+# Run from a checkout without installing hvdkit (the ranks get the same directory on PYTHONPATH).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from hvdkit.common.files import write_json
+from hvdkit.scale import launch
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))  # run from a checkout without installing hvdkit
-
-from hvdkit.scale import launch  # noqa: E402
-from mnist_common import atomic_json  # noqa: E402
-
 SCRIPTS = {"tensorflow": "tensorflow2_mnist_hvd.py", "torch": "pytorch_mnist_hvd.py"}
 
 
@@ -95,7 +96,7 @@ def write_warmup_summary(out, n, seeds, warmup_epochs, script_args):
             rows.append({"seed": seed, "warmup_epochs": w, "val_accuracy": final["val_accuracy"],
                          "val_loss": final["val_loss"], "epochs": final["epoch"]})
     record = {"ranks": n, "script_args": script_args, "runs": rows, "settings": warmup_settings(rows)}
-    atomic_json(os.path.join(out, "summary.json"), record)
+    write_json(os.path.join(out, "summary.json"), record)
     table = warmup_table(rows, n)
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(table + "\n")

@@ -22,7 +22,6 @@ goes on with two. --gloo-timeout-seconds bounds how long a survivor can wait on 
 it notices (Horovod's default of 30 s was hit in 3 of 5 runs here). See docs/elastic.md.
 """
 import argparse
-import json
 import os
 import signal
 import time
@@ -32,6 +31,7 @@ import horovod.torch as hvd
 
 import hvdkit.torch as hk
 from hvdkit.common.errors import positive_int
+from hvdkit.common.files import write_json
 
 
 def parse_args(argv=None):
@@ -167,9 +167,7 @@ def main():
                   "epoch_seconds": state.epoch_seconds,
                   "epoch_indices": state.epochs_seen, "commit_every": args.commit_every,
                   "batch_size": args.batch_size}
-        with open(args.out + ".tmp", "w") as f:
-            json.dump(record, f)
-        os.replace(args.out + ".tmp", args.out)
+        write_json(args.out, record, indent=None)
         sizes = [m["size"] for m in state.memberships]
         hk.print0(f"done: {state.epoch} epochs, world sizes {sizes}, record {args.out}")
 

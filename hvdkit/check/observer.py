@@ -6,11 +6,12 @@ After `steps` optimizer steps it writes the rank's JSON and stops the script wit
 a BaseException so that the script's own `except Exception` cannot swallow it.
 """
 import hashlib
-import json
 import os
 import sys
 import time
 import traceback
+
+from hvdkit.common import files
 
 
 class StopRun(BaseException):
@@ -103,6 +104,4 @@ class Observer:
     def write(self):
         self.rec["seconds"] = round(time.time() - self.t0, 2)
         path = os.path.join(self.out_dir, f"rank-{self.rank}.json")
-        with open(path + ".tmp", "w") as f:
-            json.dump(self.rec, f)
-        os.replace(path + ".tmp", path)
+        files.write_json(path, self.rec, indent=None)

@@ -17,8 +17,9 @@ import json
 import math
 import os
 import statistics
-import tempfile
 import time
+
+from hvdkit.common import files
 
 FORMAT = "hvdkit-run-record"
 VERSION = 1
@@ -87,19 +88,7 @@ def _positive(x):
 def write(path, record):
     """Validate and write atomically (a reader never sees half a record); returns the path."""
     validate(record)
-    path = os.path.abspath(os.fspath(path))
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=os.path.dirname(path))
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(record, f, indent=1)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    return files.write_json(path, record)
 
 
 def read(path):

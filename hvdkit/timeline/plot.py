@@ -1,5 +1,5 @@
 """A picture of a trace window: phases per tensor over time, and a bar chart of phase totals."""
-from hvdkit.timeline.files import replacing
+from hvdkit.common.files import replacing
 from hvdkit.timeline.parse import Trace, horovod_records
 from hvdkit.timeline.summary import Summary
 from hvdkit.timeline.window import clipped
