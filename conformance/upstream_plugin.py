@@ -18,21 +18,16 @@ import re
 
 import pytest
 
+from hvdkit.common.ranks import rank_and_size
+
 _ENV = "HVDKIT_UPSTREAM_OUT"
 _MESSAGE_CHARS = 600
-
-
-def _rank():
-    for name in ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "HOROVOD_RANK"):
-        if os.environ.get(name) is not None:
-            return int(os.environ[name])
-    return 0
 
 
 class _Writer:
     def __init__(self, directory, test_dir):
         os.makedirs(directory, exist_ok=True)
-        self._file = open(os.path.join(directory, f"rank-{_rank()}.jsonl"), "a", encoding="utf-8")
+        self._file = open(os.path.join(directory, f"rank-{rank_and_size()[0]}.jsonl"), "a", encoding="utf-8")
         self._test_dir = os.path.realpath(test_dir)
         # The installed package's folder (a user's clone of Horovod's tests may also be named horovod/).
         spec = importlib.util.find_spec("horovod")

@@ -17,6 +17,8 @@ import os
 import sys
 import time
 
+from hvdkit.common.ranks import local_rank_and_size, rank_and_size
+
 
 def pin_to_core(local_rank, local_size):
     """One core per rank, as mpirun binds: horovodrun leaves ranks free to wander between cores."""
@@ -67,11 +69,9 @@ def torch_side():
     import torch.distributed as dist
 
     torch.set_num_threads(1)
-    rank = int(os.environ["OMPI_COMM_WORLD_RANK"])
-    size = int(os.environ["OMPI_COMM_WORLD_SIZE"])
+    rank, size = rank_and_size()  # mpirun's
     dist.init_process_group("gloo", init_method="env://", rank=rank, world_size=size)
-    local_rank = int(os.environ.get("OMPI_COMM_WORLD_LOCAL_RANK", rank))
-    local_size = int(os.environ.get("OMPI_COMM_WORLD_LOCAL_SIZE", size))
+    local_rank, local_size = local_rank_and_size()
     return (rank, size, local_rank, local_size, dist.all_reduce, _torch_buffer, dist.barrier,
             dist.destroy_process_group, {"backend": dist.get_backend()})
 

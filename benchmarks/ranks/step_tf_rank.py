@@ -26,6 +26,8 @@ import os
 import sys
 import time
 
+from hvdkit.common.ranks import rank_and_size
+
 N_BATCHES = 8  # distinct fixed batches per rank, cycled
 
 
@@ -147,7 +149,7 @@ def mwms_side(args):
     import keras
     import tensorflow as tf
 
-    rank = int(os.environ["OMPI_COMM_WORLD_RANK"])  # MWMS: mpirun only starts the processes
+    rank = rank_and_size()[0]  # MWMS: mpirun only starts the processes
     hosts = [f"localhost:{p}" for p in args.ports.split(",")]
     os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": hosts}, "task": {"type": "worker", "index": rank}})
     set_threads(tf, args.threads)

@@ -28,6 +28,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from hvdkit.common.ranks import rank_and_size
+
 N_BATCHES = 8  # distinct fixed batches per rank, cycled
 # Interleaved side: the same averaged gradients applied by both optimizers. A sum of two ranks' values is
 # the same in any order, so the copies should agree to the bit; this allows float32 rounding only.
@@ -133,8 +135,7 @@ def _hvd_ops(hvd):
 def ddp_side(args):
     import torch.distributed as dist
 
-    rank = int(os.environ["OMPI_COMM_WORLD_RANK"])  # DDP: mpirun's rank and size
-    size = int(os.environ["OMPI_COMM_WORLD_SIZE"])
+    rank, size = rank_and_size()  # DDP: mpirun's rank and size
     dist.init_process_group("gloo", init_method="env://", rank=rank, world_size=size)
     torch.set_num_threads(args.threads)
     model, batches = build(args, rank)

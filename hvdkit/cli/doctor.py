@@ -144,7 +144,7 @@ def check_mpi(report, python):
     code, out, err = _run([python, "-c", "from mpi4py import MPI; print(MPI.Get_library_version().splitlines()[0])"], 60)
     if code == 0:
         report.add(OK, "MPI library", out.strip())
-    rank_code = "import os; print('RANK', os.environ.get('OMPI_COMM_WORLD_RANK') or os.environ.get('PMI_RANK'))"
+    rank_code = "from hvdkit.common.ranks import rank_and_size; print('RANK', rank_and_size()[0])"
     argv = launch.command(2, [python, "-c", rank_code], "mpirun")
     for _attempt in range(2):  # once more before failing: a loaded machine can lose a start-up race
         code, out, err = _run(argv, timeout=120, env=launch.child_env(2))
