@@ -23,6 +23,7 @@ import tempfile
 
 from hvdkit.scale import launch
 from hvdkit.common.context import usable_cores
+from hvdkit.common.errors import HvdkitError
 from hvdkit.common.files import replacing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -30,7 +31,7 @@ RESULTS = os.path.join(ROOT, "benchmarks", "results")
 VERSIONS = ("torch", "tensorflow-cpu", "keras", "horovod", "mpi4py", "numpy")
 
 
-class BenchError(RuntimeError):
+class BenchError(HvdkitError, RuntimeError):
     pass
 
 

@@ -27,6 +27,7 @@ import time
 
 from benchmarks import harness
 from conformance import upstream_known
+from hvdkit.common.errors import UsageError
 from hvdkit.scale import launch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -41,10 +42,6 @@ FIRST = ("test_torch.py", "test_tensorflow.py", "test_tensorflow2_keras.py", "te
 QUICK = ("test_timeline.py",)
 NEEDS = ("parameterized", "mock")
 GPU_WORDS = ("gpu", "cuda", "nccl", "rocm")
-
-
-class UsageError(Exception):
-    pass
 
 
 def test_files(test_dir, only=None):

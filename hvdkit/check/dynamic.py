@@ -16,6 +16,7 @@ import tempfile
 import time
 
 from hvdkit.check import MISSING, OK, WRONG, Finding
+from hvdkit.common.errors import HvdkitError
 from hvdkit.scale import launch
 
 HINTS = (
@@ -35,7 +36,7 @@ HINTS = (
 )
 
 
-class RunSetupError(Exception):
+class RunSetupError(HvdkitError):
     """mpirun missing or the like: one line, before anything ran."""
 
 

@@ -19,14 +19,16 @@ import tempfile
 import time
 
 from hvdkit.cli import UsageError
+from hvdkit.common.errors import FAILURE_STATUS, HvdkitError
 from hvdkit.scale import launch
 from hvdkit.scale import record as run_record
 from hvdkit.scale import scaling
 from hvdkit.common.context import usable_cores
 
 
-class SweepError(RuntimeError):
+class SweepError(HvdkitError, RuntimeError):
     """A run failed: printed as one line, exit status 1 (its log is kept)."""
+    status = FAILURE_STATUS
 
 
 def register(subparsers):

@@ -10,12 +10,13 @@ import os
 import re
 import warnings
 
+from hvdkit.common.errors import HvdkitError
 from hvdkit.common.files import write_bytes as _atomic_write
 
 _NAME = re.compile(r"^epoch-(\d+)\.ckpt$")
 
 
-class CheckpointError(RuntimeError):
+class CheckpointError(HvdkitError, RuntimeError):
     pass
 
 

@@ -7,11 +7,12 @@ import shutil
 import sys
 
 from hvdkit.common.context import usable_cores
+from hvdkit.common.errors import HvdkitError
 
 LAUNCHERS = ("mpirun", "mpiexec", "horovodrun", "srun")
 
 
-class LaunchError(RuntimeError):
+class LaunchError(HvdkitError, RuntimeError):
     pass
 
 

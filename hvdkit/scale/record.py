@@ -20,6 +20,7 @@ import statistics
 import time
 
 from hvdkit.common import files
+from hvdkit.common.errors import HvdkitError
 
 FORMAT = "hvdkit-run-record"
 VERSION = 1
@@ -29,7 +30,7 @@ GLOBAL_BATCH_ENV = "HVDKIT_GLOBAL_BATCH_SIZE"
 _SUM_TOLERANCE = 1e-6
 
 
-class RecordError(ValueError):
+class RecordError(HvdkitError, ValueError):
     pass
 
 
