@@ -10,15 +10,14 @@ import sys
 
 import numpy as np
 
-from hvdkit.common.errors import positive_int
+from hvdkit.common.argtypes import Parser, positive_int
 from hvdkit.common.files import write_json
 from hvdkit.data import datasets
 
 
 def parser(doc, horovod=False):
     """The scripts' options; with horovod=True also --warmup-epochs."""
-    p = argparse.ArgumentParser(description=doc.strip().splitlines()[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p = Parser(description=doc.strip().splitlines()[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--dataset", default="mnist", choices=datasets.NAMES,
                    help="fashion-mnist is installed by `make setup` on machines without MNIST")
     p.add_argument("--data-dir", help="directory with the data set (also searched: $HVDKIT_DATA, Keras's cache)")

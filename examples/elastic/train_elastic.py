@@ -30,13 +30,12 @@ import torch
 import horovod.torch as hvd
 
 import hvdkit.torch as hk
-from hvdkit.common.errors import positive_int
+from hvdkit.common.argtypes import Parser, positive_int
 from hvdkit.common.files import write_json
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p = Parser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--epochs", type=positive_int, default=3, help="passes over the data")
     p.add_argument("--samples", type=positive_int, default=199,
                    help="size of the synthetic data set (odd, so that the sampler pads at 2 and 3 workers)")

@@ -48,18 +48,6 @@ def fail(message, status=USAGE_STATUS, prog=None):
     sys.exit(status)
 
 
-def positive_int(text):
-    """argparse type for counts that must be >= 1 (batch sizes, epochs): a one-line usage error otherwise."""
-    import argparse
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def default_stall_shutdown():
     """Before hvd.init(): end a stalled job after STALL_SHUTDOWN_SECONDS unless the user chose a time (0: never).
 
