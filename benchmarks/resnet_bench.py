@@ -83,7 +83,7 @@ def example_run(framework, size, args, out_dir, rep):
     """One 1-rank launch of the example; its run record."""
     path = os.path.join(out_dir, f"{framework}-{size}-{rep}.json")
     argv = [TRAIN, "--framework", framework, "--image-size", str(size), "--batch-size", str(args.batch),
-            "--num-steps", str(args.steps), "--warmup-steps", str(args.warmup), "--threads", str(args.threads)]
+            "--num-steps", str(args.steps), "--warmup-steps", str(args.untimed), "--threads", str(args.threads)]
     harness.run(1, argv + ["--json", path], threads=args.threads, timeout=args.timeout)
     with open(path) as f:
         rec = json.load(f)
@@ -93,7 +93,7 @@ def example_run(framework, size, args, out_dir, rep):
 def step_argv(framework, size, threads, steps, args, variant="hvdkit"):
     """The rank script's `step` measurement, as launched."""
     return [RANK, "step", "--framework", framework, "--variant", variant, "--image-size", str(size),
-            "--batch", str(args.batch), "--threads", str(threads), "--steps", str(steps), "--warmup", str(args.warmup)]
+            "--batch", str(args.batch), "--threads", str(threads), "--steps", str(steps), "--untimed", str(args.untimed)]
 
 
 def variant_run(framework, size, variant, args):
@@ -155,7 +155,7 @@ def summarize_variants(variants):
                 continue
             s = stats(r["images_per_s"] for r in recs)
             entry[name] = {"images_per_s": s, "over_hvdkit": s["median"] / base["median"],
-                           "warmup_s": stats(r["warmup_s"] for r in recs)}
+                           "untimed_s": stats(r["untimed_s"] for r in recs)}
         out.setdefault(fw, {})[str(size)] = entry
     return out
 
@@ -211,7 +211,7 @@ def main(argv=None):
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--steps", type=int, default=10, help="timed steps of each example run")
-    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--untimed", "--warmup", type=int, default=3, help="untimed steps first")
     p.add_argument("--repeats", type=int, default=3, help="example runs per framework and size, alternated")
     p.add_argument("--variant-steps", type=int, default=6)
     p.add_argument("--variant-repeats", type=int, default=2, help="also the repeats of the allreduce CPU runs")
@@ -224,7 +224,7 @@ def main(argv=None):
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     if args.quick:
-        sizes, args.steps, args.warmup, args.repeats, args.no_variants, args.matmul_size = [32], 2, 1, 1, True, 512
+        sizes, args.steps, args.untimed, args.repeats, args.no_variants, args.matmul_size = [32], 2, 1, 1, True, 512
 
     load_before, t0 = harness.loadavg(), time.perf_counter()
     try:
@@ -238,7 +238,7 @@ def main(argv=None):
                 print(f"repeat {rep + 1}/{args.repeats} {fw} {size} px: {runs[fw, size][-1][0]['total_rate']:.1f} img/s "
                       f"[{time.perf_counter() - t0:.0f} s]", flush=True)
         profile = harness.ranks(1, [RANK, "profile", "--image-size", str(sizes[0]), "--batch", str(args.batch),
-                                    "--threads", str(args.threads), "--steps", "5", "--warmup", str(args.warmup)],
+                                    "--threads", str(args.threads), "--steps", "5", "--untimed", str(args.untimed)],
                                 threads=args.threads, timeout=args.timeout)[0]
         variants = {}
         if not args.no_variants:
@@ -259,7 +259,7 @@ def main(argv=None):
         "benchmark": "resnet",
         "command": "python -m benchmarks.resnet_bench" + (" --quick" if args.quick else ""),
         "config": {"sizes": sizes, "batch": args.batch, "threads": args.threads, "steps": args.steps,
-                   "warmup_steps": args.warmup, "repeats": args.repeats, "variant_steps": args.variant_steps,
+                   "untimed_steps": args.untimed, "repeats": args.repeats, "variant_steps": args.variant_steps,
                    "variant_repeats": args.variant_repeats, "matmul_size": args.matmul_size},
         "matmul": matmul,
         "flops_per_image": flops,

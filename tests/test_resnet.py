@@ -202,7 +202,7 @@ def test_torch_two_ranks_strong_batch_from_the_environment(tmp_path):
     # Rank 0 alone shows every step: its time, images/s, loss, and from the first timed step the time left.
     progress = result.lines("step ")
     assert [p.split(":")[0] for p in progress] == ["1/3", "2/3", "3/3"], result.stdout
-    assert progress[0].endswith("(warmup, not timed)") and re.search(r" img/s on rank 0, loss \d", progress[1])
+    assert progress[0].endswith("(untimed)") and re.search(r" img/s on rank 0, loss \d", progress[1])
     assert progress[1].endswith(" left") and not progress[2].endswith(" left")
     assert sorted(os.listdir(tmp_path / "ck")) == ["epoch-0000.ckpt", "epoch-0000.ckpt.sha256"]
 

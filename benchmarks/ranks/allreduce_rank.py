@@ -90,7 +90,7 @@ def main(argv=None):
     p.add_argument("--impl", choices=SIDES, required=True)
     p.add_argument("--sizes", default="4096,16777216", help="message sizes in bytes, comma-separated")
     p.add_argument("--iters", default="20", help="timed calls per size: one number, or one per size")
-    p.add_argument("--warmup", type=int, default=3, help="untimed calls per size")
+    p.add_argument("--untimed", "--warmup", type=int, default=3, help="untimed calls per size")
     p.add_argument("--no-pin", action="store_true", help="leave the ranks' core affinity as launched")
     p.add_argument("--json-dir", required=True, help="directory for rankR.json")
     args = p.parse_args(argv)
@@ -109,7 +109,7 @@ def main(argv=None):
     times = {}
     for nbytes, n_iter in zip(sizes, iters):
         buf = buffer(nbytes // 4, 0)
-        for _ in range(args.warmup):
+        for _ in range(args.untimed):
             allreduce(buf)
         barrier()
         per_call = []

@@ -6,7 +6,7 @@ A record is one JSON object written by rank 0 (format documented in docs/scale.m
               rank_rates (one units/s figure per rank, index = rank), total_rate (their sum, as allreduced)
     derived   rate_mean, rate_std, slowest_rank, fastest_rank ({"rank", "rate"}) -- filled in by build()
     optional  program, framework, created, local_size, threads_per_rank, cpu_count, oversubscribed,
-              batch_size (per rank), global_batch_size, warmup_steps, timed_steps, step_times (per rank,
+              batch_size (per rank), global_batch_size, untimed_steps, timed_steps, step_times (per rank,
               seconds), step_rate_mean / step_rate_std (per rank), config, versions, ... (kept as given)
 
 `hvdkit scale` tells each run where to write through the environment variable HVDKIT_RECORD (and, for
