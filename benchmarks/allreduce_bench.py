@@ -67,7 +67,8 @@ def launch_side(name, sizes, quick):
     per_call = {int(key): [max(calls) for calls in zip(*(r["times"][key] for r in records))]
                 for key in records[0]["times"]}
     shown_env = {k: v for k, v in env_set.items() if k != "MASTER_PORT"}
-    return {"command": harness.shown(shown_env, argv, RANKS, launcher), "info": records[0]["info"], "per_call": per_call}
+    return {"command": harness.shown(shown_env, argv, RANKS, launcher), "info": records[0]["info"],
+            "per_call": per_call}
 
 
 def gloo_controller_under_mpirun():

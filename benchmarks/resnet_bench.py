@@ -93,7 +93,8 @@ def example_run(framework, size, args, out_dir, rep):
 def step_argv(framework, size, threads, steps, args, variant="hvdkit"):
     """The rank script's `step` measurement, as launched."""
     return [RANK, "step", "--framework", framework, "--variant", variant, "--image-size", str(size),
-            "--batch", str(args.batch), "--threads", str(threads), "--steps", str(steps), "--untimed", str(args.untimed)]
+            "--batch", str(args.batch), "--threads", str(threads), "--steps", str(steps),
+            "--untimed", str(args.untimed)]
 
 
 def variant_run(framework, size, variant, args):
@@ -113,7 +114,8 @@ def summarize_runs(runs, flops, matmul, args):
         out.setdefault(fw, {})[str(size)] = {
             "images_per_s": rates, "gflops": gflops,
             "fraction_of_matmul": gflops / matmul[str(args.threads)]["machine_gflops"],
-            "step_times": [r["step_times"][0] for r, _ in recs], "load_average": [r.get("load_average") for r, _ in recs],
+            "step_times": [r["step_times"][0] for r, _ in recs],
+            "load_average": [r.get("load_average") for r, _ in recs],
             "command": recs[0][1]}
     return out
 
@@ -175,7 +177,8 @@ def notes(record):
             for name, v in entry.items():
                 if name != "hvdkit":
                     lines.append(f"{fw} {size} px, {name}: {v['over_hvdkit']:.2f} x hvdkit's images/s "
-                                 f"({v['images_per_s']['median']:.1f} against {entry['hvdkit']['images_per_s']['median']:.1f}).")
+                                 f"({v['images_per_s']['median']:.1f} against "
+                                 f"{entry['hvdkit']['images_per_s']['median']:.1f}).")
     for fw, a in record.get("allreduce_cpu", {}).items():
         m1, m2 = a["median_per_step_ms"]["1"], a["median_per_step_ms"]["2"]
         lines.append(f"{fw} 64 px, 1 thread per rank: step {m1['wall']:.1f} ms at 1 rank, {m2['wall']:.1f} ms at 2 "
@@ -184,7 +187,8 @@ def notes(record):
                      f"{a['efficiency_from_allreduce_cpu']:.2f}.")
         for name, r in a.get("reverted", {}).items():
             lines.append(f"{fw} 64 px, 2 ranks with {name} instead of hvdkit's default: step "
-                         f"{r['median_per_step_ms']['wall']:.1f} ms, other threads {r['median_per_step_ms']['other_cpu']:.1f} "
+                         f"{r['median_per_step_ms']['wall']:.1f} ms, other threads "
+                         f"{r['median_per_step_ms']['other_cpu']:.1f} "
                          f"ms of CPU per step, efficiency {r['efficiency']:.2f}.")
     return lines
 
@@ -235,7 +239,8 @@ def main(argv=None):
         with tempfile.TemporaryDirectory(prefix="resnet-bench-") as tmp:
             for rep, (fw, size) in harness.alternate(runs, args.repeats):
                 runs[fw, size].append(example_run(fw, size, args, tmp, rep))
-                print(f"repeat {rep + 1}/{args.repeats} {fw} {size} px: {runs[fw, size][-1][0]['total_rate']:.1f} img/s "
+                rate = runs[fw, size][-1][0]['total_rate']
+                print(f"repeat {rep + 1}/{args.repeats} {fw} {size} px: {rate:.1f} img/s "
                       f"[{time.perf_counter() - t0:.0f} s]", flush=True)
         profile = harness.ranks(1, [RANK, "profile", "--image-size", str(sizes[0]), "--batch", str(args.batch),
                                     "--threads", str(args.threads), "--steps", "5", "--untimed", str(args.untimed)],

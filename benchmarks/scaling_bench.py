@@ -6,7 +6,8 @@
 Each sweep is `hvdkit scale -n 1,2 --launcher-args "--bind-to none" -- python examples/resnet34/train_hvd.py
 --framework F ...` (weak scaling: the per-rank batch stays fixed). `--bind-to none` lets the single rank
 use every core with cores threads; at 2 ranks each rank gets cores / 2 threads (hvdkit's init splits them).
-Sweeps alternate (benchmarks/harness.py: each repetition starts one sweep later), --repeats times; each repetition's efficiency (total images/s
+Sweeps alternate (benchmarks/harness.py: each repetition starts one sweep later), --repeats times; each
+repetition's efficiency (total images/s
 at 2 ranks over 2 x the 1-rank rate) is recorded, with the load average and the processes found busy
 before each run. Target: efficiency >= 0.9 for each framework (the median over repetitions).
 

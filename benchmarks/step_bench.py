@@ -120,8 +120,10 @@ def compare(fw, model, args, env, sides):
             **{k: first[k] for k in ("loss", "weight_checksum", "ranks_agree", "command", "threads", "info")}}
         out.update({k: first[k] for k in ("tensors", "parameters", "batch_per_rank")})
     med = {s: v["step_ms"]["median"] for s, v in out["sides"].items() if "step_ms" in v}
-    for a, b, key in (("hvdkit", "horovod", "hvdkit_over_handwritten"), ("horovod", baseline, f"handwritten_over_{baseline}"),
-                      ("hvdkit", baseline, f"hvdkit_over_{baseline}"), ("hvdkit_grouped", "hvdkit", "hvdkit_grouped_over_hvdkit")):
+    for a, b, key in (("hvdkit", "horovod", "hvdkit_over_handwritten"),
+                      ("horovod", baseline, f"handwritten_over_{baseline}"),
+                      ("hvdkit", baseline, f"hvdkit_over_{baseline}"),
+                      ("hvdkit_grouped", "hvdkit", "hvdkit_grouped_over_hvdkit")):
         if a in med and b in med:
             out[key] = med[a] / med[b]
     if "hvdkit" in med and baseline in med:
@@ -171,7 +173,8 @@ def timeline(fw, model, args, env):
             "negotiation_share": c["negotiation_share"],
             "collectives": {k: {"count": v["count"], "mean_ms": v["mean_us"] and v["mean_us"] / 1000}
                             for k, v in d["collectives"].items()},
-            "fusion": {k: {"collectives": v["collectives"], "mean_tensors": v["mean_tensors"]} for k, v in d["fusion"].items()},
+            "fusion": {k: {"collectives": v["collectives"], "mean_tensors": v["mean_tensors"]}
+                       for k, v in d["fusion"].items()},
             "cycles": d["cycles"]}
 
 
@@ -179,7 +182,8 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--framework", choices=FRAMEWORKS, required=True)
-    p.add_argument("--quick", action="store_true", help="smoke run: CNN, hvdkit and hand-written, 1 launch each, few steps")
+    p.add_argument("--quick", action="store_true",
+                   help="smoke run: CNN, hvdkit and hand-written, 1 launch each, few steps")
     p.add_argument("--reps", type=int, help="launches of each side, alternated (default per framework)")
     p.add_argument("--steps", type=int, help="timed steps per launch (default per framework and model)")
     p.add_argument("--untimed", "--warmup", type=int, help="untimed steps per launch (default per framework)")
@@ -205,7 +209,8 @@ def main(argv=None):
     load_before = harness.loadavg()
     record = {"benchmark": f"step_{args.framework}", "framework": args.framework, "baseline": cfg["baseline"],
               "ranks": 2, "threads_per_rank": 1, "quick": args.quick, "horovod_env": env,
-              "command": f"python -m benchmarks.step_bench --framework {args.framework}" + (" --quick" if args.quick else ""),
+              "command": f"python -m benchmarks.step_bench --framework {args.framework}"
+                         + (" --quick" if args.quick else ""),
               "comparisons": {}, "sweep": {}, "timeline": {}}
     failed = []
     for model in models:

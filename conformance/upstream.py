@@ -120,7 +120,8 @@ def combine(ranks, ended_how):
         same = {}  # one entry per distinct failure, with the ranks it happened on
         for r, run in sorted(runs.items()):
             for f in (run or {}).get("failures", []):
-                same.setdefault((f["subtest"], f["type"], f["message"], f["frame"]), {"ranks": [], **f})["ranks"].append(r)
+                key = (f["subtest"], f["type"], f["message"], f["frame"])
+                same.setdefault(key, {"ranks": [], **f})["ranks"].append(r)
         failures = list(same.values())
         unfinished = [r for r, run in sorted(runs.items()) if run and run["started"] and run["outcome"] is None]
         if unfinished:
@@ -182,7 +183,8 @@ def run_file(test_dir, name, tmp, timeout):
     log_path = os.path.join(tmp, name + ".log")
     with open(log_path, "w") as log:
         status, _ = run_group(argv, test_dir, env, timeout, log)
-    ended = f"the launch ended with exit status {status}" if status is not None else f"timed out after {timeout} s (killed)"
+    ended = (f"the launch ended with exit status {status}" if status is not None
+             else f"timed out after {timeout} s (killed)")
     seconds = time.perf_counter() - start
     ranks = read_ranks(out_dir)
     if not ranks:
@@ -274,7 +276,8 @@ def main(argv=None):
     if examples:
         result["targets"]["examples run to completion"] = {
             "target": "every example passes but those that need torchvision and the excused",
-            "measured": f"{examples_ok} passed of {sum(e['status'] not in ('needs torchvision', 'excused') for e in examples)}",
+            "measured": f"{examples_ok} passed of "
+                        f"{sum(e['status'] not in ('needs torchvision', 'excused') for e in examples)}",
             "met": all(e["status"] in ("passed", "needs torchvision", "excused") for e in examples)}
     harness.write(result, args.out, load_before)
     print(f"{args.out}: {total['passed']} passed, {total['failed']} failed, {total['excused']} excused, "

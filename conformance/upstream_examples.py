@@ -87,10 +87,10 @@ _FRAME = re.compile(r'^File "([^"]+)", line (\d+)')
 
 def failure(output):
     """(last exception line, its innermost 'file:line' frame or None, output tail) from a failed run's output."""
-    lines = [re.sub(r"^\[\d+(,\d+)?\]<std\w+>:", "", l).strip() for l in output.splitlines()]
-    lines = [l for l in lines if l and not _NOISE.match(l)]
-    at = max((i for i, l in enumerate(lines) if _EXCEPTION.match(l)), default=None)
-    frames = [m for m in (_FRAME.match(l) for l in lines[:at]) if m] if at is not None else []
+    lines = [re.sub(r"^\[\d+(,\d+)?\]<std\w+>:", "", ln).strip() for ln in output.splitlines()]
+    lines = [ln for ln in lines if ln and not _NOISE.match(ln)]
+    at = max((i for i, ln in enumerate(lines) if _EXCEPTION.match(ln)), default=None)
+    frames = [m for m in (_FRAME.match(ln) for ln in lines[:at]) if m] if at is not None else []
     frame = None
     if frames:
         path = frames[-1].group(1)

@@ -78,7 +78,7 @@ class _Writer:
             frames = [(e.reprfileloc.path, e.reprfileloc.lineno) for e in entries if getattr(e, "reprfileloc", None)]
         else:  # an import error: pytest's text, frames as "path:line: in name", the error as "E   Type: message"
             raw = str(longrepr)
-            text = ([l[1:].strip() for l in raw.splitlines() if l.startswith("E ")] or [raw.strip()])[-1]
+            text = ([ln[1:].strip() for ln in raw.splitlines() if ln.startswith("E ")] or [raw.strip()])[-1]
             frames = [(m.group(1), int(m.group(2))) for m in re.finditer(r"^(\S+?\.py):(\d+): in ", raw, re.M)]
         frames = [(os.path.join(self._test_dir, p) if not os.path.isabs(p) else p, n) for p, n in frames]
         kind, _, message = text.partition(": ")

@@ -106,7 +106,8 @@ def plot_overlay(plt, runs, out):
         epochs = [e["epoch"] for e in run["epochs"]]
         color = f"C{i}"
         ax.plot(epochs, [e["val_accuracy"] for e in run["epochs"]], "o-", color=color, label=f"{_ranks(n)}, validation")
-        ax.plot(epochs, [e["train_accuracy"] for e in run["epochs"]], "--", color=color, alpha=0.6, label=f"{_ranks(n)}, train")
+        ax.plot(epochs, [e["train_accuracy"] for e in run["epochs"]], "--", color=color, alpha=0.6,
+                label=f"{_ranks(n)}, train")
     ax.set(xlabel="epoch", ylabel="accuracy", title="all scales: " + _title(next(iter(runs.values()))))
     ax.title.set_fontsize(9)
     ax.xaxis.get_major_locator().set_params(integer=True)

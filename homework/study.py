@@ -123,7 +123,8 @@ def warmup_table(rows, n):
     head = [f"warmup {s['warmup_epochs']:g} epochs" for s in settings]
     lines = [f"| {n} ranks: final val accuracy | " + " | ".join(head) + " |", "|---" * (len(head) + 1) + "|"]
     for seed in seeds:
-        lines.append(f"| seed {seed} | " + " | ".join(f"{acc[(seed, s['warmup_epochs'])]:.4f}" for s in settings) + " |")
+        row = " | ".join(f"{acc[(seed, s['warmup_epochs'])]:.4f}" for s in settings)
+        lines.append(f"| seed {seed} | {row} |")
     cells = []
     for s in settings:
         spread = f" ± {s['val_accuracy_stdev']:.4f}" if s["val_accuracy_stdev"] is not None else ""
@@ -143,7 +144,8 @@ def main(argv=None):
     p.add_argument("--ranks", type=int, nargs="+", help="rank counts (default: 1 2 4 8 for scaling, 8 for warmup)")
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="warmup study: seeds to repeat with")
     p.add_argument("--warmup-epochs", type=float, default=2.0, help="warmup study: the warmup to compare with none")
-    p.add_argument("--out", default=os.path.join(HERE, "results"), help="metrics go to OUT/FRAMEWORK/scaling or OUT/FRAMEWORK/warmup")
+    p.add_argument("--out", default=os.path.join(HERE, "results"),
+                   help="metrics go to OUT/FRAMEWORK/scaling or OUT/FRAMEWORK/warmup")
     p.add_argument("--launcher", default="mpirun", choices=launch.LAUNCHERS)
     p.add_argument("--force", action="store_true", help="rerun runs whose metrics file is already complete")
     args = p.parse_args(argv)

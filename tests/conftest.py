@@ -57,7 +57,8 @@ class Result:
         return out
 
     def check(self):
-        assert self.returncode == 0, f"exit {self.returncode}\n--- stdout\n{self.stdout[-4000:]}\n--- stderr\n{self.stderr[-4000:]}"
+        assert self.returncode == 0, \
+            f"exit {self.returncode}\n--- stdout\n{self.stdout[-4000:]}\n--- stderr\n{self.stderr[-4000:]}"
         return self
 
 

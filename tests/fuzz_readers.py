@@ -258,7 +258,8 @@ def main():
                 print(f"{engine:10s} {name:20s} skipped: {res['skipped']}", flush=True)
             else:
                 print(f"{engine:10s} {name:20s} {res['cases']:7d} cases  {res['clean_errors']:7d} clean errors  "
-                      f"{res['accepted']:6d} accepted  {res['crash_count']} crashes ({res['crash_kinds']} kinds)", flush=True)
+                      f"{res['accepted']:6d} accepted  {res['crash_count']} crashes ({res['crash_kinds']} kinds)",
+                      flush=True)
             results.append(res)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:

@@ -202,6 +202,7 @@ def start_mpirun(hosts, job, script, args=(), env=None, mca=()):
              hosts.iface, "--mca", "oob_tcp_if_include", hosts.iface, "--tag-output",
              *[x for name, value in mca for x in ("--mca", name, str(value))])
     argv = launch.command(len(hosts.names), [sys.executable, script, *map(str, args)], "mpirun", extra=extra,
-                          env_names=["PYTHONPATH", "PYTHONUNBUFFERED", "OMP_NUM_THREADS", *sorted(k for k in env if k.startswith("HOROVOD_"))])
+                          env_names=["PYTHONPATH", "PYTHONUNBUFFERED", "OMP_NUM_THREADS",
+                                     *sorted(k for k in env if k.startswith("HOROVOD_"))])
     job.spawn("mpirun", hosts.exec_argv(0, argv), env)
     return job

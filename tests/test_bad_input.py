@@ -2,7 +2,6 @@
 and nothing the user had is overwritten (issue 8). Single-process or 1-rank runs, to stay fast."""
 import gzip
 import hashlib
-import json
 import os
 import subprocess
 import sys
@@ -96,7 +95,8 @@ def test_wrong_image_shape(tmp_path):
 def test_truncated_npz(tmp_path):
     data = tmp_path / "d"
     data.mkdir()
-    arrays = {k: np.zeros((4, 28, 28) if k[0] == "x" else 4, np.uint8) for k in ("x_train", "y_train", "x_test", "y_test")}
+    arrays = {k: np.zeros((4, 28, 28) if k[0] == "x" else 4, np.uint8)
+              for k in ("x_train", "y_train", "x_test", "y_test")}
     np.savez(data / "mnist.npz", **arrays)
     raw = (data / "mnist.npz").read_bytes()
     (data / "mnist.npz").write_bytes(raw[:len(raw) // 2])
@@ -188,7 +188,8 @@ def test_scale_more_ranks_than_slots(tmp_path):
     ("", ["is empty", "HOROVOD_TIMELINE"]),
     ("<html>not json</html>\n", ["is not JSON"]),
     ('[\n{"name": "allreduce.w", "ph": "B", "ts": 1, "pid": 1', ["cut off"]),
-    ('{"traceEvents": [{"name": "conv", "ph": "X", "ts": 1, "dur": 2}]}', ["not a Horovod timeline", "other profilers"]),
+    ('{"traceEvents": [{"name": "conv", "ph": "X", "ts": 1, "dur": 2}]}',
+     ["not a Horovod timeline", "other profilers"]),
 ])
 def test_bad_timeline(tmp_path, content, words):
     (tmp_path / "trace.json").write_text(content)

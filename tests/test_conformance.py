@@ -97,7 +97,7 @@ def test_keras_mnist_standin_read_by_keras_loader(tmp_path):
                           text=True, timeout=120)
     assert read.returncode == 0, read.stderr[-2000:]
     x_ref, y_ref = read_idx(f"{FASHION}/train-images-idx3-ubyte.gz"), read_idx(f"{FASHION}/t10k-labels-idx1-ubyte.gz")
-    line = next(l for l in read.stdout.splitlines() if l.startswith("SHAPES"))
+    line = next(ln for ln in read.stdout.splitlines() if ln.startswith("SHAPES"))
     assert line == (f"SHAPES (60000, 28, 28) uint8 (60000,) uint8 (10000, 28, 28) (10000,) "
                     f"{int(x_ref[7].sum())} {y_ref[:8].tolist()}")
     # A file that is not the stand-in (here: any other bytes, standing for real MNIST) is never replaced.

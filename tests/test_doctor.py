@@ -40,5 +40,5 @@ def test_doctor_fails_with_a_fix_when_horovod_is_missing(tmp_path):
     out = subprocess.run([os.path.join(BIN, "hvdkit"), "doctor", "--python", "/usr/bin/python3"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 1
-    line = [l for l in out.stdout.splitlines() if "horovod" in l and "FAIL" in l][0]
+    line = [ln for ln in out.stdout.splitlines() if "horovod" in ln and "FAIL" in ln][0]
     assert "fix: make setup" in line

@@ -10,7 +10,8 @@ import hvdkit
 from hvdkit.common.errors import HvdkitError
 
 # Modules that import a framework or Horovod at the top: their errors are checked where they are defined.
-NEEDS_FRAMEWORK = ("hvdkit.torch", "hvdkit.tensorflow", "hvdkit.check.hooks_", "hvdkit.data.keras_standin.sitecustomize")
+NEEDS_FRAMEWORK = ("hvdkit.torch", "hvdkit.tensorflow", "hvdkit.check.hooks_",
+                   "hvdkit.data.keras_standin.sitecustomize")
 # Exceptions that never reach a user: control flow caught by hvdkit itself.
 INTERNAL = {"hvdkit.check.observer.StopRun", "hvdkit.timeline.slicing.EmptyWindow"}
 

@@ -50,7 +50,8 @@ def test_keras_resnet34_has_the_standard_parameter_count():
 
 
 def _keras_name(torch_name):
-    name = torch_name.replace(".", "_").replace("downsample_0", "downsample_conv").replace("downsample_1", "downsample_bn")
+    name = (torch_name.replace(".", "_").replace("downsample_0", "downsample_conv")
+            .replace("downsample_1", "downsample_bn"))
     return {"conv1": "stem_conv", "bn1": "stem_bn"}.get(name, name)
 
 
@@ -148,9 +149,9 @@ def test_conversion_is_only_horovod_lines(sequential, converted):
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag == "equal":
             continue
-        block = "\n".join(["- " + l for l in old[i1:i2]] + ["+ " + l for l in new[j1:j2]])
+        block = "\n".join(["- " + ln for ln in old[i1:i2]] + ["+ " + ln for ln in new[j1:j2]])
         assert tag != "delete", f"{converted} drops sequential lines without a Horovod: line instead:\n{block}"
-        unmarked = [l for l in new[j1:j2] if "Horovod:" not in l]
+        unmarked = [ln for ln in new[j1:j2] if "Horovod:" not in ln]
         assert not unmarked, f"unmarked lines in {converted}:\n{block}"
         added += j2 - j1
     assert 20 <= added <= 40, f"{converted}: {added} Horovod lines"

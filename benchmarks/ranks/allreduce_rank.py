@@ -1,4 +1,5 @@
-"""One side of benchmarks/allreduce_bench.py (through benchmarks/harness.py): time in-place float32 sum-allreduces of each size, on every rank.
+"""One side of benchmarks/allreduce_bench.py (through benchmarks/harness.py): time in-place float32
+sum-allreduces of each size, on every rank.
 
     mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl hvd --sizes 4096,16777216 --json-dir /tmp/ar
     horovodrun --gloo -np 2 -H localhost:2 python benchmarks/ranks/allreduce_rank.py --impl hvd --json-dir /tmp/ar

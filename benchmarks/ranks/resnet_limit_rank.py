@@ -1,6 +1,7 @@
 """One measurement of benchmarks/resnet_bench.py (through benchmarks/harness.py), in a 1-rank launch.
 
-    mpirun --bind-to none -n 1 python benchmarks/ranks/resnet_limit_rank.py matmul --library torch --threads 2 --json-dir /tmp/r
+    mpirun --bind-to none -n 1 python benchmarks/ranks/resnet_limit_rank.py matmul --library torch --threads 2 \
+        --json-dir /tmp/r
     mpirun --bind-to none -n 1 python benchmarks/ranks/resnet_limit_rank.py flops --sizes 64,224 --json-dir /tmp/r
     mpirun --bind-to none -n 1 python benchmarks/ranks/resnet_limit_rank.py step --framework tensorflow \
         --variant keras_batch_norm --image-size 64 --threads 2 --json-dir /tmp/r

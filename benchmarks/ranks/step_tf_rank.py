@@ -1,4 +1,5 @@
-"""One side of `python -m benchmarks.step_bench --framework tf`: time N TensorFlow training steps of one Keras 3 model on every rank.
+"""One side of `python -m benchmarks.step_bench --framework tf`: time N TensorFlow training steps of one
+Keras 3 model on every rank.
 
     mpirun -n 2 python benchmarks/ranks/step_tf_rank.py --side hvdkit --model cnn
     mpirun -n 2 python benchmarks/ranks/step_tf_rank.py --side horovod --model mlp

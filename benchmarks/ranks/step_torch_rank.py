@@ -15,7 +15,8 @@ same fixed synthetic batches (seeded by rank) with the same optimizer and per-ra
              alternated in --blocks blocks of steps, so that machine load drifting between launches cancels.
 A step is --bpps forward+backward passes and one optimizer step. Each rank times --steps steps after
 --untimed ones and writes its record to --json-dir DIR/rank<r>.json: its wall and CPU time per
-step, its loss and a weight checksum, so sides can be checked to compute the same thing. --timeline (hvdkit side) records Horovod's timeline of the timed steps only.
+step, its loss and a weight checksum, so sides can be checked to compute the same thing. --timeline
+(hvdkit side) records Horovod's timeline of the timed steps only.
 """
 import argparse
 import copy
@@ -229,7 +230,8 @@ def main(argv=None):
     p.add_argument("--threads", type=int, default=1, help="intra-op threads per rank")
     p.add_argument("--lr", type=float, default=0.01, help="per-rank learning rate (scaled by ranks)")
     p.add_argument("--timeline", help="hvdkit side: record Horovod's timeline of the timed steps to this file")
-    p.add_argument("--blocks", type=int, default=8, help="interleaved side: alternating blocks of --steps/--blocks steps")
+    p.add_argument("--blocks", type=int, default=8,
+                   help="interleaved side: alternating blocks of --steps/--blocks steps")
     p.add_argument("--json-dir", required=True, help="write this rank's record to DIR/rank<r>.json")
     args = p.parse_args(argv)
 

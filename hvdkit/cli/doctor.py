@@ -85,7 +85,8 @@ def check_versions(report, python):
     for name in ("torch", "tensorflow", "keras", "horovod", "mpi4py"):
         v = versions.get(name)
         required = name in ("horovod",)
-        report.add(OK if v else (FAIL if required else WARN), name, v or "not installed", _FIX.get(name, f"pip install {name}"))
+        report.add(OK if v else (FAIL if required else WARN), name, v or "not installed",
+                   _FIX.get(name, f"pip install {name}"))
     keras_api = keras_api_status(versions)
     if keras_api:
         report.add(keras_api[0], "horovod keras API", *keras_api[1:])
@@ -105,7 +106,8 @@ def check_build(report, versions, python):
     code, out, err = _run([exe, "--check-build"], timeout=180)
     sections = _check_build_sections(out)
     if code != 0 or not sections:
-        report.add(FAIL, "horovod build", f"horovodrun --check-build failed: {(err or out).strip()[:200]}", _FIX["horovod"])
+        report.add(FAIL, "horovod build", f"horovodrun --check-build failed: {(err or out).strip()[:200]}",
+                   _FIX["horovod"])
         return sections
     frameworks = sections.get("Available Frameworks", [])
     report.add(OK if frameworks else FAIL, "horovod frameworks", ", ".join(frameworks) or "none", _FIX["horovod"])
@@ -141,7 +143,8 @@ def check_mpi(report, python):
         return
     code, out, err = _run([mpirun, "--version"], timeout=30)
     report.add(OK, "mpirun", (out or err).splitlines()[0] if (out or err) else mpirun)
-    code, out, err = _run([python, "-c", "from mpi4py import MPI; print(MPI.Get_library_version().splitlines()[0])"], 60)
+    mpi_code = "from mpi4py import MPI; print(MPI.Get_library_version().splitlines()[0])"
+    code, out, err = _run([python, "-c", mpi_code], 60)
     if code == 0:
         report.add(OK, "MPI library", out.strip())
     rank_code = "from hvdkit.common.ranks import rank_and_size; print('RANK', rank_and_size()[0])"
@@ -167,7 +170,7 @@ def check_hardware(report):
     gpus = []
     if shutil.which("nvidia-smi"):
         code, out, _ = _run(["nvidia-smi", "-L"], timeout=30)
-        gpus = [l for l in out.splitlines() if l.startswith("GPU")] if code == 0 else []
+        gpus = [ln for ln in out.splitlines() if ln.startswith("GPU")] if code == 0 else []
     report.add(OK, "GPUs", f"{len(gpus)}" + (f" ({gpus[0]})" if gpus else " (CPU training)"))
 
 

@@ -7,7 +7,6 @@ allgathers one small dict per rank and every rank compares them here, so all ran
 one-line ConsistencyError instead. Framework-free.
 """
 import platform
-import sys
 
 import hvdkit
 from hvdkit.common.errors import HvdkitError

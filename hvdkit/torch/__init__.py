@@ -8,7 +8,8 @@
     sched = hk.warmup(opt, epochs=2, steps_per_epoch=len(loader))    # 4 (before or after 5)
     opt = hk.distributed_optimizer(opt, model)                       # 5
     hk.broadcast_state(model, opt)                                   # 6
-    ckpt = hk.Checkpointer("ckpt"); start = ckpt.restore(model=model, optimizer=opt, scheduler=sched, loader=loader)  # 7
+    ckpt = hk.Checkpointer("ckpt")                                     # 7
+    start = ckpt.restore(model=model, optimizer=opt, scheduler=sched, loader=loader)
     hk.average_metrics({"loss": (loss_sum, n)})                      # 8
 """
 # First: a missing framework is one error naming its install command. hk.hvd and hk.torch stay public.
