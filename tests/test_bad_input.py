@@ -157,6 +157,7 @@ def previous_results(tmp_path):
     return out
 
 
+@pytest.mark.slow
 def test_scale_program_writes_no_record(tmp_path):
     (tmp_path / "prog.py").write_text("print('trained, but wrote no record')\n")
     out = previous_results(tmp_path)
@@ -172,6 +173,7 @@ def test_scale_without_mpirun(tmp_path):
                 "mpirun not found on PATH", "install OpenMPI")
 
 
+@pytest.mark.slow
 def test_scale_more_ranks_than_slots(tmp_path):
     """A host list with fewer slots than ranks: OpenMPI's 20-line notice becomes one line with the fix."""
     (tmp_path / "prog.py").write_text("pass\n")
@@ -218,6 +220,7 @@ print("WEIGHT", float(model.weight.sum()), flush=True)
 
 @pytest.mark.torch
 @pytest.mark.horovod
+@pytest.mark.slow
 def test_corrupt_checkpoint_falls_back_with_warning(ranks, tmp_path):
     ranks(1, TRAIN, [4, 2]).check()
     latest = tmp_path / "ckpt" / "epoch-0001.ckpt"
@@ -229,6 +232,7 @@ def test_corrupt_checkpoint_falls_back_with_warning(ranks, tmp_path):
 
 @pytest.mark.torch
 @pytest.mark.horovod
+@pytest.mark.slow
 def test_checkpoint_from_another_model(ranks, tmp_path):
     ranks(1, TRAIN, [4, 1]).check()
     files = {p.name: digest(p) for p in (tmp_path / "ckpt").iterdir()}

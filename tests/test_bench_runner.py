@@ -12,6 +12,8 @@ import pytest
 
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 HARNESS = ("step_torch", "step_tf", "allreduce", "pi", "scaling", "timeline", "resnet")
 
 

@@ -13,7 +13,7 @@ from hvdkit.data import datasets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MUTANTS = os.path.join(ROOT, "tests", "check_mutants")
-pytestmark = [pytest.mark.horovod]
+pytestmark = [pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 have_fashion = pytest.mark.skipif(not datasets.available()["fashion-mnist"],
                                   reason="Fashion-MNIST not installed (make setup installs dataset-fashion-mnist)")
 TINY = ["--dataset", "fashion-mnist", "--subset", "256", "--epochs", "1", "--batch-size", "32"]

@@ -31,6 +31,7 @@ def _env(**extra):
     return dict(os.environ, PATH=BIN + os.pathsep + os.environ["PATH"], **extra)
 
 
+@pytest.mark.slow
 def test_runner_on_a_fake_upstream_tree(tmp_path):
     parallel = tmp_path / "horovod" / "test" / "parallel"
     parallel.mkdir(parents=True)
@@ -77,6 +78,7 @@ def test_missing_upstream_dir_is_one_line(tmp_path):
 
 @pytest.mark.tensorflow
 @pytest.mark.skipif(not os.path.isdir(FASHION), reason="needs Debian's dataset-fashion-mnist (make setup installs it)")
+@pytest.mark.slow
 def test_keras_mnist_standin_read_by_keras_loader(tmp_path):
     from hvdkit.data.idx import read_idx
     home = tmp_path / "keras"

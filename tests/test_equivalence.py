@@ -9,6 +9,8 @@ from collections import defaultdict
 
 import pytest
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 

@@ -6,9 +6,12 @@ import platform
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 
 
+@pytest.mark.slow
 def test_every_engine_fuzzes_every_target_without_a_crash(tmp_path):
     out = tmp_path / "fuzz.json"
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fuzz_readers.py"), "--seconds", "1",

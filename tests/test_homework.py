@@ -146,6 +146,7 @@ def test_torch_homework_resumes_from_rank_0_checkpoint(tmp_path):
 @pytest.mark.parametrize("script,framework", [
     pytest.param("tensorflow2_mnist.py", "tensorflow", marks=pytest.mark.tensorflow),
     pytest.param("pytorch_mnist.py", "torch", marks=pytest.mark.torch)])
+@pytest.mark.slow
 def test_sequential_baseline_learns_and_writes_metrics(tmp_path, script, framework):
     metrics = tmp_path / "seq.json"
     proc = subprocess.run([sys.executable, os.path.join(HOMEWORK, script), *TINY, "--metrics", str(metrics)],

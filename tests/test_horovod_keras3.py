@@ -15,7 +15,7 @@ from conftest import run_ranks
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 N = 2
-pytestmark = [pytest.mark.tensorflow, pytest.mark.horovod]
+pytestmark = [pytest.mark.tensorflow, pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 
 
 def _launch(script, tmp_path_factory, *args):

@@ -4,6 +4,8 @@ import pytest
 
 from steps import json_rows, run_check
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 
 @pytest.mark.tensorflow
 @pytest.mark.horovod

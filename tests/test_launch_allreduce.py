@@ -5,6 +5,8 @@ average is (n+1)/2 * [0, 1, 2, 3].
 """
 import pytest
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 TORCH = """
 import horovod.torch as hvd, torch
 hvd.init()

@@ -9,6 +9,8 @@ import pytest
 
 from hvdkit.scale import launch
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 THP_MODE = "/sys/kernel/mm/transparent_hugepage/enabled"
 
 SCRIPT = """

@@ -14,6 +14,8 @@ import pytest
 from conftest import ROOT, run_ranks
 from hvdkit.data import datasets
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 ALLOWED = []
 RESNET = ["--image-size", "32", "--num-steps", "2", "--warmup-steps", "1"]
 MNIST = ["--dataset", "fashion-mnist", "--epochs", "1", "--subset", "256"]

@@ -32,6 +32,7 @@ BN_STATS = 17_024        # running mean + variance of 8,512 batch-norm channels 
 
 
 @pytest.mark.torch
+@pytest.mark.slow
 def test_torch_resnet34_has_the_standard_parameter_count():
     from hvdkit.torch.resnet import count, resnet34
     model = resnet34()
@@ -41,6 +42,7 @@ def test_torch_resnet34_has_the_standard_parameter_count():
 
 
 @pytest.mark.tensorflow
+@pytest.mark.slow
 def test_keras_resnet34_has_the_standard_parameter_count():
     from hvdkit.tensorflow.resnet import count, resnet34
     model = resnet34()
@@ -57,6 +59,7 @@ def _keras_name(torch_name):
 
 @pytest.mark.torch
 @pytest.mark.tensorflow
+@pytest.mark.slow
 def test_torch_and_keras_resnet34_compute_the_same_function():
     import torch
     from hvdkit.torch.resnet import resnet34 as torch_resnet34
@@ -105,6 +108,7 @@ def test_torch_and_keras_resnet34_compute_the_same_function():
 
 
 @pytest.mark.torch
+@pytest.mark.slow
 def test_torch_channels_last_rule_changes_the_layout_not_the_result():
     """On a CPU, images from CHANNELS_LAST_FROM pixels run channels-last; the weights' gradients stay
     contiguous (Horovod's allreduce refuses other tensors), and the output is the NCHW network's."""
@@ -189,6 +193,7 @@ def _total_line(result):
 
 @pytest.mark.torch
 @pytest.mark.horovod
+@pytest.mark.slow
 def test_torch_two_ranks_strong_batch_from_the_environment(tmp_path):
     """As `hvdkit scale --strong` runs it: record path and global batch from the environment, plus a checkpoint."""
     env = dict(os.environ, HVDKIT_RECORD=str(tmp_path / "run.json"), HVDKIT_GLOBAL_BATCH_SIZE="6")
@@ -210,6 +215,7 @@ def test_torch_two_ranks_strong_batch_from_the_environment(tmp_path):
 
 @pytest.mark.tensorflow
 @pytest.mark.horovod
+@pytest.mark.slow
 def test_tensorflow_two_ranks_fp16_allreduce_and_timeline_window(tmp_path):
     # Batch 8: with 2 images, batch norm over 1x1 maps gives gradients beyond float16's range (loss nan).
     result = run_ranks(2, SCRIPT, ["--image-size", "32", "--batch-size", "8", "--warmup-steps", "0",

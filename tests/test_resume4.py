@@ -19,7 +19,7 @@ from hvdkit.common.checkpoint import CheckpointFiles
 from steps import HERE
 from test_faults import assert_no_orphans, names_rank
 
-pytestmark = [pytest.mark.torch, pytest.mark.horovod]
+pytestmark = [pytest.mark.torch, pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 # Gloo, SGD: weights of order 0.1-1 after 64 steps; summation-order rounding is about 1e-7 per step.
 GLOO_ATOL = 1e-5
 

@@ -13,7 +13,7 @@ from conftest import rank_streams
 
 SCRIPT = os.path.join(netns.HERE, "ranks", "two_hosts_allreduce.py")
 ELEMENTS = 1 << 16
-pytestmark = [pytest.mark.torch, pytest.mark.horovod]
+pytestmark = [pytest.mark.torch, pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 
 
 @pytest.fixture
