@@ -61,13 +61,14 @@ def launch_side(name, sizes, quick):
     """One 2-rank launch; per size, the per-call latency of the slowest rank."""
     impl, launcher, extra, side_env, _ = SIDES[name]
     argv = [RANK_SCRIPT, "--impl", impl, "--sizes", ",".join(map(str, sizes)),
-            "--iters", ",".join(str(iterations(s, quick)) for s in sizes), "--warmup", "1" if quick else "5"]
+            "--iters", ",".join(str(iterations(s, quick)) for s in sizes), "--untimed", "1" if quick else "5"]
     env_set = dict(side_env, **({"MASTER_PORT": str(harness.free_port())} if impl == "torch" else {}))
     records = harness.ranks(RANKS, argv, env_set, launcher, extra)
     per_call = {int(key): [max(calls) for calls in zip(*(r["times"][key] for r in records))]
                 for key in records[0]["times"]}
     shown_env = {k: v for k, v in env_set.items() if k != "MASTER_PORT"}
-    return {"command": harness.shown(shown_env, argv, RANKS, launcher), "info": records[0]["info"], "per_call": per_call}
+    return {"command": harness.shown(shown_env, argv, RANKS, launcher), "info": records[0]["info"],
+            "per_call": per_call}
 
 
 def gloo_controller_under_mpirun():

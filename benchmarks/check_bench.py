@@ -115,7 +115,8 @@ def timing(repeats):
     helpers, n = [], 0
     while base.count("\n") + sum(h.count("\n") for h in helpers) < 300:
         helpers.append(f"\n\ndef helper_{n}(values, scale=1.0):\n    total = 0.0\n    for i, v in enumerate(values):\n"
-                       f"        if i % 2 == 0:\n            total += v * scale\n    return total / max(1, len(values))\n")
+                       f"        if i % 2 == 0:\n            total += v * scale\n"
+                       f"    return total / max(1, len(values))\n")
         n += 1
     calls = "".join(f"    helper_{i}([1.0, 2.0])\n" for i in range(n))
     source = base.replace("    hvd.init()\n", "    hvd.init()\n" + calls, 1).replace(
@@ -158,7 +159,7 @@ def upstream(run):
 
 def _standin_env():
     """A temporary home whose Keras cache holds the Fashion-MNIST stand-in as mnist.npz and mnist-<rank>.npz."""
-    from hvdkit.common import datasets, keras_standin
+    from hvdkit.data import datasets, keras_standin
     home = tempfile.mkdtemp(prefix="check-bench-home-")
     for name in ("mnist.npz", "mnist-0.npz", "mnist-1.npz"):
         datasets.write_keras_mnist(os.path.join(home, ".keras", "datasets", name), quiet=True)

@@ -21,16 +21,17 @@ import subprocess
 import sys
 import tempfile
 
-from hvdkit.common import launch
+from hvdkit.scale import launch
 from hvdkit.common.context import usable_cores
-from hvdkit.timeline.files import replacing
+from hvdkit.common.errors import HvdkitError
+from hvdkit.common.files import replacing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "benchmarks", "results")
 VERSIONS = ("torch", "tensorflow-cpu", "keras", "horovod", "mpi4py", "numpy")
 
 
-class BenchError(RuntimeError):
+class BenchError(HvdkitError, RuntimeError):
     pass
 
 

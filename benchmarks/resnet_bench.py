@@ -83,7 +83,7 @@ def example_run(framework, size, args, out_dir, rep):
     """One 1-rank launch of the example; its run record."""
     path = os.path.join(out_dir, f"{framework}-{size}-{rep}.json")
     argv = [TRAIN, "--framework", framework, "--image-size", str(size), "--batch-size", str(args.batch),
-            "--num-steps", str(args.steps), "--warmup-steps", str(args.warmup), "--threads", str(args.threads)]
+            "--num-steps", str(args.steps), "--warmup-steps", str(args.untimed), "--threads", str(args.threads)]
     harness.run(1, argv + ["--json", path], threads=args.threads, timeout=args.timeout)
     with open(path) as f:
         rec = json.load(f)
@@ -93,7 +93,8 @@ def example_run(framework, size, args, out_dir, rep):
 def step_argv(framework, size, threads, steps, args, variant="hvdkit"):
     """The rank script's `step` measurement, as launched."""
     return [RANK, "step", "--framework", framework, "--variant", variant, "--image-size", str(size),
-            "--batch", str(args.batch), "--threads", str(threads), "--steps", str(steps), "--warmup", str(args.warmup)]
+            "--batch", str(args.batch), "--threads", str(threads), "--steps", str(steps),
+            "--untimed", str(args.untimed)]
 
 
 def variant_run(framework, size, variant, args):
@@ -113,7 +114,8 @@ def summarize_runs(runs, flops, matmul, args):
         out.setdefault(fw, {})[str(size)] = {
             "images_per_s": rates, "gflops": gflops,
             "fraction_of_matmul": gflops / matmul[str(args.threads)]["machine_gflops"],
-            "step_times": [r["step_times"][0] for r, _ in recs], "load_average": [r.get("load_average") for r, _ in recs],
+            "step_times": [r["step_times"][0] for r, _ in recs],
+            "load_average": [r.get("load_average") for r, _ in recs],
             "command": recs[0][1]}
     return out
 
@@ -155,7 +157,7 @@ def summarize_variants(variants):
                 continue
             s = stats(r["images_per_s"] for r in recs)
             entry[name] = {"images_per_s": s, "over_hvdkit": s["median"] / base["median"],
-                           "warmup_s": stats(r["warmup_s"] for r in recs)}
+                           "untimed_s": stats(r["untimed_s"] for r in recs)}
         out.setdefault(fw, {})[str(size)] = entry
     return out
 
@@ -175,7 +177,8 @@ def notes(record):
             for name, v in entry.items():
                 if name != "hvdkit":
                     lines.append(f"{fw} {size} px, {name}: {v['over_hvdkit']:.2f} x hvdkit's images/s "
-                                 f"({v['images_per_s']['median']:.1f} against {entry['hvdkit']['images_per_s']['median']:.1f}).")
+                                 f"({v['images_per_s']['median']:.1f} against "
+                                 f"{entry['hvdkit']['images_per_s']['median']:.1f}).")
     for fw, a in record.get("allreduce_cpu", {}).items():
         m1, m2 = a["median_per_step_ms"]["1"], a["median_per_step_ms"]["2"]
         lines.append(f"{fw} 64 px, 1 thread per rank: step {m1['wall']:.1f} ms at 1 rank, {m2['wall']:.1f} ms at 2 "
@@ -184,7 +187,8 @@ def notes(record):
                      f"{a['efficiency_from_allreduce_cpu']:.2f}.")
         for name, r in a.get("reverted", {}).items():
             lines.append(f"{fw} 64 px, 2 ranks with {name} instead of hvdkit's default: step "
-                         f"{r['median_per_step_ms']['wall']:.1f} ms, other threads {r['median_per_step_ms']['other_cpu']:.1f} "
+                         f"{r['median_per_step_ms']['wall']:.1f} ms, other threads "
+                         f"{r['median_per_step_ms']['other_cpu']:.1f} "
                          f"ms of CPU per step, efficiency {r['efficiency']:.2f}.")
     return lines
 
@@ -211,7 +215,7 @@ def main(argv=None):
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--steps", type=int, default=10, help="timed steps of each example run")
-    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--untimed", "--warmup", type=int, default=3, help="untimed steps first")
     p.add_argument("--repeats", type=int, default=3, help="example runs per framework and size, alternated")
     p.add_argument("--variant-steps", type=int, default=6)
     p.add_argument("--variant-repeats", type=int, default=2, help="also the repeats of the allreduce CPU runs")
@@ -224,7 +228,7 @@ def main(argv=None):
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     if args.quick:
-        sizes, args.steps, args.warmup, args.repeats, args.no_variants, args.matmul_size = [32], 2, 1, 1, True, 512
+        sizes, args.steps, args.untimed, args.repeats, args.no_variants, args.matmul_size = [32], 2, 1, 1, True, 512
 
     load_before, t0 = harness.loadavg(), time.perf_counter()
     try:
@@ -235,10 +239,11 @@ def main(argv=None):
         with tempfile.TemporaryDirectory(prefix="resnet-bench-") as tmp:
             for rep, (fw, size) in harness.alternate(runs, args.repeats):
                 runs[fw, size].append(example_run(fw, size, args, tmp, rep))
-                print(f"repeat {rep + 1}/{args.repeats} {fw} {size} px: {runs[fw, size][-1][0]['total_rate']:.1f} img/s "
+                rate = runs[fw, size][-1][0]['total_rate']
+                print(f"repeat {rep + 1}/{args.repeats} {fw} {size} px: {rate:.1f} img/s "
                       f"[{time.perf_counter() - t0:.0f} s]", flush=True)
         profile = harness.ranks(1, [RANK, "profile", "--image-size", str(sizes[0]), "--batch", str(args.batch),
-                                    "--threads", str(args.threads), "--steps", "5", "--warmup", str(args.warmup)],
+                                    "--threads", str(args.threads), "--steps", "5", "--untimed", str(args.untimed)],
                                 threads=args.threads, timeout=args.timeout)[0]
         variants = {}
         if not args.no_variants:
@@ -259,7 +264,7 @@ def main(argv=None):
         "benchmark": "resnet",
         "command": "python -m benchmarks.resnet_bench" + (" --quick" if args.quick else ""),
         "config": {"sizes": sizes, "batch": args.batch, "threads": args.threads, "steps": args.steps,
-                   "warmup_steps": args.warmup, "repeats": args.repeats, "variant_steps": args.variant_steps,
+                   "untimed_steps": args.untimed, "repeats": args.repeats, "variant_steps": args.variant_steps,
                    "variant_repeats": args.variant_repeats, "matmul_size": args.matmul_size},
         "matmul": matmul,
         "flops_per_image": flops,

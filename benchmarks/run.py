@@ -25,12 +25,12 @@ BENCHMARKS = {
     "step_torch": ("benchmarks.step_bench", ["--framework", "torch"], ["--framework", "torch", "--quick"]),
     "step_tf": ("benchmarks.step_bench", ["--framework", "tf"], ["--framework", "tf", "--quick"]),
     "allreduce": ("benchmarks.allreduce_bench", [], ["--quick"]),
-    "pi": ("benchmarks.pi_bench", [], ["--loop-n", "20000", "--rate-n", "200000", "--scale-n", "400000", "--repeats", "1"]),
+    "pi": ("benchmarks.pi_bench", [],
+           ["--loop-n", "20000", "--rate-n", "200000", "--scale-n", "400000", "--repeats", "1"]),
     "scaling": ("benchmarks.scaling_bench", [], ["--quick"]),
     "resnet": ("benchmarks.resnet_bench", [], ["--quick"]),
     "timeline": ("benchmarks.timeline_bench", [], ["--sizes", "1", "--repeats", "1"]),
     "check": ("benchmarks.check_bench", [], ["--quick"]),
-    "upstream": ("benchmarks.upstream", [], ["--quick"]),
 }
 
 
@@ -82,7 +82,7 @@ CELL_CHARS = 160  # a longer text: its start and "…" (commands are shown whole
 
 
 def others(out_dir):
-    """The records there that no entry of BENCHMARKS makes (a variant run by hand, e.g. upstream_unpatched.json),
+    """The records there that no entry of BENCHMARKS makes (a variant run by hand),
     so the page shows every record the documents can link to."""
     found = []
     for file in sorted(os.listdir(out_dir)):

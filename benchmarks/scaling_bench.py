@@ -6,7 +6,8 @@
 Each sweep is `hvdkit scale -n 1,2 --launcher-args "--bind-to none" -- python examples/resnet34/train_hvd.py
 --framework F ...` (weak scaling: the per-rank batch stays fixed). `--bind-to none` lets the single rank
 use every core with cores threads; at 2 ranks each rank gets cores / 2 threads (hvdkit's init splits them).
-Sweeps alternate (benchmarks/harness.py: each repetition starts one sweep later), --repeats times; each repetition's efficiency (total images/s
+Sweeps alternate (benchmarks/harness.py: each repetition starts one sweep later), --repeats times; each
+repetition's efficiency (total images/s
 at 2 ranks over 2 x the 1-rank rate) is recorded, with the load average and the processes found busy
 before each run. Target: efficiency >= 0.9 for each framework (the median over repetitions).
 
@@ -47,7 +48,7 @@ def sweep(framework, args, out_dir, threads=None, env_set=None):
     """One `hvdkit scale -n 1,2` run; its table rows (scale.json) and the exact command."""
     program = ["python", TRAIN, "--framework", framework, "--image-size", str(args.image_size),
                "--batch-size", str(args.batch_size), "--num-steps", str(args.steps),
-               "--warmup-steps", str(args.warmup_steps)] + (["--threads", str(threads)] if threads else [])
+               "--warmup-steps", str(args.untimed_steps)] + (["--threads", str(threads)] if threads else [])
     cmd = [sys.executable, "-m", "hvdkit", "scale", "-n", "1,2", "--launcher-args=--bind-to none",
            "--out", out_dir, "--timeout", str(args.timeout), "--", *program]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env={**os.environ, **(env_set or {})})
@@ -66,12 +67,13 @@ def main(argv=None):
     parser.add_argument("--image-size", type=int, default=64)
     parser.add_argument("--batch-size", type=int, default=16, help="images per step on each rank")
     parser.add_argument("--steps", type=int, default=20, help="timed steps per run")
-    parser.add_argument("--warmup-steps", type=int, default=3, help="untimed steps first (TF traces here)")
+    parser.add_argument("--untimed-steps", "--warmup-steps", type=int, default=3,
+                        help="untimed steps first (TF traces here)")
     parser.add_argument("--repeats", type=int, default=3, help="sweeps per framework, alternating")
     parser.add_argument("--timeout", type=float, default=600, help="seconds allowed per run")
     parser.add_argument("--keep", metavar="DIR", help="keep each sweep's hvdkit scale output under DIR")
     parser.add_argument("--quick", action="store_true",
-                        help="smoke run: torch only, 32 px, batch 4, 1 warmup + 3 timed steps, once")
+                        help="smoke run: torch only, 32 px, batch 4, 1 untimed + 3 timed steps, once")
     parser.add_argument("--out", default=OUT)
     args = parser.parse_args(argv)
     frameworks = [f for f in args.frameworks.split(",") if f]
@@ -80,7 +82,7 @@ def main(argv=None):
         parser.error(f"unknown framework {bad[0]!r}: use {', '.join(FRAMEWORKS)}")
     if args.quick:
         frameworks, args.image_size, args.batch_size = ["torch"], 32, 4
-        args.steps, args.warmup_steps, args.repeats = 3, 1, 1
+        args.steps, args.untimed_steps, args.repeats = 3, 1, 1
 
     load_before = harness.loadavg()
     t0 = time.perf_counter()
@@ -132,7 +134,7 @@ def main(argv=None):
         "command": "python -m benchmarks.scaling_bench" + (" --quick" if args.quick else ""),
         "sweep_commands": commands,
         "config": {"image_size": args.image_size, "batch_size_per_rank": args.batch_size, "steps": args.steps,
-                   "warmup_steps": args.warmup_steps, "repeats": args.repeats, "scaling": "weak"},
+                   "untimed_steps": args.untimed_steps, "repeats": args.repeats, "scaling": "weak"},
         "elapsed_s": time.perf_counter() - t0,
         "modes": {"cores_split": "threads = cores / ranks (the issue's definition: 1 rank gets every core)",
                   "one_thread_each": "--threads 1 at both sizes: each rank has one core of its own",

@@ -9,7 +9,7 @@ Each side is benchmarks/ranks/step_<framework>_rank.py launched with mpirun thro
 on the same model, synthetic data, optimizer and per-rank batch. Both frameworks run their Horovod sides
 under the same Horovod settings (HEADLINE_ENV, --env); the baseline runs without them. Launches
 alternate sides (a b c, b c a, ...) for --reps repetitions. Step time is the slowest rank's wall time for
---steps steps after --warmup steps, divided by --steps; per side min, median and max. hvdkit over
+--steps steps after --untimed steps, divided by --steps; per side min, median and max. hvdkit over
 hand-written Horovod is also measured with both alternated in blocks inside one process (--interleaved-reps
 launches), which drifting machine load cannot bias. PyTorch also gets a sweep of Horovod settings on the
 hvdkit side and a Horovod timeline of it (TensorFlow's rank script has neither a timeline window nor
@@ -26,11 +26,11 @@ from benchmarks.harness import BenchError, stats
 
 FRAMEWORKS = {
     "torch": {"rank": "benchmarks/ranks/step_torch_rank.py", "baseline": "ddp", "sides": ("hvdkit", "horovod", "ddp"),
-              "steps": {"cnn": 40, "mlp": 40}, "warmup": 10, "reps": 5, "interleaved_reps": 5, "extras": True},
+              "steps": {"cnn": 40, "mlp": 40}, "untimed": 10, "reps": 5, "interleaved_reps": 5, "extras": True},
     # hvdkit_grouped: hvdkit with DistributedGradientTape(tape, groups=1), all gradients in one collective.
     "tf": {"rank": "benchmarks/ranks/step_tf_rank.py", "baseline": "mwms",
            "sides": ("hvdkit", "horovod", "mwms", "hvdkit_grouped"),
-           "steps": {"cnn": 40, "mlp": 200}, "warmup": 3, "reps": 3, "interleaved_reps": 2, "extras": False},
+           "steps": {"cnn": 40, "mlp": 200}, "untimed": 3, "reps": 3, "interleaved_reps": 2, "extras": False},
 }
 MODELS = ("cnn", "mlp")
 HEADLINE_ENV = {}  # Horovod's defaults, for both frameworks; --env changes them for both Horovod sides
@@ -50,7 +50,7 @@ SWEEP = {
 def rank_argv(fw, side, model, args, bpps=1, trace=None):
     cfg = FRAMEWORKS[fw]
     argv = [cfg["rank"], "--side", side.removesuffix("_grouped"), "--model", model,
-            "--steps", str(args.steps or cfg["steps"][model]), "--warmup", str(args.warmup or cfg["warmup"]),
+            "--steps", str(args.steps or cfg["steps"][model]), "--untimed", str(args.untimed or cfg["untimed"]),
             "--batch", str(args.batch), "--threads", "1"]
     argv += ["--groups", "1"] if side.endswith("_grouped") else []
     argv += ["--bpps", str(bpps)] if bpps != 1 else []
@@ -78,7 +78,7 @@ def run_side(fw, side, model, args, env_set, bpps=1, trace=None):
     recs = harness.ranks(2, argv, env_set, threads=1, timeout=args.timeout)
     checks = [r["weight_checksum"] for r in recs]
     out = {"step_s": max(r["step_s"] for r in recs), "cpu_s_per_step": max(r["cpu_s_per_step"] for r in recs),
-           "warmup_s": max(r["warmup_s"] for r in recs), "loss": statistics.mean(r["loss"] for r in recs),
+           "untimed_s": max(r["untimed_s"] for r in recs), "loss": statistics.mean(r["loss"] for r in recs),
            "weight_checksum": checks[0], "ranks_agree": close(checks), "loadavg_1min_at_start": load,
            "command": harness.shown({k: v for k, v in env_set.items() if k != "MASTER_PORT"}, argv),
            **{k: recs[0].get(k) for k in ("tensors", "parameters", "batch_per_rank", "threads", "info")}}
@@ -115,13 +115,15 @@ def compare(fw, model, args, env, sides):
             "status": "failed after some runs" if side in errors else "ok", "error": errors.get(side),
             "step_ms": stats(r["step_s"] * 1000 for r in recs),
             "cpu_ms_per_step": stats(r["cpu_s_per_step"] * 1000 for r in recs),
-            "first_steps_s": stats(r["warmup_s"] for r in recs),
+            "first_steps_s": stats(r["untimed_s"] for r in recs),
             "loadavg_1min_at_start": [r["loadavg_1min_at_start"] for r in recs],
             **{k: first[k] for k in ("loss", "weight_checksum", "ranks_agree", "command", "threads", "info")}}
         out.update({k: first[k] for k in ("tensors", "parameters", "batch_per_rank")})
     med = {s: v["step_ms"]["median"] for s, v in out["sides"].items() if "step_ms" in v}
-    for a, b, key in (("hvdkit", "horovod", "hvdkit_over_handwritten"), ("horovod", baseline, f"handwritten_over_{baseline}"),
-                      ("hvdkit", baseline, f"hvdkit_over_{baseline}"), ("hvdkit_grouped", "hvdkit", "hvdkit_grouped_over_hvdkit")):
+    for a, b, key in (("hvdkit", "horovod", "hvdkit_over_handwritten"),
+                      ("horovod", baseline, f"handwritten_over_{baseline}"),
+                      ("hvdkit", baseline, f"hvdkit_over_{baseline}"),
+                      ("hvdkit_grouped", "hvdkit", "hvdkit_grouped_over_hvdkit")):
         if a in med and b in med:
             out[key] = med[a] / med[b]
     if "hvdkit" in med and baseline in med:
@@ -171,7 +173,8 @@ def timeline(fw, model, args, env):
             "negotiation_share": c["negotiation_share"],
             "collectives": {k: {"count": v["count"], "mean_ms": v["mean_us"] and v["mean_us"] / 1000}
                             for k, v in d["collectives"].items()},
-            "fusion": {k: {"collectives": v["collectives"], "mean_tensors": v["mean_tensors"]} for k, v in d["fusion"].items()},
+            "fusion": {k: {"collectives": v["collectives"], "mean_tensors": v["mean_tensors"]}
+                       for k, v in d["fusion"].items()},
             "cycles": d["cycles"]}
 
 
@@ -179,10 +182,11 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--framework", choices=FRAMEWORKS, required=True)
-    p.add_argument("--quick", action="store_true", help="smoke run: CNN, hvdkit and hand-written, 1 launch each, few steps")
+    p.add_argument("--quick", action="store_true",
+                   help="smoke run: CNN, hvdkit and hand-written, 1 launch each, few steps")
     p.add_argument("--reps", type=int, help="launches of each side, alternated (default per framework)")
     p.add_argument("--steps", type=int, help="timed steps per launch (default per framework and model)")
-    p.add_argument("--warmup", type=int, help="untimed steps per launch (default per framework)")
+    p.add_argument("--untimed", "--warmup", type=int, help="untimed steps per launch (default per framework)")
     p.add_argument("--batch", type=int, default=32, help="samples per rank per step")
     p.add_argument("--interleaved-reps", type=int, help="launches with both Horovod steps alternated in one process")
     p.add_argument("--blocks", type=int, default=8, help="alternating blocks per interleaved launch")
@@ -198,14 +202,15 @@ def main(argv=None):
     args.interleaved_reps = cfg["interleaved_reps"] if args.interleaved_reps is None else args.interleaved_reps
     extras = cfg["extras"]
     if args.quick:
-        args.reps, args.steps, args.warmup, args.interleaved_reps, args.sweep_reps = 1, 5, 2, 1, 0
+        args.reps, args.steps, args.untimed, args.interleaved_reps, args.sweep_reps = 1, 5, 2, 1, 0
         models, sides, extras = ["cnn"], ["hvdkit", "horovod"], False
     env = HEADLINE_ENV if args.env is None else dict(kv.split("=", 1) for kv in args.env)
 
     load_before = harness.loadavg()
     record = {"benchmark": f"step_{args.framework}", "framework": args.framework, "baseline": cfg["baseline"],
               "ranks": 2, "threads_per_rank": 1, "quick": args.quick, "horovod_env": env,
-              "command": f"python -m benchmarks.step_bench --framework {args.framework}" + (" --quick" if args.quick else ""),
+              "command": f"python -m benchmarks.step_bench --framework {args.framework}"
+                         + (" --quick" if args.quick else ""),
               "comparisons": {}, "sweep": {}, "timeline": {}}
     failed = []
     for model in models:

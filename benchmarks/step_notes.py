@@ -29,7 +29,8 @@ def notes(record):
              "hvdkit_grouped": "hvdkit grouped"}
     for model, c in record["comparisons"].items():
         sides = {s: v["step_ms"] for s, v in c["sides"].items() if "step_ms" in v}
-        line = f"{model}: median step " + ", ".join(f"{names.get(s, s)} {v['median']:.1f} ms" for s, v in sides.items()) + "."
+        line = (f"{model}: median step "
+                + ", ".join(f"{names.get(s, s)} {v['median']:.1f} ms" for s, v in sides.items()) + ".")
         for other in ("horovod", base):
             if "hvdkit" in sides and other in sides:
                 line += " Step time: " + compare_sentence("hvdkit", sides["hvdkit"], names[other], sides[other])
@@ -48,13 +49,16 @@ def notes(record):
         if sweep:
             head = sweep["headline"]["ms_per_pass"]["median"]
             best = min(sweep, key=lambda k: sweep[k]["ms_per_pass"]["median"])
-            line += (f" Sweep on the hvdkit side ({len(sweep['headline']['ms_per_pass']['all'])} launch(es) per setting): "
-                     + ", ".join(f"{k} {v['ms_per_pass']['median']:.1f} ms per pass ({v['ms_per_pass']['median'] / head - 1:+.0%})"
+            launches = len(sweep['headline']['ms_per_pass']['all'])
+            line += (f" Sweep on the hvdkit side ({launches} launch(es) per setting): "
+                     + ", ".join(f"{k} {v['ms_per_pass']['median']:.1f} ms per pass "
+                                 f"({v['ms_per_pass']['median'] / head - 1:+.0%})"
                                  for k, v in sweep.items() if k != "headline")
                      + f", against {head:.1f} ms with the headline settings; fastest: {best}.")
         t = record.get("timeline", {}).get(model)
         if t:
-            line += (f" Timeline of the hvdkit side: a collective is in progress {t['communication_busy_share']:.0%} of "
+            line += (f" Timeline of the hvdkit side: a collective is in progress "
+                     f"{t['communication_busy_share']:.0%} of "
                      f"the wall time ({t['wire_share']:.0%} in the transfer itself)")
             fused = next(iter(t["fusion"].values()), None)
             if fused:

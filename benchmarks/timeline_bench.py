@@ -120,7 +120,8 @@ def main(argv=None):
         row = {"size_mb": round(os.path.getsize(big) / 1e6, 1), "copies_of_source": copies, "records": records,
                "seconds": round(med["seconds"], 2), "cpu_seconds": round(med["cpu_seconds"], 2),
                "min_max_seconds": [round(wall["min"], 2), round(wall["max"], 2)],
-               "spread": wall["spread"] and round(wall["spread"], 3), "all_seconds": [round(r["seconds"], 2) for r in runs],
+               "spread": wall["spread"] and round(wall["spread"], 3),
+               "all_seconds": [round(r["seconds"], 2) for r in runs],
                "peak_rss_mb": round(max(r["peak_rss_mb"] for r in runs), 1),
                "mb_per_second": round(os.path.getsize(big) / 1e6 / med["seconds"], 1),
                "allreduces_counted": med["allreduces"]}

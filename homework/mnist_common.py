@@ -7,18 +7,17 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 
 import numpy as np
 
-from hvdkit.common import datasets
-from hvdkit.common.errors import positive_int
+from hvdkit.common.argtypes import Parser, positive_int
+from hvdkit.common.files import write_json
+from hvdkit.data import datasets
 
 
 def parser(doc, horovod=False):
     """The scripts' options; with horovod=True also --warmup-epochs."""
-    p = argparse.ArgumentParser(description=doc.strip().splitlines()[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p = Parser(description=doc.strip().splitlines()[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--dataset", default="mnist", choices=datasets.NAMES,
                    help="fashion-mnist is installed by `make setup` on machines without MNIST")
     p.add_argument("--data-dir", help="directory with the data set (also searched: $HVDKIT_DATA, Keras's cache)")
@@ -87,15 +86,4 @@ class MetricsLog:
         print(f"epoch {row['epoch']:3d}  " + "  ".join(f"{k} {v:.4f}" for k, v in row.items() if k != "epoch"),
               flush=True)
         if self.path:
-            atomic_json(self.path, self.run)
-
-
-def atomic_json(path, data):
-    """Write `data` as JSON to `path` through a temporary file: a reader never sees half a file."""
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".metrics-", dir=directory)
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, path)
+            write_json(self.path, self.run)

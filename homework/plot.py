@@ -21,7 +21,7 @@ import re
 import statistics
 import sys
 
-from mnist_common import atomic_json
+from hvdkit.common.files import write_json
 
 
 def read_runs(directory):
@@ -62,7 +62,7 @@ def summary(runs):
 
 def write_summary(runs, directory):
     path = os.path.join(directory, "summary.json")
-    atomic_json(path, summary(runs))
+    write_json(path, summary(runs))
     return path
 
 
@@ -106,7 +106,8 @@ def plot_overlay(plt, runs, out):
         epochs = [e["epoch"] for e in run["epochs"]]
         color = f"C{i}"
         ax.plot(epochs, [e["val_accuracy"] for e in run["epochs"]], "o-", color=color, label=f"{_ranks(n)}, validation")
-        ax.plot(epochs, [e["train_accuracy"] for e in run["epochs"]], "--", color=color, alpha=0.6, label=f"{_ranks(n)}, train")
+        ax.plot(epochs, [e["train_accuracy"] for e in run["epochs"]], "--", color=color, alpha=0.6,
+                label=f"{_ranks(n)}, train")
     ax.set(xlabel="epoch", ylabel="accuracy", title="all scales: " + _title(next(iter(runs.values()))))
     ax.title.set_fontsize(9)
     ax.xaxis.get_major_locator().set_params(integer=True)

@@ -12,6 +12,7 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 import mnist_common
+from hvdkit.common.files import replacing  # makes the checkpoint's directory too
 
 
 class Net(nn.Module):
@@ -77,9 +78,8 @@ def main():
         metrics = mnist_common.mean(pairs)
         log.add(epoch, **metrics, time=train_time, val_time=time.perf_counter() - t0 - train_time)
         if path:
-            os.makedirs(args.checkpoint_dir, exist_ok=True)
-            torch.save({"epoch": epoch, "model": model.state_dict(), "optimizer": opt.state_dict()}, path + ".tmp")
-            os.replace(path + ".tmp", path)  # a crash mid-write must not destroy the last checkpoint
+            with replacing(path) as tmp:  # a crash mid-write must not destroy the last checkpoint
+                torch.save({"epoch": epoch, "model": model.state_dict(), "optimizer": opt.state_dict()}, tmp)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
     python homework/plot.py homework/results/tensorflow/scaling --out homework
     python homework/study.py scaling --framework torch -- --dataset fashion-mnist --epochs 8   # the PyTorch pair
 
-Everything after `--` goes to the training script. Ranks are launched as `hvdkit.common.launch` does
+Everything after `--` goes to the training script. Ranks are launched as `hvdkit.scale.launch` does
 everywhere in hvdkit: mpirun with oversubscription and one thread per rank when ranks outnumber cores.
 Each run writes its metrics JSON under OUT/FRAMEWORK/; a run whose file is already complete is not run again (so an
 interrupted study resumes), unless --force.
@@ -18,12 +18,13 @@ import subprocess
 import sys
 import time
 
+# Run from a checkout without installing hvdkit (the ranks get the same directory on PYTHONPATH).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from hvdkit.common.files import write_json
+from hvdkit.scale import launch
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))  # run from a checkout without installing hvdkit
-
-from hvdkit.common import launch  # noqa: E402
-from mnist_common import atomic_json  # noqa: E402
-
 SCRIPTS = {"tensorflow": "tensorflow2_mnist_hvd.py", "torch": "pytorch_mnist_hvd.py"}
 
 
@@ -95,7 +96,7 @@ def write_warmup_summary(out, n, seeds, warmup_epochs, script_args):
             rows.append({"seed": seed, "warmup_epochs": w, "val_accuracy": final["val_accuracy"],
                          "val_loss": final["val_loss"], "epochs": final["epoch"]})
     record = {"ranks": n, "script_args": script_args, "runs": rows, "settings": warmup_settings(rows)}
-    atomic_json(os.path.join(out, "summary.json"), record)
+    write_json(os.path.join(out, "summary.json"), record)
     table = warmup_table(rows, n)
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(table + "\n")
@@ -122,7 +123,8 @@ def warmup_table(rows, n):
     head = [f"warmup {s['warmup_epochs']:g} epochs" for s in settings]
     lines = [f"| {n} ranks: final val accuracy | " + " | ".join(head) + " |", "|---" * (len(head) + 1) + "|"]
     for seed in seeds:
-        lines.append(f"| seed {seed} | " + " | ".join(f"{acc[(seed, s['warmup_epochs'])]:.4f}" for s in settings) + " |")
+        row = " | ".join(f"{acc[(seed, s['warmup_epochs'])]:.4f}" for s in settings)
+        lines.append(f"| seed {seed} | {row} |")
     cells = []
     for s in settings:
         spread = f" ± {s['val_accuracy_stdev']:.4f}" if s["val_accuracy_stdev"] is not None else ""
@@ -142,7 +144,8 @@ def main(argv=None):
     p.add_argument("--ranks", type=int, nargs="+", help="rank counts (default: 1 2 4 8 for scaling, 8 for warmup)")
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="warmup study: seeds to repeat with")
     p.add_argument("--warmup-epochs", type=float, default=2.0, help="warmup study: the warmup to compare with none")
-    p.add_argument("--out", default=os.path.join(HERE, "results"), help="metrics go to OUT/FRAMEWORK/scaling or OUT/FRAMEWORK/warmup")
+    p.add_argument("--out", default=os.path.join(HERE, "results"),
+                   help="metrics go to OUT/FRAMEWORK/scaling or OUT/FRAMEWORK/warmup")
     p.add_argument("--launcher", default="mpirun", choices=launch.LAUNCHERS)
     p.add_argument("--force", action="store_true", help="rerun runs whose metrics file is already complete")
     args = p.parse_args(argv)

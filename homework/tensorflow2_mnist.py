@@ -6,12 +6,12 @@ tensorflow2_mnist_hvd.py is this file converted to Horovod; `diff` the two to se
 """
 import time
 
+import mnist_common
 from hvdkit.common.frameworks import import_quietly
 
-tf = import_quietly("tensorflow")  # without its C++ start-up notices (TF_CPP_MIN_LOG_LEVEL=0 shows them)
-import keras  # noqa: E402
-
-import mnist_common
+# Without TensorFlow's C++ start-up notices (TF_CPP_MIN_LOG_LEVEL=0 shows them).
+tf = import_quietly("tensorflow")
+keras = import_quietly("keras")
 
 
 def build_model():

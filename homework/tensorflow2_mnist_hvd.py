@@ -7,13 +7,13 @@ in docs/eight-steps.md); tests/test_homework.py checks that nothing else changed
 """
 import time
 
-from hvdkit.common.frameworks import import_quietly
-
-tf = import_quietly("tensorflow")  # without its C++ start-up notices (TF_CPP_MIN_LOG_LEVEL=0 shows them)
-import keras  # noqa: E402
-
 import hvdkit.tensorflow as hk  # Horovod: the eight steps, one call each
 import mnist_common
+from hvdkit.common.frameworks import import_quietly
+
+# Without TensorFlow's C++ start-up notices (TF_CPP_MIN_LOG_LEVEL=0 shows them).
+tf = import_quietly("tensorflow")
+keras = import_quietly("keras")
 
 
 def build_model():

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from hvdkit.common import launch
+from hvdkit.scale import launch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)
@@ -57,7 +57,8 @@ class Result:
         return out
 
     def check(self):
-        assert self.returncode == 0, f"exit {self.returncode}\n--- stdout\n{self.stdout[-4000:]}\n--- stderr\n{self.stderr[-4000:]}"
+        assert self.returncode == 0, \
+            f"exit {self.returncode}\n--- stdout\n{self.stdout[-4000:]}\n--- stderr\n{self.stderr[-4000:]}"
         return self
 
 

@@ -26,7 +26,7 @@ import traceback
 import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from hvdkit.common.idx import DataError, parse_idx, read_npz, write_idx
+from hvdkit.data.idx import DataError, parse_idx, read_npz, write_idx
 from hvdkit.timeline.parse import TraceError
 from hvdkit.timeline.slicing import EmptyWindow, slice_trace
 from hvdkit.timeline.summary import summarize
@@ -160,7 +160,7 @@ def summary(name, engine, seconds, counter, **extra):
 
 # Code that coverage feedback is collected from: the readers and the library code they parse with.
 # (atheris.instrument_all() patches all ~8000 loaded functions: minutes of start-up on this machine.)
-INSTRUMENTED = ("/hvdkit/common/idx.py", "/hvdkit/timeline/", "/gzip.py", "/zipfile", "/json/",
+INSTRUMENTED = ("/hvdkit/data/idx.py", "/hvdkit/timeline/", "/gzip.py", "/zipfile", "/json/",
                 "/numpy/lib/_npyio_impl.py", "/numpy/lib/_format_impl.py")
 
 
@@ -258,7 +258,8 @@ def main():
                 print(f"{engine:10s} {name:20s} skipped: {res['skipped']}", flush=True)
             else:
                 print(f"{engine:10s} {name:20s} {res['cases']:7d} cases  {res['clean_errors']:7d} clean errors  "
-                      f"{res['accepted']:6d} accepted  {res['crash_count']} crashes ({res['crash_kinds']} kinds)", flush=True)
+                      f"{res['accepted']:6d} accepted  {res['crash_count']} crashes ({res['crash_kinds']} kinds)",
+                      flush=True)
             results.append(res)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:

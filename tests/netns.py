@@ -195,13 +195,14 @@ def start_gloo(hosts, job, script, args=(), env=None, timeout=60):
 def start_mpirun(hosts, job, script, args=(), env=None, mca=()):
     """`mpirun -H a,b` started on host 0, reaching host 1 through an agent that enters its namespace
     (where a cluster would use ssh); OpenMPI's TCP traffic pinned to the veth."""
-    from hvdkit.common import launch
+    from hvdkit.scale import launch
 
     env = rank_env(launch.child_env(len(hosts.names), {**os.environ, **(env or {})}))
     extra = ("-H", ",".join(hosts.names), "--mca", "plm_rsh_agent", AGENT, "--mca", "btl_tcp_if_include",
              hosts.iface, "--mca", "oob_tcp_if_include", hosts.iface, "--tag-output",
              *[x for name, value in mca for x in ("--mca", name, str(value))])
     argv = launch.command(len(hosts.names), [sys.executable, script, *map(str, args)], "mpirun", extra=extra,
-                          env_names=["PYTHONPATH", "PYTHONUNBUFFERED", "OMP_NUM_THREADS", *sorted(k for k in env if k.startswith("HOROVOD_"))])
+                          env_names=["PYTHONPATH", "PYTHONUNBUFFERED", "OMP_NUM_THREADS",
+                                     *sorted(k for k in env if k.startswith("HOROVOD_"))])
     job.spawn("mpirun", hosts.exec_argv(0, argv), env)
     return job

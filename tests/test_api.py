@@ -37,7 +37,7 @@ def _api(module):
     proc = subprocess.run([sys.executable, "-c", PROBE, module], capture_output=True, text=True, timeout=180,
                           env=dict(os.environ, PYTHONPATH=ROOT))
     assert proc.returncode == 0, proc.stderr[-3000:]
-    line = [l for l in proc.stdout.splitlines() if l.startswith("API ")][-1]
+    line = [ln for ln in proc.stdout.splitlines() if ln.startswith("API ")][-1]
     return json.loads(line[4:])
 
 
@@ -80,7 +80,8 @@ def test_both_modules_have_the_same_api_but_the_documented_differences():
     listed = _listed()
     assert not set(differences) - set(listed), f"differences not listed in {DOC}: " + "; ".join(
         f"{n}: {differences[n]}" for n in sorted(set(differences) - set(listed)))
-    assert not set(listed) - set(differences), f"listed in {DOC} but not different: {sorted(set(listed) - set(differences))}"
+    assert not set(listed) - set(differences), \
+        f"listed in {DOC} but not different: {sorted(set(listed) - set(differences))}"
     for name, (torch_cell, tf_cell) in differences.items():
         doc_torch, doc_tf, why = listed[name]
         assert (doc_torch, doc_tf) == (torch_cell, tf_cell), f"{name}: the doc says {(doc_torch, doc_tf)}"
@@ -112,6 +113,7 @@ def test_fail_fast_false_installs_no_hook_and_atexit_handlers_run(module, fail_f
     assert ("ATEXIT RAN" in proc.stdout) is (not fail_fast), proc.stdout
     first = proc.stderr.strip().splitlines()
     if fail_fast:
-        assert any(l.startswith("hvdkit: rank 0 of 1 failed") and "RuntimeError: boom" in l for l in first), proc.stderr
+        assert any(ln.startswith("hvdkit: rank 0 of 1 failed") and "RuntimeError: boom" in ln for ln in first), \
+            proc.stderr
     else:
         assert "hvdkit: rank" not in proc.stderr and first[-1] == "RuntimeError: boom", proc.stderr

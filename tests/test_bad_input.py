@@ -2,7 +2,6 @@
 and nothing the user had is overwritten (issue 8). Single-process or 1-rank runs, to stay fast."""
 import gzip
 import hashlib
-import json
 import os
 import subprocess
 import sys
@@ -11,7 +10,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
-from hvdkit.common.idx import write_idx
+from hvdkit.data.idx import write_idx
 
 HOMEWORK = os.path.join(ROOT, "homework")
 ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
@@ -96,7 +95,8 @@ def test_wrong_image_shape(tmp_path):
 def test_truncated_npz(tmp_path):
     data = tmp_path / "d"
     data.mkdir()
-    arrays = {k: np.zeros((4, 28, 28) if k[0] == "x" else 4, np.uint8) for k in ("x_train", "y_train", "x_test", "y_test")}
+    arrays = {k: np.zeros((4, 28, 28) if k[0] == "x" else 4, np.uint8)
+              for k in ("x_train", "y_train", "x_test", "y_test")}
     np.savez(data / "mnist.npz", **arrays)
     raw = (data / "mnist.npz").read_bytes()
     (data / "mnist.npz").write_bytes(raw[:len(raw) // 2])
@@ -157,6 +157,7 @@ def previous_results(tmp_path):
     return out
 
 
+@pytest.mark.slow
 def test_scale_program_writes_no_record(tmp_path):
     (tmp_path / "prog.py").write_text("print('trained, but wrote no record')\n")
     out = previous_results(tmp_path)
@@ -172,6 +173,7 @@ def test_scale_without_mpirun(tmp_path):
                 "mpirun not found on PATH", "install OpenMPI")
 
 
+@pytest.mark.slow
 def test_scale_more_ranks_than_slots(tmp_path):
     """A host list with fewer slots than ranks: OpenMPI's 20-line notice becomes one line with the fix."""
     (tmp_path / "prog.py").write_text("pass\n")
@@ -188,7 +190,8 @@ def test_scale_more_ranks_than_slots(tmp_path):
     ("", ["is empty", "HOROVOD_TIMELINE"]),
     ("<html>not json</html>\n", ["is not JSON"]),
     ('[\n{"name": "allreduce.w", "ph": "B", "ts": 1, "pid": 1', ["cut off"]),
-    ('{"traceEvents": [{"name": "conv", "ph": "X", "ts": 1, "dur": 2}]}', ["not a Horovod timeline", "other profilers"]),
+    ('{"traceEvents": [{"name": "conv", "ph": "X", "ts": 1, "dur": 2}]}',
+     ["not a Horovod timeline", "other profilers"]),
 ])
 def test_bad_timeline(tmp_path, content, words):
     (tmp_path / "trace.json").write_text(content)
@@ -217,6 +220,7 @@ print("WEIGHT", float(model.weight.sum()), flush=True)
 
 @pytest.mark.torch
 @pytest.mark.horovod
+@pytest.mark.slow
 def test_corrupt_checkpoint_falls_back_with_warning(ranks, tmp_path):
     ranks(1, TRAIN, [4, 2]).check()
     latest = tmp_path / "ckpt" / "epoch-0001.ckpt"
@@ -228,6 +232,7 @@ def test_corrupt_checkpoint_falls_back_with_warning(ranks, tmp_path):
 
 @pytest.mark.torch
 @pytest.mark.horovod
+@pytest.mark.slow
 def test_checkpoint_from_another_model(ranks, tmp_path):
     ranks(1, TRAIN, [4, 1]).check()
     files = {p.name: digest(p) for p in (tmp_path / "ckpt").iterdir()}

@@ -12,6 +12,8 @@ import pytest
 
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 HARNESS = ("step_torch", "step_tf", "allreduce", "pi", "scaling", "timeline", "resnet")
 
 
@@ -63,7 +65,8 @@ def test_step_sides_measured_and_computing_the_same(records, name):
         # first update averages gradients taken at different weights: not the same run.)
         a, b = sides["hvdkit"]["weight_checksum"], sides["horovod"]["weight_checksum"]
         assert abs(a - b) <= 1e-6 * max(1.0, abs(a)), (a, b)
-    assert c["hvdkit_over_handwritten"] == pytest.approx(sides["hvdkit"]["step_ms"]["median"] / sides["horovod"]["step_ms"]["median"])
+    assert c["hvdkit_over_handwritten"] == pytest.approx(
+        sides["hvdkit"]["step_ms"]["median"] / sides["horovod"]["step_ms"]["median"])
     inter = c["interleaved"]
     assert _ordered(inter["hvdkit_step_ms"]) and _ordered(inter["horovod_step_ms"])
     if name == "step_torch":
@@ -85,7 +88,8 @@ def test_allreduce_every_side_every_size(records):
         assert sorted(rows) == ["4096", "65536"], side
         for size, row in rows.items():
             assert 0 < row["latency_min_us"] <= row["latency_median_us"] <= row["latency_max_us"], (side, size)
-            assert row["busbw_GBps"] == pytest.approx(int(size) / row["latency_median_us"] / 1e3 * 2 * (rec["ranks"] - 1) / rec["ranks"])
+            assert row["busbw_GBps"] == pytest.approx(
+                int(size) / row["latency_median_us"] / 1e3 * 2 * (rec["ranks"] - 1) / rec["ranks"])
     assert {"hvd_mpi", "hvd_gloo", "mpi4py", "torch_gloo"} <= set(rec["results"])
     med = rec["results"]["mpi4py"]["4096"]["latency_median_us"]
     assert f"mpi4py {med:.0f} us" in rec["notes"][0], rec["notes"]
@@ -174,10 +178,10 @@ def test_page_cuts_long_lists_and_shows_records_made_by_hand(tmp_path):
     assert f"| command | {result['command'].strip()} |" in text  # a command is shown whole
     why = next(line for line in text.splitlines() if line.startswith("| why |"))
     assert why.endswith("… |") and len(why) < 200
-    made_by_hand = dict(result, command="python -m benchmarks.upstream --no-examples")
+    made_by_hand = dict(result, command="python -m conformance.upstream --no-examples")
     for name in (*BENCHMARKS, "upstream_unpatched"):
         with open(tmp_path / f"{name}.json", "w") as f:
             json.dump(made_by_hand if name == "upstream_unpatched" else {}, f)
     extra = others(str(tmp_path))
     assert [r["name"] for r in extra] == ["upstream_unpatched"]
-    assert extra[0]["command"] == "benchmarks.upstream --no-examples"
+    assert extra[0]["command"] == "conformance.upstream --no-examples"

@@ -3,6 +3,8 @@ import pytest
 
 from steps import FRAMEWORKS, run_check
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 @pytest.mark.parametrize("n", [2, 4])  # 4: oversubscribed on 2 cores

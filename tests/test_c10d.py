@@ -41,11 +41,13 @@ def rows(result):
     return out
 
 
+@pytest.mark.slow
 def test_hello(ranks):
     result = ranks(2, script("hello.py")).check()
     assert sorted(result.lines("rank")) == ["0 of 2 (backend gloo)", "1 of 2 (backend gloo)"]
 
 
+@pytest.mark.slow
 def test_p2p(ranks):
     got = rows(ranks(2, script("p2p.py")).check())
     ones, zeros = [[1.0] * 4] * 3, [[0.0] * 4] * 3
@@ -56,6 +58,7 @@ def test_p2p(ranks):
     assert len(got) == 6
 
 
+@pytest.mark.slow
 def test_allreduce(ranks):
     result = ranks(2, script("allreduce.py")).check()
     got = rows(result)
@@ -66,6 +69,7 @@ def test_allreduce(ranks):
     assert not any("WRONG" in line for line in output_lines(result))
 
 
+@pytest.mark.slow
 def test_sampler(ranks):
     length, batch = 11, 4
     got = rows(ranks(2, script("sampler.py"), ["--length", length, "--batch-size", batch]).check())
@@ -91,6 +95,7 @@ def test_sampler(ranks):
     assert epochs[0] != epochs[1]
 
 
+@pytest.mark.slow
 def test_ddp_vs_manual(ranks):
     result = ranks(2, script("ddp_vs_manual.py"), ["--steps", 4]).check()
     gaps = {line.split(" = ")[0]: float(line.split(" = ")[1]) for line in output_lines(result) if " = " in line}

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from hvdkit.common import datasets
+from hvdkit.data import datasets
 
 from conftest import run_ranks
 
@@ -19,7 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MUTANTS = os.path.join(ROOT, "tests", "check_mutants")
 GPU_SCRIPTS = os.path.join(ROOT, "tests", "check_run")
 UPSTREAM = os.path.join(os.path.dirname(ROOT), "shared", "upstream-horovod-0.28.1", "examples")
-pytestmark = [pytest.mark.horovod]
+pytestmark = [pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 have_fashion = pytest.mark.skipif(not datasets.available()["fashion-mnist"],
                                   reason="Fashion-MNIST not installed (make setup installs dataset-fashion-mnist)")
 TINY = ["--dataset", "fashion-mnist", "--subset", "256", "--epochs", "1", "--batch-size", "32"]

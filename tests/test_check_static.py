@@ -40,7 +40,8 @@ def test_mutant_flagged_on_its_step_only(flavour, step, kind):
 
 
 @pytest.mark.parametrize("path", [os.path.join(MUTANT_DIR, b) for b in make_mutants.BASES.values()]
-                         + [os.path.join(ROOT, "homework", n) for n in ("pytorch_mnist_hvd.py", "tensorflow2_mnist_hvd.py")])
+                         + [os.path.join(ROOT, "homework", n)
+                            for n in ("pytorch_mnist_hvd.py", "tensorflow2_mnist_hvd.py")])
 def test_correct_scripts_have_all_eight_steps_ok(path):
     findings, _, _ = analyze(path)
     assert {n: f.verdict for n, f in findings.items()} == {n: OK for n in range(1, 9)}

@@ -7,6 +7,8 @@ import pytest
 from hvdkit.common.checkpoint import CheckpointFiles
 from steps import HERE, SCRIPTS
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 
 def _rows(result, prefix):
     return [line.split() for line in result.lines(prefix)]

@@ -45,6 +45,7 @@ def stopped_line(ranks, source):
 
 @pytest.mark.torch
 @pytest.mark.horovod
+@pytest.mark.slow
 def test_torch_ranks_disagree(ranks):
     line = stopped_line(ranks, TORCH)
     assert "the 2 ranks disagree" in line
@@ -56,6 +57,7 @@ def test_torch_ranks_disagree(ranks):
 
 @pytest.mark.tensorflow
 @pytest.mark.horovod
+@pytest.mark.slow
 def test_tensorflow_ranks_disagree(ranks):
     line = stopped_line(ranks, TF)
     assert "model: rank 0 2 tensors [kernel:3x2, bias:2]; rank 1 2 tensors [kernel:3x3, bias:3]" in line, line

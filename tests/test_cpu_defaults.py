@@ -14,7 +14,7 @@ import pytest
 
 from conftest import ROOT, Result
 
-pytestmark = [pytest.mark.horovod]
+pytestmark = [pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 
 SCRIPT = """
 import os

@@ -5,8 +5,8 @@ import os
 import numpy as np
 import pytest
 
-from hvdkit.common import datasets, idx
-from hvdkit.common.datasets import DataError
+from hvdkit.data import datasets, idx
+from hvdkit.data.datasets import DataError
 
 FASHION_DIR = "/usr/share/datasets/fashion-mnist"
 
@@ -184,7 +184,8 @@ def test_keras_fashion_cache_layout(tmp_path):
     arrays = _fake_set()
     _write_idx_set(tmp_path / "keras-home" / "datasets" / "fashion-mnist", arrays)
     _assert_loaded(datasets.load("fashion-mnist"), arrays)
-    assert datasets.available() == {"mnist": None, "fashion-mnist": str(tmp_path / "keras-home" / "datasets" / "fashion-mnist")}
+    fashion = str(tmp_path / "keras-home" / "datasets" / "fashion-mnist")
+    assert datasets.available() == {"mnist": None, "fashion-mnist": fashion}
 
 
 def test_nothing_found_names_every_place_and_how_to_get_it(tmp_path):

@@ -7,14 +7,17 @@ figure and whose target is the record plus the key inside it,
     [0.86](benchmarks/results/pi.json#per_core.65536.fraction)        (README.md, homework/README.md)
     [3.6 s](../benchmarks/results/timeline.json#rows.0.seconds)      (docs/*.md: paths relative to the page)
 
-The key is dot-separated (list items by index; spaces and parentheses in a key are written %20, %28, %29) and may end in `*F` or
-`/F` to scale the value (`/1e6` for millions, `*100` for a percentage). The link text starts with the number; a unit may follow. The
+The key is dot-separated (list items by index; spaces and parentheses in a key are written %20, %28, %29)
+and may end in `*F` or
+`/F` to scale the value (`/1e6` for millions, `*100` for a percentage). The link text starts with the
+number; a unit may follow. The
 record's value rounded to the digits shown must be the number shown. docs/BENCHMARKS.md is generated
 from the records and is not checked here.
 
 Figures without a record: `unlinked()` finds numbers followed by a unit of time, rate or ratio (ms, s,
 x, %, samples/s, ...) outside code and outside record links, and in table rows also plain decimals like an
-accuracy (0. and three or more digits, e.g. 0.8268), which have no unit to find them by. In the documents listed in CONVERTED there
+accuracy (0. and three or more digits, e.g. 0.8268), which have no unit to find them by. In the documents
+listed in CONVERTED there
 must be none: a setting or a bound written in prose goes in backticks (`HOROVOD_CYCLE_TIME=0.1`) or is
 phrased without a unit figure. Documents not in CONVERTED are not yet held to that (their record links,
 where they have them, are checked all the same).
@@ -43,7 +46,8 @@ CONVERTED = ["README.md", "homework/README.md", "docs/reliability.md", "docs/eig
 
 def documents():
     return ["README.md", "homework/README.md"] + sorted(
-        os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md")) if not p.endswith("BENCHMARKS.md"))
+        os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md"))
+        if not p.endswith("BENCHMARKS.md"))
 
 
 def lookup(record, key):

@@ -10,6 +10,7 @@ BIN = os.path.dirname(sys.executable)
 
 
 @pytest.mark.horovod
+@pytest.mark.slow
 def test_doctor_reports_frameworks_and_controllers():
     # As the README runs it, `.venv/bin/hvdkit doctor` with the venv not activated: its bin is not on PATH.
     path = os.pathsep.join(d for d in os.environ["PATH"].split(os.pathsep)
@@ -64,10 +65,11 @@ def test_doctor_warns_about_an_unpatched_horovod_on_keras3():
                              "horovod_keras3": False})[0] == "ok"
 
 
+@pytest.mark.slow  # doctor launches 2 ranks to check mpirun
 def test_doctor_fails_with_a_fix_when_horovod_is_missing(tmp_path):
     # An interpreter without Horovod: the system python3 with only the standard library.
     out = subprocess.run([os.path.join(BIN, "hvdkit"), "doctor", "--python", "/usr/bin/python3"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 1
-    line = [text for text in out.stdout.splitlines() if "horovod" in text and "FAIL" in text][0]
+    line = [ln for ln in out.stdout.splitlines() if "horovod" in ln and "FAIL" in ln][0]
     assert "fix: make setup" in line

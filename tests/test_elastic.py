@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from hvdkit.common import launch
+from hvdkit.scale import launch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLE = os.path.join(ROOT, "examples", "elastic")
@@ -50,6 +50,7 @@ def test_discovery_names_three_local_hosts():
     assert len(set(hosts)) == len(hosts)
 
 
+@pytest.mark.slow
 def test_killed_worker_training_finishes_on_two(tmp_path):
     hosts = subprocess.run([DISCOVER], capture_output=True, text=True).stdout.split()
     if len(hosts) < 3:
@@ -81,6 +82,7 @@ def test_killed_worker_training_finishes_on_two(tmp_path):
     assert rec["mse"][-1] < rec["mse"][0], rec["mse"]
 
 
+@pytest.mark.slow
 def test_host_removed_by_discovery_training_goes_on_without_replay(tmp_path):
     """A graceful scale-down: the discovery script stops listing a slot. Horovod then skips the state sync,
     and its ElasticSampler, not re-dealt, would replay the epoch (horovod issue #3399); the example's

@@ -9,12 +9,14 @@ from collections import defaultdict
 
 import pytest
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _check(result, n):
     result.check()
-    maxrel = {tuple(l.split()[:2]): float(l.split()[2]) for l in result.lines("MAXREL")}
+    maxrel = {tuple(ln.split()[:2]): float(ln.split()[2]) for ln in result.lines("MAXREL")}
     assert set(maxrel) == {(o, s) for o in ("sgd", "adam") for s in ("False", "True")}, result.stdout
     for case, rel in maxrel.items():
         assert rel < 1e-5, f"{case}: data-parallel weights differ from sequential by {rel:.2e} (relative)"
@@ -23,7 +25,8 @@ def _check(result, n):
         rank, opt, shuffle, digest = line.split()
         hashes[(opt, shuffle)].add((int(rank), digest))
     # Every case's final weights from every rank: a missing HASH line is a failure, not a pass.
-    assert set(hashes) == set(maxrel), f"HASH lines for {sorted(hashes)}, cases {sorted(maxrel)}\n{result.stdout[-3000:]}"
+    assert set(hashes) == set(maxrel), \
+        f"HASH lines for {sorted(hashes)}, cases {sorted(maxrel)}\n{result.stdout[-3000:]}"
     for case, seen in hashes.items():
         assert sorted(r for r, _ in seen) == list(range(n)), case
         assert len({d for _, d in seen}) == 1, f"{case}: replicas diverged"

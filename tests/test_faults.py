@@ -10,7 +10,7 @@ import pytest
 
 from steps import HERE
 
-pytestmark = pytest.mark.horovod
+pytestmark = [pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 TORCH = pytest.mark.torch
 TF = pytest.mark.tensorflow
 

@@ -6,9 +6,12 @@ import platform
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 
 
+@pytest.mark.slow
 def test_every_engine_fuzzes_every_target_without_a_crash(tmp_path):
     out = tmp_path / "fuzz.json"
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fuzz_readers.py"), "--seconds", "1",
@@ -18,7 +21,8 @@ def test_every_engine_fuzzes_every_target_without_a_crash(tmp_path):
     from fuzz_readers import targets
     results = json.loads(out.read_text())["results"]
     fuzzed = {(r["engine"], r["target"]) for r in results if r.get("cases")}
-    engines = {"hypothesis", "atheris"} if (platform.system(), platform.machine()) == ("Linux", "x86_64") else {"hypothesis"}
+    x86_linux = (platform.system(), platform.machine()) == ("Linux", "x86_64")
+    engines = {"hypothesis", "atheris"} if x86_linux else {"hypothesis"}
     assert fuzzed == {(e, t) for e in engines for t in targets()}, [
         {k: r.get(k) for k in ("engine", "target", "cases", "skipped")} for r in results]
     assert not [r for r in results if r.get("crash_count")], results

@@ -11,12 +11,13 @@ import sys
 import pytest
 
 from conftest import ROOT, run_ranks
-from hvdkit.common import datasets
+from hvdkit.data import datasets
+
+sys.path.insert(0, os.path.join(ROOT, "homework"))  # the homework's modules, as its scripts import them
+import plot
+import study
 
 HOMEWORK = os.path.join(ROOT, "homework")
-sys.path.insert(0, HOMEWORK)
-import plot  # noqa: E402
-import study  # noqa: E402
 
 have_fashion = pytest.mark.skipif(not datasets.available()["fashion-mnist"],
                                   reason="Fashion-MNIST not installed (make setup installs dataset-fashion-mnist)")
@@ -43,11 +44,12 @@ def test_conversion_changes_only_marked_blocks(sequential, converted):
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag == "equal":
             continue
-        block = "\n".join(["- " + l for l in old[i1:i2]] + ["+ " + l for l in new[j1:j2]])
+        block = "\n".join(["- " + ln for ln in old[i1:i2]] + ["+ " + ln for ln in new[j1:j2]])
         if tag == "delete":
-            assert all(_IMPORT.match(l) for l in old[i1:i2]), f"unmarked deletion in {converted}:\n{block}"
+            assert all(_IMPORT.match(ln) for ln in old[i1:i2]), f"unmarked deletion in {converted}:\n{block}"
             continue
-        assert any("Horovod:" in l for l in new[j1:j2]), f"changed block without a Horovod: mark in {converted}:\n{block}"
+        assert any("Horovod:" in ln for ln in new[j1:j2]), \
+            f"changed block without a Horovod: mark in {converted}:\n{block}"
         changed += j2 - j1
     # About a dozen lines, one or two per step: the conversion must stay small.
     assert 8 <= changed <= 20, f"{converted}: {changed} changed lines"
@@ -104,7 +106,7 @@ def _check_plots(metrics_dir, out, ranks):
 def test_torch_homework_1_and_2_ranks_learn_and_plot(tmp_path):
     proc = _study(tmp_path, "torch", [1, 2], *TINY)
     # Rank 0 alone prints: one line per epoch per run, not one per rank.
-    assert len([l for l in proc.stdout.splitlines() if l.startswith("epoch   2")]) == 2, proc.stdout
+    assert len([ln for ln in proc.stdout.splitlines() if ln.startswith("epoch   2")]) == 2, proc.stdout
     _check_runs(tmp_path, "torch", [1, 2])
     _check_plots(tmp_path / "torch" / "scaling", tmp_path / "plots", [1, 2])
 
@@ -144,6 +146,7 @@ def test_torch_homework_resumes_from_rank_0_checkpoint(tmp_path):
 @pytest.mark.parametrize("script,framework", [
     pytest.param("tensorflow2_mnist.py", "tensorflow", marks=pytest.mark.tensorflow),
     pytest.param("pytorch_mnist.py", "torch", marks=pytest.mark.torch)])
+@pytest.mark.slow
 def test_sequential_baseline_learns_and_writes_metrics(tmp_path, script, framework):
     metrics = tmp_path / "seq.json"
     proc = subprocess.run([sys.executable, os.path.join(HOMEWORK, script), *TINY, "--metrics", str(metrics)],
@@ -176,7 +179,8 @@ def test_missing_mnist_is_one_line_pointing_to_fashion_mnist(tmp_path):
 
 def _fake_run(n, epochs=3, time_per_epoch=10.0):
     return {"framework": "torch", "dataset": "fashion-mnist", "ranks": n, "batch_size": 256, "lr": 0.001,
-            "warmup_epochs": 0, "epochs": [{"epoch": e + 1, "train_accuracy": 0.5 + 0.1 * e, "val_accuracy": 0.6 + 0.1 * e,
+            "warmup_epochs": 0, "epochs": [{"epoch": e + 1, "train_accuracy": 0.5 + 0.1 * e,
+                                            "val_accuracy": 0.6 + 0.1 * e,
                                             "time": (30.0 if e == 0 else time_per_epoch / n)} for e in range(epochs)]}
 
 
@@ -233,5 +237,6 @@ def test_warmup_summary_is_rebuilt_from_the_metrics_files(tmp_path):
         (0, 0.0, 0.80), (0, 2.0, 0.85), (1, 0.0, 0.70), (1, 2.0, 0.87)]
     assert [s["warmup_epochs"] for s in record["settings"]] == [0.0, 2.0]
     assert [round(s["val_accuracy_mean"], 6) for s in record["settings"]] == [0.75, 0.86]
-    assert [round(s["val_accuracy_stdev"], 6) for s in record["settings"]] == [0.070711, 0.014142]  # 0.1/sqrt(2), 0.02/sqrt(2)
+    # 0.1/sqrt(2), 0.02/sqrt(2)
+    assert [round(s["val_accuracy_stdev"], 6) for s in record["settings"]] == [0.070711, 0.014142]
     assert (tmp_path / "summary.md").read_text() == table + "\n"

@@ -15,7 +15,7 @@ from conftest import run_ranks
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 N = 2
-pytestmark = [pytest.mark.tensorflow, pytest.mark.horovod]
+pytestmark = [pytest.mark.tensorflow, pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 
 
 def _launch(script, tmp_path_factory, *args):
@@ -99,7 +99,8 @@ def test_gradient_aggregation(ops):
         # Pass 1 gives [rank+1, 1], pass 2 [2(rank+1), 3]: summed per rank [3(rank+1), 4], mean over ranks [4.5, 4].
         for average, divisor in ((False, 1), (True, 2)):
             assert r[f"after1_{average}"] == [1.0, 2.0]
-            np.testing.assert_allclose(r[f"after2_{average}"], [1 - 0.1 * 4.5 / divisor, 2 - 0.1 * 4 / divisor], rtol=1e-6)
+            np.testing.assert_allclose(r[f"after2_{average}"],
+                                       [1 - 0.1 * 4.5 / divisor, 2 - 0.1 * 4 / divisor], rtol=1e-6)
             assert r[f"iterations_{average}"] == 2
         np.testing.assert_allclose(r["shared"], [-0.1 * 3.0], rtol=1e-6)            # mean of 2*1 and 2*2
         np.testing.assert_allclose(r["local"], [-0.1 * 2 * (r["rank"] + 1) / N], rtol=1e-6)

@@ -21,7 +21,7 @@ import pytest
 from steps import HERE
 
 SCRIPT = os.path.join(HERE, "ranks", "optimizers_torch.py")
-pytestmark = [pytest.mark.horovod, pytest.mark.torch]
+pytestmark = [pytest.mark.horovod, pytest.mark.torch, pytest.mark.slow]  # slow: launches ranks
 
 # Horovod 0.28.1's broadcast_optimizer_state (horovod/torch/functions.py) had two faults that hvdkit's
 # Python patch fixes. On a rank whose optimizer has no state yet it creates the state by stepping on zero

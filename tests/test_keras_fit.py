@@ -4,6 +4,8 @@ import pytest
 
 from steps import json_rows, run_check
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 
 @pytest.mark.tensorflow
 @pytest.mark.horovod
@@ -14,10 +16,10 @@ def test_fit_with_callbacks(ranks):
     # The reference, computed here from each rank's own sums (no hvdkit call): every sample of every
     # rank weighted alike, the ranks' validation shards being uneven (40 and 48 samples).
     local = [row["local"] for row in rows]
-    assert sorted(l["n"] for l in local) == [40, 48]
-    total = sum(l["n"] for l in local)
-    exact = {"val_loss": sum(l["loss_sum"] for l in local) / total,
-             "val_accuracy": sum(l["correct"] for l in local) / total}
+    assert sorted(r["n"] for r in local) == [40, 48]
+    total = sum(r["n"] for r in local)
+    exact = {"val_loss": sum(r["loss_sum"] for r in local) / total,
+             "val_accuracy": sum(r["correct"] for r in local) / total}
     for row in rows:
         logs = row["logs"]
         assert logs["val_loss"] == pytest.approx(exact["val_loss"], rel=1e-5)

@@ -5,6 +5,8 @@ average is (n+1)/2 * [0, 1, 2, 3].
 """
 import pytest
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 TORCH = """
 import horovod.torch as hvd, torch
 hvd.init()
@@ -26,7 +28,7 @@ print("RESULT", hvd.rank(), hvd.size(), *s.numpy().tolist(), *a.numpy().tolist()
 
 def _check(result, n):
     result.check()
-    rows = sorted(result.lines("RESULT"), key=lambda l: int(l.split()[0]))
+    rows = sorted(result.lines("RESULT"), key=lambda ln: int(ln.split()[0]))
     assert [int(r.split()[0]) for r in rows] == list(range(n)), result.stdout
     for row in rows:
         values = [float(v) for v in row.split()[2:]]

@@ -7,7 +7,9 @@ import sys
 
 import pytest
 
-from hvdkit.common import launch
+from hvdkit.scale import launch
+
+pytestmark = pytest.mark.slow  # launches ranks
 
 THP_MODE = "/sys/kernel/mm/transparent_hugepage/enabled"
 

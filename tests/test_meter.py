@@ -1,18 +1,18 @@
-"""hvdkit.common.meter: the progress lines (time, images/s, loss, time left), and the report and run record
+"""hvdkit.scale.meter: the progress lines (time, images/s, loss, time left), and the report and run record
 built from every rank's summary. A scripted clock makes every figure a literal."""
 import io
 import json
 
 import pytest
 
-from hvdkit.common import meter, record
+from hvdkit.scale import meter, record
 
 
 def _run(monkeypatch, rank=0):
     ticks = iter([0.0, 3.0, 5.0, 6.0, 7.5])  # the meter's creation, then the end of steps 1-4
     monkeypatch.setattr(meter.time, "perf_counter", lambda: next(ticks))
     out = io.StringIO()
-    m = meter.Meter(total_steps=4, warmup_steps=1, batch_size=8, rank=rank, out=out)
+    m = meter.Meter(total_steps=4, untimed_steps=1, batch_size=8, rank=rank, out=out)
     m.say("banner", None)
     for loss in (2.0, 1.5, 1.0, 0.5):
         m.step(loss)
@@ -23,7 +23,7 @@ def test_progress_lines_with_time_left_from_the_first_timed_step(monkeypatch):
     m, out = _run(monkeypatch)
     assert out.getvalue().splitlines() == [
         "banner",
-        "step 1/4: 3.00 s, 2.7 img/s on rank 0, loss 2.0000 (warmup, not timed)",
+        "step 1/4: 3.00 s, 2.7 img/s on rank 0, loss 2.0000 (untimed)",
         "step 2/4: 2.00 s, 4.0 img/s on rank 0, loss 1.5000, 0:04 left",  # 2 steps left x 2.0 s
         "step 3/4: 1.00 s, 8.0 img/s on rank 0, loss 1.0000, 0:02 left",  # 1 step left x mean(2.0, 1.0)
         "step 4/4: 1.50 s, 5.3 img/s on rank 0, loss 0.5000",
@@ -41,7 +41,8 @@ def test_report_and_record_from_every_rank(monkeypatch, tmp_path):
     assert record.read(tmp_path / "run.json") == json.loads(json.dumps(rec))
     assert rec["ranks"] == 2 and rec["total_rate"] == pytest.approx(24 / 4.5 + 2.0)
     assert rec["slowest_rank"] == {"rank": 1, "rate": 2.0} and rec["global_batch_size"] == 16
-    assert rec["threads_per_rank"] == 3 and rec["loss"] == 1.25 and rec["timed_steps"] == 3
+    assert rec["threads_per_rank"] == 3 and rec["loss"] == 1.25
+    assert rec["timed_steps"] == 3 and rec["untimed_steps"] == 1
     assert rec["step_times"] == [[2.0, 1.0, 1.5], [4.0, 4.0, 4.0]] and rec["framework"] == "torch"
     report = out.getvalue().splitlines()[5:]
     assert report[1] == "rank 1: mean image/s = 2.00 standard deviation: 0.00 (rank rate 2.00 img/s)"
@@ -57,4 +58,4 @@ def test_other_ranks_print_nothing(monkeypatch):
 
 def test_no_timed_step_is_refused():
     with pytest.raises(ValueError, match="leave none to time"):
-        meter.Meter(total_steps=2, warmup_steps=2, batch_size=8)
+        meter.Meter(total_steps=2, untimed_steps=2, batch_size=8)

@@ -9,6 +9,7 @@ from steps import FRAMEWORKS, json_rows, run_check
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 @pytest.mark.parametrize("n", [2, 4])
+@pytest.mark.slow
 def test_uneven_shards(ranks, framework, n):
     # Rank r holds r + 1 samples of value r: global mean = sum r(r+1) / sum (r+1).
     expected = sum(r * (r + 1) for r in range(n)) / sum(r + 1 for r in range(n))

@@ -12,7 +12,9 @@ import sys
 import pytest
 
 from conftest import ROOT, run_ranks
-from hvdkit.common import datasets
+from hvdkit.data import datasets
+
+pytestmark = pytest.mark.slow  # launches ranks
 
 ALLOWED = []
 RESNET = ["--image-size", "32", "--num-steps", "2", "--warmup-steps", "1"]

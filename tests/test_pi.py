@@ -97,6 +97,7 @@ def test_main_runs_without_mpi(tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("size", [1, 2, 4])
+@pytest.mark.slow
 def test_launched(ranks, tmp_path, size):
     result = ranks(size, PI, ["-N", N, "--seed", 7, "--json", "pi.json"]).check()
     record = json.loads((tmp_path / "pi.json").read_text())
@@ -112,6 +113,7 @@ def test_launched(ranks, tmp_path, size):
     assert res["time_s"] > 0 and len(res["cpu_s_per_rank"]) == size
 
 
+@pytest.mark.slow
 def test_launched_reproducible_across_runs_and_chunks(ranks, tmp_path):
     """Same seed and N, two runs with different chunks and both methods: the same counts."""
     ranks(2, PI, ["-N", N, "--seed", 9, "--json", "a.json"]).check()
@@ -124,6 +126,7 @@ def test_launched_reproducible_across_runs_and_chunks(ranks, tmp_path):
     assert abs(b[1]["estimate"] - math.pi) < 5 * b[1]["std_error"]
 
 
+@pytest.mark.slow
 def test_unseeded_runs_print_their_seed_and_ranks_share_it(ranks, tmp_path):
     result = ranks(2, PI, ["-N", 10_001, "--json", "pi.json"]).check()
     record = json.loads((tmp_path / "pi.json").read_text())

@@ -9,7 +9,7 @@ from ranks.reduce_ops import G
 from steps import HERE
 
 SCRIPT = os.path.join(HERE, "ranks", "reduce_ops.py")
-pytestmark = pytest.mark.horovod
+pytestmark = [pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 
 
 def adasum(a, b):

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, run_ranks
-from hvdkit.common import record
+from hvdkit.scale import record
 from hvdkit.timeline import summarize
 
 EXAMPLE = os.path.join(ROOT, "examples", "resnet34")
@@ -32,6 +32,7 @@ BN_STATS = 17_024        # running mean + variance of 8,512 batch-norm channels 
 
 
 @pytest.mark.torch
+@pytest.mark.slow
 def test_torch_resnet34_has_the_standard_parameter_count():
     from hvdkit.torch.resnet import count, resnet34
     model = resnet34()
@@ -41,6 +42,7 @@ def test_torch_resnet34_has_the_standard_parameter_count():
 
 
 @pytest.mark.tensorflow
+@pytest.mark.slow
 def test_keras_resnet34_has_the_standard_parameter_count():
     from hvdkit.tensorflow.resnet import count, resnet34
     model = resnet34()
@@ -50,12 +52,14 @@ def test_keras_resnet34_has_the_standard_parameter_count():
 
 
 def _keras_name(torch_name):
-    name = torch_name.replace(".", "_").replace("downsample_0", "downsample_conv").replace("downsample_1", "downsample_bn")
+    name = (torch_name.replace(".", "_").replace("downsample_0", "downsample_conv")
+            .replace("downsample_1", "downsample_bn"))
     return {"conv1": "stem_conv", "bn1": "stem_bn"}.get(name, name)
 
 
 @pytest.mark.torch
 @pytest.mark.tensorflow
+@pytest.mark.slow
 def test_torch_and_keras_resnet34_compute_the_same_function():
     import torch
     from hvdkit.torch.resnet import resnet34 as torch_resnet34
@@ -104,6 +108,7 @@ def test_torch_and_keras_resnet34_compute_the_same_function():
 
 
 @pytest.mark.torch
+@pytest.mark.slow
 def test_torch_channels_last_rule_changes_the_layout_not_the_result():
     """On a CPU, images from CHANNELS_LAST_FROM pixels run channels-last; the weights' gradients stay
     contiguous (Horovod's allreduce refuses other tensors), and the output is the NCHW network's."""
@@ -148,9 +153,9 @@ def test_conversion_is_only_horovod_lines(sequential, converted):
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag == "equal":
             continue
-        block = "\n".join(["- " + l for l in old[i1:i2]] + ["+ " + l for l in new[j1:j2]])
+        block = "\n".join(["- " + ln for ln in old[i1:i2]] + ["+ " + ln for ln in new[j1:j2]])
         assert tag != "delete", f"{converted} drops sequential lines without a Horovod: line instead:\n{block}"
-        unmarked = [l for l in new[j1:j2] if "Horovod:" not in l]
+        unmarked = [ln for ln in new[j1:j2] if "Horovod:" not in ln]
         assert not unmarked, f"unmarked lines in {converted}:\n{block}"
         added += j2 - j1
     assert 20 <= added <= 40, f"{converted}: {added} Horovod lines"
@@ -188,6 +193,7 @@ def _total_line(result):
 
 @pytest.mark.torch
 @pytest.mark.horovod
+@pytest.mark.slow
 def test_torch_two_ranks_strong_batch_from_the_environment(tmp_path):
     """As `hvdkit scale --strong` runs it: record path and global batch from the environment, plus a checkpoint."""
     env = dict(os.environ, HVDKIT_RECORD=str(tmp_path / "run.json"), HVDKIT_GLOBAL_BATCH_SIZE="6")
@@ -202,13 +208,14 @@ def test_torch_two_ranks_strong_batch_from_the_environment(tmp_path):
     # Rank 0 alone shows every step: its time, images/s, loss, and from the first timed step the time left.
     progress = result.lines("step ")
     assert [p.split(":")[0] for p in progress] == ["1/3", "2/3", "3/3"], result.stdout
-    assert progress[0].endswith("(warmup, not timed)") and re.search(r" img/s on rank 0, loss \d", progress[1])
+    assert progress[0].endswith("(untimed)") and re.search(r" img/s on rank 0, loss \d", progress[1])
     assert progress[1].endswith(" left") and not progress[2].endswith(" left")
     assert sorted(os.listdir(tmp_path / "ck")) == ["epoch-0000.ckpt", "epoch-0000.ckpt.sha256"]
 
 
 @pytest.mark.tensorflow
 @pytest.mark.horovod
+@pytest.mark.slow
 def test_tensorflow_two_ranks_fp16_allreduce_and_timeline_window(tmp_path):
     # Batch 8: with 2 images, batch norm over 1x1 maps gives gradients beyond float16's range (loss nan).
     result = run_ranks(2, SCRIPT, ["--image-size", "32", "--batch-size", "8", "--warmup-steps", "0",

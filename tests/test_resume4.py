@@ -19,7 +19,7 @@ from hvdkit.common.checkpoint import CheckpointFiles
 from steps import HERE
 from test_faults import assert_no_orphans, names_rank
 
-pytestmark = [pytest.mark.torch, pytest.mark.horovod]
+pytestmark = [pytest.mark.torch, pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 # Gloo, SGD: weights of order 0.1-1 after 64 steps; summation-order rounding is about 1e-7 per step.
 GLOO_ATOL = 1e-5
 
@@ -62,7 +62,8 @@ def test_kill_and_resume_at_4_ranks(ranks, tmp_path, launcher, optimizer):
             "resume at epoch 3, sampler epoch and LR-schedule step (2 epochs of 64 samples / 4 ranks / 4) restored"
         assert resumed_start[3] == saved[0][1], "restored weights differ from those rank 0 saved"
         if launcher == "mpirun":
-            assert resumed[0] == reference[0] == done[0][1][0], "resumed run must match the uninterrupted one bit for bit"
+            assert resumed[0] == reference[0] == done[0][1][0], \
+                "resumed run must match the uninterrupted one bit for bit"
     if launcher == "horovodrun":
         runs = {tuple(fields[0] for fields in w) for w in _by_rank(both, "WEIGHTS").values()}
         assert len(runs) == 1, "ranks must end each run with the same weights"

@@ -16,13 +16,13 @@ import time
 import pytest
 
 from conftest import BIN, ROOT
-from hvdkit.common import record
+from hvdkit.scale import record
 from hvdkit.common.context import usable_cores
 
 PROBE = """
 import os, sys
 from mpi4py import MPI
-from hvdkit.common import record
+from hvdkit.scale import record
 
 comm = MPI.COMM_WORLD
 rate = 10.0 * (comm.rank + 1)
@@ -69,6 +69,7 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+@pytest.mark.slow
 def test_weak_sweep_writes_table_csv_and_plots(tmp_path, probe):
     proc = hvdkit("-n", "2,1", "--out", "out", "--", "python", probe, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -94,6 +95,7 @@ def test_weak_sweep_writes_table_csv_and_plots(tmp_path, probe):
     assert not [n for n in os.listdir(out) if n.startswith(".sweep-")]  # the staging area is gone
 
 
+@pytest.mark.slow
 def test_each_rank_may_run_on_as_many_cores_as_it_has_threads(tmp_path, probe):
     """mpirun alone would bind a lone rank to one core while hvdkit gives it a thread per core."""
     proc = hvdkit("-n", "1", "--out", "out", "--", "python", probe, cwd=tmp_path)
@@ -103,6 +105,7 @@ def test_each_rank_may_run_on_as_many_cores_as_it_has_threads(tmp_path, probe):
 
 
 @pytest.mark.horovod
+@pytest.mark.slow
 def test_sweep_through_horovodrun(tmp_path, probe):
     proc = hvdkit("-n", "1,2", "--launcher", "horovodrun", "--out", "out", "--", "python", probe, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -117,6 +120,7 @@ def test_job_templates_are_valid_bash(job):
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.slow
 def test_ranks_beyond_the_cores_are_marked_oversubscribed(tmp_path, probe):
     cores = usable_cores()
     proc = hvdkit("-n", f"1,{cores + 1}", "--out", "o", "--", "python", probe, cwd=tmp_path)
@@ -131,6 +135,7 @@ def test_ranks_beyond_the_cores_are_marked_oversubscribed(tmp_path, probe):
     assert [r["oversubscribed"] for r in read_csv(tmp_path / "o2" / "scale.csv")] == ["False", "True"]
 
 
+@pytest.mark.slow
 def test_strong_sweep_keeps_the_global_batch(tmp_path, probe):
     proc = hvdkit("-n", "1,2", "--strong", "--out", "s", "--", "python", probe, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -143,11 +148,13 @@ def test_strong_sweep_keeps_the_global_batch(tmp_path, probe):
     assert json.loads((tmp_path / "s8" / "scale.json").read_text())["mode"] == "strong"
 
 
+@pytest.mark.slow
 def test_a_program_that_ignores_the_global_batch_is_an_error(tmp_path, probe):
     proc = hvdkit("-n", "1,2", "--strong", "--out", "s", "--", "python", probe, "--ignore-global", cwd=tmp_path)
     one_line_error(proc, 2, "HVDKIT_GLOBAL_BATCH_SIZE", "global batch 8, not 4")
 
 
+@pytest.mark.slow
 def test_a_program_that_writes_no_record_leaves_earlier_results_alone(tmp_path, probe):
     out = tmp_path / "out"
     out.mkdir()
@@ -158,6 +165,7 @@ def test_a_program_that_writes_no_record_leaves_earlier_results_alone(tmp_path, 
     assert not (out / "records").exists()
 
 
+@pytest.mark.slow
 def test_a_failing_run_is_one_line_with_its_log(tmp_path):
     (tmp_path / "boom.py").write_text("import sys\nsys.exit('boom: no GPU here')\n")
     proc = hvdkit("-n", "1", "--out", "out", "--", "python", "boom.py", cwd=tmp_path)
@@ -217,6 +225,7 @@ def test_record_build_read_and_validation(tmp_path):
         record.read(tmp_path / "missing.json")
 
 
+@pytest.mark.slow
 def test_other_work_running_before_a_run_is_noted(tmp_path, probe):
     spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     time.sleep(0.5)  # past its start-up reads, always runnable from here on

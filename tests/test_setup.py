@@ -9,6 +9,7 @@ from conftest import ROOT
 
 
 @pytest.mark.horovod
+@pytest.mark.slow  # runs setup
 def test_second_setup_reuses_everything():
     if not os.path.exists(os.path.join(sys.prefix, ".hvdkit-horovod-key")):
         pytest.skip("this interpreter's Horovod was not installed by scripts/build_horovod.sh")

@@ -4,6 +4,8 @@ import pytest
 
 from steps import FRAMEWORKS, json_rows, run_check
 
+pytestmark = pytest.mark.slow  # launches ranks
+
 N = 23  # not a multiple of ranks * batch: the remainder is where shards go wrong
 
 

@@ -5,7 +5,7 @@ The expected default is the literal docs/reliability.md promises (600 s), not hv
 constant changed to "0" (never abort) must fail here."""
 import pytest
 
-pytestmark = [pytest.mark.horovod, pytest.mark.torch]
+pytestmark = [pytest.mark.horovod, pytest.mark.torch, pytest.mark.slow]  # slow: launches ranks
 
 SCRIPT = """
 import os

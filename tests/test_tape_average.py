@@ -4,7 +4,7 @@ output_gradients, and op="sum" left alone; each against the closed form computed
 import numpy as np
 import pytest
 
-pytestmark = [pytest.mark.horovod, pytest.mark.tensorflow]
+pytestmark = [pytest.mark.horovod, pytest.mark.tensorflow, pytest.mark.slow]  # slow: launches ranks
 
 SCRIPT = """
 import numpy as np

@@ -11,7 +11,7 @@ import pytest
 from conftest import run_ranks
 from hvdkit.timeline import summarize
 
-pytestmark = [pytest.mark.horovod]
+pytestmark = [pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 
 STEPS = 6
 SLEEP = 0.05       # rank 1 computes this much longer each step: it must show up as the straggler

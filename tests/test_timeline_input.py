@@ -10,7 +10,7 @@ from hvdkit.cli import main
 from hvdkit.timeline import Trace, TraceError, summarize
 from hvdkit.timeline.summary import tensor_bytes
 from hvdkit.timeline.window import parse_time
-from hvdkit.common.timeline_capture import parse_steps
+from hvdkit.timeline.capture import parse_steps
 
 
 def _horovod_trace(events, names):
@@ -230,7 +230,7 @@ def test_slice_of_hand_written_trace_clips_crossing_intervals(trace_file, tmp_pa
 @pytest.mark.horovod
 def test_window_after_init_says_how_to_fix(tmp_path):
     code = ("import horovod.torch as hvd; hvd.init()\n"
-            "from hvdkit.common.timeline_capture import TimelineWindow, TimelineError\n"
+            "from hvdkit.timeline.capture import TimelineWindow, TimelineError\n"
             "w = TimelineWindow(hvd, 't.json', '0:1')\n"
             "try:\n    w.step(0)\nexcept TimelineError as e:\n    print('ERR', e)\n")
     env = {k: v for k, v in os.environ.items() if k != "HOROVOD_TIMELINE"}

@@ -13,7 +13,7 @@ from conftest import rank_streams
 
 SCRIPT = os.path.join(netns.HERE, "ranks", "two_hosts_allreduce.py")
 ELEMENTS = 1 << 16
-pytestmark = [pytest.mark.torch, pytest.mark.horovod]
+pytestmark = [pytest.mark.torch, pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 
 
 @pytest.fixture
@@ -75,7 +75,8 @@ def test_job_across_two_hosts(hosts, job, launcher):
 
 
 def cut_mid_run(hosts, job):
-    assert job.wait_for("STEP 10", 120), f"the job never got going\n{outputs(job)[-2000:]}\n{outputs(job, 'err')[-3000:]}"
+    assert job.wait_for("STEP 10", 120), \
+        f"the job never got going\n{outputs(job)[-2000:]}\n{outputs(job, 'err')[-3000:]}"
     cut = hosts.cut(0)
     ended = job.wait(60)
     assert all(rc is not None for rc, _ in ended.values()), "the job hung after the link was cut"
@@ -93,7 +94,8 @@ def test_gloo_job_fails_when_link_is_cut(hosts, job):
     # Gloo's timed-out wait raises "Timed out waiting", but it first closes every pair of the context, so
     # a wait racing with it on the same rank may surface "Application timeout caused pair closure" instead.
     timed_out = re.findall(r"\[(\d)\]: Horovod background loop uncaught exception: (?:\[[^\]]*\] )?"
-                           r"(?:Timed out waiting 5000ms for (?:recv|send) operation|Application timeout caused pair closure)",
+                           r"(?:Timed out waiting 5000ms for (?:recv|send) operation"
+                           r"|Application timeout caused pair closure)",
                            err)
     assert sorted(timed_out) == ["0", "1"], err[-3000:]
     assert "hvdkit: rank 0 of 2 stopped" in err and "hvdkit: rank 1 of 2 stopped" in err, err[-3000:]

@@ -28,6 +28,7 @@ def test_warmup_formula_and_lengths():
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 @pytest.mark.parametrize("rule,n", [("linear", 4), ("sqrt", 2)])  # 4 ranks: oversubscribed on 2 cores
+@pytest.mark.slow
 def test_scheduler_follows_formula(ranks, framework, rule, n):
     base, warm = 0.1, 5
     rows = json_rows(run_check(ranks, framework, n, "warmup", "--rule", rule, "--warmup", warm), "LRS")
@@ -39,6 +40,7 @@ def test_scheduler_follows_formula(ranks, framework, rule, n):
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
+@pytest.mark.slow
 def test_warmup_before_or_after_distributed_optimizer_is_exact_and_silent(ranks, framework):
     """Steps 4 and 5 in either order: the LR each step really applied (read off the weight update) follows
     the ramp from 0.1 to 0.2 over 4 steps at 2 ranks, and no warning is raised (the rank script turns any

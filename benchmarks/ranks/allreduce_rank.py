@@ -1,4 +1,5 @@
-"""One side of benchmarks/allreduce_bench.py (through benchmarks/harness.py): time in-place float32 sum-allreduces of each size, on every rank.
+"""One side of benchmarks/allreduce_bench.py (through benchmarks/harness.py): time in-place float32
+sum-allreduces of each size, on every rank.
 
     mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl hvd --sizes 4096,16777216 --json-dir /tmp/ar
     horovodrun --gloo -np 2 -H localhost:2 python benchmarks/ranks/allreduce_rank.py --impl hvd --json-dir /tmp/ar
@@ -16,6 +17,8 @@ import json
 import os
 import sys
 import time
+
+from hvdkit.common.ranks import local_rank_and_size, rank_and_size
 
 
 def pin_to_core(local_rank, local_size):
@@ -67,11 +70,9 @@ def torch_side():
     import torch.distributed as dist
 
     torch.set_num_threads(1)
-    rank = int(os.environ["OMPI_COMM_WORLD_RANK"])
-    size = int(os.environ["OMPI_COMM_WORLD_SIZE"])
+    rank, size = rank_and_size()  # mpirun's
     dist.init_process_group("gloo", init_method="env://", rank=rank, world_size=size)
-    local_rank = int(os.environ.get("OMPI_COMM_WORLD_LOCAL_RANK", rank))
-    local_size = int(os.environ.get("OMPI_COMM_WORLD_LOCAL_SIZE", size))
+    local_rank, local_size = local_rank_and_size()
     return (rank, size, local_rank, local_size, dist.all_reduce, _torch_buffer, dist.barrier,
             dist.destroy_process_group, {"backend": dist.get_backend()})
 
@@ -90,7 +91,7 @@ def main(argv=None):
     p.add_argument("--impl", choices=SIDES, required=True)
     p.add_argument("--sizes", default="4096,16777216", help="message sizes in bytes, comma-separated")
     p.add_argument("--iters", default="20", help="timed calls per size: one number, or one per size")
-    p.add_argument("--warmup", type=int, default=3, help="untimed calls per size")
+    p.add_argument("--untimed", "--warmup", type=int, default=3, help="untimed calls per size")
     p.add_argument("--no-pin", action="store_true", help="leave the ranks' core affinity as launched")
     p.add_argument("--json-dir", required=True, help="directory for rankR.json")
     args = p.parse_args(argv)
@@ -109,7 +110,7 @@ def main(argv=None):
     times = {}
     for nbytes, n_iter in zip(sizes, iters):
         buf = buffer(nbytes // 4, 0)
-        for _ in range(args.warmup):
+        for _ in range(args.untimed):
             allreduce(buf)
         barrier()
         per_call = []

@@ -1,6 +1,7 @@
 """One measurement of benchmarks/resnet_bench.py (through benchmarks/harness.py), in a 1-rank launch.
 
-    mpirun --bind-to none -n 1 python benchmarks/ranks/resnet_limit_rank.py matmul --library torch --threads 2 --json-dir /tmp/r
+    mpirun --bind-to none -n 1 python benchmarks/ranks/resnet_limit_rank.py matmul --library torch --threads 2 \
+        --json-dir /tmp/r
     mpirun --bind-to none -n 1 python benchmarks/ranks/resnet_limit_rank.py flops --sizes 64,224 --json-dir /tmp/r
     mpirun --bind-to none -n 1 python benchmarks/ranks/resnet_limit_rank.py step --framework tensorflow \
         --variant keras_batch_norm --image-size 64 --threads 2 --json-dir /tmp/r
@@ -32,7 +33,7 @@ VARIANTS = {
                                    "gradients in Horovod's thread, instead of hvdkit's (seeded with 1/size)"),
     "nchw": ("torch", "channels_last=False: NCHW activations at every image size"),
     "channels_last": ("torch", "channels_last=True: channels-last activations at every image size"),
-    "torch_compile": ("torch", "torch.compile(model) (Inductor; its compile time is in the warmup steps)"),
+    "torch_compile": ("torch", "torch.compile(model) (Inductor; its compile time is in the untimed steps)"),
     "no_thp": ("torch", "THP_MEM_ALLOC_ENABLE=0: torch's CPU tensors on 4 KiB pages (hvdkit's launcher asks for "
                         "transparent huge pages)"),
 }
@@ -150,7 +151,7 @@ def profile(args):
     from torch.profiler import profile as profiler
     args.variant = "hvdkit"
     run, ctx, settings = _torch_step(args)
-    for _ in range(args.warmup):
+    for _ in range(args.untimed):
         run()
     with profiler() as prof:
         for _ in range(args.steps):
@@ -190,9 +191,9 @@ def step(args):
         raise SystemExit(f"variant {args.variant} is for {framework}, not {args.framework}")
     run, ctx, settings = (_tf_step if args.framework == "tensorflow" else _torch_step)(args)
     start = time.perf_counter()
-    for _ in range(args.warmup):
+    for _ in range(args.untimed):
         run()
-    warmup_s = time.perf_counter() - start
+    untimed_s = time.perf_counter() - start
     times = []
     cpu_before, wall_before = thread_cpu(), time.perf_counter()
     for _ in range(args.steps):
@@ -202,7 +203,7 @@ def step(args):
     cpu_after, wall = thread_cpu(), time.perf_counter() - wall_before
     return {"framework": args.framework, "variant": args.variant, "image_size": args.image_size,
             "batch": args.batch, "threads": ctx.threads, "rank": ctx.rank, "size": ctx.size, "settings": settings,
-            "warmup_s": warmup_s, "step_times": times,
+            "untimed_s": untimed_s, "step_times": times,
             "per_step_ms": {"wall": 1e3 * wall / args.steps,
                             "compute_cpu": 1e3 * (cpu_after[0] - cpu_before[0]) / args.steps,
                             "other_cpu": 1e3 * (cpu_after[1] - cpu_before[1]) / args.steps}}
@@ -228,7 +229,7 @@ def main():
         parser.add_argument("--batch", type=int, default=16)
         parser.add_argument("--threads", type=int, default=2)
         parser.add_argument("--steps", type=int, default=10)
-        parser.add_argument("--warmup", type=int, default=3)
+        parser.add_argument("--untimed", "--warmup", type=int, default=3)
     for parser in (f, s, r):
         parser.add_argument("--num-classes", type=int, default=1000)
     for parser in (m, f, s, r):

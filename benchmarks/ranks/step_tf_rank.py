@@ -1,4 +1,5 @@
-"""One side of `python -m benchmarks.step_bench --framework tf`: time N TensorFlow training steps of one Keras 3 model on every rank.
+"""One side of `python -m benchmarks.step_bench --framework tf`: time N TensorFlow training steps of one
+Keras 3 model on every rank.
 
     mpirun -n 2 python benchmarks/ranks/step_tf_rank.py --side hvdkit --model cnn
     mpirun -n 2 python benchmarks/ranks/step_tf_rank.py --side horovod --model mlp
@@ -16,7 +17,7 @@ tf.function train step:
              localhost ports, task index from OMPI_COMM_WORLD_RANK), global batch = 2 x per-rank batch;
   interleaved -- hvdkit's and the hand-written step function on one model in one process, alternated in
              --blocks blocks of steps, so that machine load drifting between launches cancels out.
-Each rank times --steps steps after --warmup untimed ones (tracing included there) and prints its own
+Each rank times --steps steps after --untimed ones (tracing included there) and prints its own
 record (--json-dir DIR/rank<r>.json): its wall and CPU time per step, the
 loss and a weight checksum.
 """
@@ -25,6 +26,8 @@ import json
 import os
 import sys
 import time
+
+from hvdkit.common.ranks import rank_and_size
 
 N_BATCHES = 8  # distinct fixed batches per rank, cycled
 
@@ -147,7 +150,7 @@ def mwms_side(args):
     import keras
     import tensorflow as tf
 
-    rank = int(os.environ["OMPI_COMM_WORLD_RANK"])  # MWMS: mpirun only starts the processes
+    rank = rank_and_size()[0]  # MWMS: mpirun only starts the processes
     hosts = [f"localhost:{p}" for p in args.ports.split(",")]
     os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": hosts}, "task": {"type": "worker", "index": rank}})
     set_threads(tf, args.threads)
@@ -194,11 +197,11 @@ def interleaved(steps, batches, args, barrier):
     """
     names = list(steps)
     for name in names:  # from batch 1: the hand-written step's broadcast is for batch 0 only
-        train(steps[name], batches, args.warmup, 1)
+        train(steps[name], batches, args.untimed, 1)
     barrier()
     per_block = max(1, args.steps // args.blocks)
     blocks = {name: [] for name in names}
-    i = 1 + args.warmup
+    i = 1 + args.untimed
     for b in range(args.blocks):
         for name in names if b % 2 == 0 else names[::-1]:
             t0 = time.perf_counter()
@@ -218,7 +221,7 @@ def main(argv=None):
     p.add_argument("--depth", type=int, default=48, help="MLP: Dense layers")
     p.add_argument("--width", type=int, default=32, help="MLP: layer width")
     p.add_argument("--steps", type=int, default=50, help="timed steps")
-    p.add_argument("--warmup", type=int, default=5, help="untimed steps first (the first ones trace)")
+    p.add_argument("--untimed", "--warmup", type=int, default=5, help="untimed steps first (the first ones trace)")
     p.add_argument("--threads", type=int, default=1, help="intra-op (and inter-op) threads per rank")
     p.add_argument("--lr", type=float, default=0.01, help="per-rank learning rate (scaled by ranks)")
     p.add_argument("--groups", type=int, default=0,
@@ -227,8 +230,8 @@ def main(argv=None):
     p.add_argument("--json-dir", required=True, help="write this rank's record to DIR/rank<r>.json")
     p.add_argument("--ports", default="", help="mwms: two localhost ports for TF_CONFIG, comma-separated")
     args = p.parse_args(argv)
-    if args.warmup < 2:
-        p.error("--warmup must be >= 2: the horovod side traces its first step twice (first_batch)")
+    if args.untimed < 2:
+        p.error("--untimed must be >= 2: the horovod side traces its first step twice (first_batch)")
 
     import tensorflow as tf
 
@@ -237,17 +240,17 @@ def main(argv=None):
     if isinstance(step, dict):
         step, extra = interleaved(step, batches, args, barrier)
     t0 = time.perf_counter()
-    train(step, batches, args.warmup, 0)
-    warmup_s = time.perf_counter() - t0
+    train(step, batches, args.untimed, 0)
+    untimed_s = time.perf_counter() - t0
     barrier()
     t0, cpu0 = time.perf_counter(), time.process_time()
-    loss = train(step, batches, args.steps, args.warmup)
+    loss = train(step, batches, args.steps, args.untimed)
     elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     checksum = float(sum(tf.reduce_sum(tf.cast(v.value, tf.float64)).numpy() for v in model.variables))
     record = {
-        "rank": rank, "side": args.side, "model": args.model, "steps": args.steps, "warmup": args.warmup,
+        "rank": rank, "side": args.side, "model": args.model, "steps": args.steps, "untimed": args.untimed,
         "batch_per_rank": args.batch, "step_s": elapsed / args.steps, "cpu_s_per_step": cpu / args.steps,
-        "warmup_s": warmup_s, "loss": loss, "weight_checksum": checksum,
+        "untimed_s": untimed_s, "loss": loss, "weight_checksum": checksum,
         "tensors": len(model.trainable_variables), "parameters": int(model.count_params()),
         "threads": {"intra_op": tf.config.threading.get_intra_op_parallelism_threads(),
                     "inter_op": tf.config.threading.get_inter_op_parallelism_threads()},

@@ -14,8 +14,9 @@ same fixed synthetic batches (seeded by rank) with the same optimizer and per-ra
   interleaved -- the hvdkit and the hand-written optimizer on two copies of the model in one process,
              alternated in --blocks blocks of steps, so that machine load drifting between launches cancels.
 A step is --bpps forward+backward passes and one optimizer step. Each rank times --steps steps after
---warmup untimed ones and writes its record to --json-dir DIR/rank<r>.json: its wall and CPU time per
-step, its loss and a weight checksum, so sides can be checked to compute the same thing. --timeline (hvdkit side) records Horovod's timeline of the timed steps only.
+--untimed ones and writes its record to --json-dir DIR/rank<r>.json: its wall and CPU time per
+step, its loss and a weight checksum, so sides can be checked to compute the same thing. --timeline
+(hvdkit side) records Horovod's timeline of the timed steps only.
 """
 import argparse
 import copy
@@ -27,6 +28,8 @@ import time
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from hvdkit.common.ranks import rank_and_size
 
 N_BATCHES = 8  # distinct fixed batches per rank, cycled
 # Interleaved side: the same averaged gradients applied by both optimizers. A sum of two ranks' values is
@@ -133,8 +136,7 @@ def _hvd_ops(hvd):
 def ddp_side(args):
     import torch.distributed as dist
 
-    rank = int(os.environ["OMPI_COMM_WORLD_RANK"])  # DDP: mpirun's rank and size
-    size = int(os.environ["OMPI_COMM_WORLD_SIZE"])
+    rank, size = rank_and_size()  # DDP: mpirun's rank and size
     dist.init_process_group("gloo", init_method="env://", rank=rank, world_size=size)
     torch.set_num_threads(args.threads)
     model, batches = build(args, rank)
@@ -179,14 +181,14 @@ def train(model, batches, opt, n_steps, bpps, start, ddp):
 
 
 def interleaved(pairs, batches, args, ops):
-    """Each (model, optimizer) pair in --blocks alternating blocks (A B, B A, ...) after its own warmup:
+    """Each (model, optimizer) pair in --blocks alternating blocks (A B, B A, ...) after its own untimed steps:
     seconds per step of each on the slowest rank, and every block's time on this rank."""
     for model, opt in pairs.values():
-        train(model, batches, opt, args.warmup, args.bpps, 0, False)
+        train(model, batches, opt, args.untimed, args.bpps, 0, False)
     ops["barrier"]()
     per_block = max(1, args.steps // args.blocks)
     blocks = {name: [] for name in pairs}
-    i = args.warmup * args.bpps
+    i = args.untimed * args.bpps
     for b in range(args.blocks):
         for name in pairs if b % 2 == 0 else list(pairs)[::-1]:
             model, opt = pairs[name]
@@ -223,12 +225,13 @@ def main(argv=None):
     p.add_argument("--depth", type=int, default=48, help="MLP: Linear layers")
     p.add_argument("--width", type=int, default=32, help="MLP: layer width")
     p.add_argument("--steps", type=int, default=50, help="timed optimizer steps")
-    p.add_argument("--warmup", type=int, default=10, help="untimed optimizer steps first")
+    p.add_argument("--untimed", "--warmup", type=int, default=10, help="untimed optimizer steps first")
     p.add_argument("--bpps", type=int, default=1, help="backward passes per optimizer step")
     p.add_argument("--threads", type=int, default=1, help="intra-op threads per rank")
     p.add_argument("--lr", type=float, default=0.01, help="per-rank learning rate (scaled by ranks)")
     p.add_argument("--timeline", help="hvdkit side: record Horovod's timeline of the timed steps to this file")
-    p.add_argument("--blocks", type=int, default=8, help="interleaved side: alternating blocks of --steps/--blocks steps")
+    p.add_argument("--blocks", type=int, default=8,
+                   help="interleaved side: alternating blocks of --steps/--blocks steps")
     p.add_argument("--json-dir", required=True, help="write this rank's record to DIR/rank<r>.json")
     args = p.parse_args(argv)
 
@@ -236,14 +239,14 @@ def main(argv=None):
     ddp = args.side == "ddp"
     pairs = interleaved(ops["pairs"], batches, args, ops) if "pairs" in ops else None
     t0 = time.perf_counter()
-    train(model, batches, opt, args.warmup, args.bpps, 0, ddp)
-    warmup_s = time.perf_counter() - t0
+    train(model, batches, opt, args.untimed, args.bpps, 0, ddp)
+    untimed_s = time.perf_counter() - t0
     window = ops["timeline"]
     if window:
         window.start()
     ops["barrier"]()
     t0, cpu0 = time.perf_counter(), time.process_time()
-    loss = train(model, batches, opt, args.steps, args.bpps, args.warmup * args.bpps, ddp)
+    loss = train(model, batches, opt, args.steps, args.bpps, args.untimed * args.bpps, ddp)
     elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     if window:
         window.stop()
@@ -254,7 +257,7 @@ def main(argv=None):
         json.dump({
             "rank": rank, "size": ops["size"], "side": args.side, "model": args.model, "steps": args.steps,
             "bpps": args.bpps, "batch_per_rank": args.batch, "threads": torch.get_num_threads(),
-            "step_s": elapsed / args.steps, "cpu_s_per_step": cpu / args.steps, "warmup_s": warmup_s,
+            "step_s": elapsed / args.steps, "cpu_s_per_step": cpu / args.steps, "untimed_s": untimed_s,
             "loss": loss, "weight_checksum": checksum, "tensors": sum(1 for _ in model.parameters()),
             "parameters": sum(q.numel() for q in model.parameters()), "info": ops["info"],
             "horovod_env": {k: v for k, v in os.environ.items() if k.startswith("HOROVOD_")},

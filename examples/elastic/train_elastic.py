@@ -22,7 +22,6 @@ goes on with two. --gloo-timeout-seconds bounds how long a survivor can wait on 
 it notices (Horovod's default of 30 s was hit in 3 of 5 runs here). See docs/elastic.md.
 """
 import argparse
-import json
 import os
 import signal
 import time
@@ -31,12 +30,12 @@ import torch
 import horovod.torch as hvd
 
 import hvdkit.torch as hk
-from hvdkit.common.errors import positive_int
+from hvdkit.common.argtypes import Parser, positive_int
+from hvdkit.common.files import write_json
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p = Parser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--epochs", type=positive_int, default=3, help="passes over the data")
     p.add_argument("--samples", type=positive_int, default=199,
                    help="size of the synthetic data set (odd, so that the sampler pads at 2 and 3 workers)")
@@ -167,9 +166,7 @@ def main():
                   "epoch_seconds": state.epoch_seconds,
                   "epoch_indices": state.epochs_seen, "commit_every": args.commit_every,
                   "batch_size": args.batch_size}
-        with open(args.out + ".tmp", "w") as f:
-            json.dump(record, f)
-        os.replace(args.out + ".tmp", args.out)
+        write_json(args.out, record, indent=None)
         sizes = [m["size"] for m in state.memberships]
         hk.print0(f"done: {state.epoch} epochs, world sizes {sizes}, record {args.out}")
 

@@ -13,10 +13,10 @@ import numpy as np
 
 import hvdkit
 from hvdkit.common import errors
-from hvdkit.common import record as run_record
-from hvdkit.common.idx import DataError
-from hvdkit.common.meter import clock
-from hvdkit.common.timeline_capture import parse_steps
+from hvdkit.scale import record as run_record
+from hvdkit.data.idx import DataError
+from hvdkit.scale.meter import clock
+from hvdkit.timeline.capture import parse_steps
 
 import resnet_data
 
@@ -31,7 +31,7 @@ MACS_224 = 3.6e9
 MATMUL_MULTIPLES = (0.5, 2.0)
 
 
-class UsageError(errors.UsageProblem):
+class UsageError(errors.HvdkitError):
     """Bad input found on every rank alike: rank 0 says it for all (hvdkit's exception hook reads `collective`)."""
     collective = True
 
@@ -219,7 +219,7 @@ def run(main):
     """
     try:
         return main()
-    except (errors.UsageProblem, DataError) as exc:
+    except (errors.HvdkitError, DataError) as exc:
         # Every rank finds the same problem: rank 0 speaks for all (the launcher's variables say who is who).
         rank = os.environ.get("OMPI_COMM_WORLD_RANK") or os.environ.get("PMI_RANK") or os.environ.get("HOROVOD_RANK")
         if getattr(exc, "collective", False) and rank not in (None, "0"):

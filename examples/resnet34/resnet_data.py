@@ -6,8 +6,8 @@ import os
 
 import numpy as np
 
-from hvdkit.common import datasets
-from hvdkit.common.errors import UsageProblem
+from hvdkit.data import datasets
+from hvdkit.common.errors import HvdkitError
 
 SOURCES = ("synthetic", "fashion-mnist", "folder")
 # ImageNet's per-channel statistics, the usual normalization for a ResNet's RGB input.
@@ -18,7 +18,7 @@ IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".gif")
 POOL = 32
 
 
-class DataError(UsageProblem):
+class DataError(HvdkitError):
     """A data set that is missing or unusable: the same on every rank, so rank 0 reports it."""
     collective = True
 

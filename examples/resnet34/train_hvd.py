@@ -22,7 +22,7 @@ import keras  # noqa: E402
 
 import horovod.tensorflow as hvd  # noqa: E402  Horovod: its allgather, for the final report
 import hvdkit.tensorflow as hk  # noqa: E402  Horovod: the eight steps, one call each
-from hvdkit.common.meter import Meter  # noqa: E402
+from hvdkit.scale.meter import Meter  # noqa: E402
 from hvdkit.tensorflow.resnet import resnet34  # noqa: E402
 
 import resnet_data_tf  # noqa: E402

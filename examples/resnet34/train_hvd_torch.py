@@ -20,7 +20,7 @@ import torch.nn.functional as F  # noqa: E402
 
 import horovod.torch as hvd  # noqa: E402  Horovod: its allgather, for the final report
 import hvdkit.torch as hk  # noqa: E402  Horovod: the eight steps, one call each
-from hvdkit.common.meter import Meter  # noqa: E402
+from hvdkit.scale.meter import Meter  # noqa: E402
 from hvdkit.torch.resnet import resnet34  # noqa: E402
 
 import resnet_data_torch  # noqa: E402

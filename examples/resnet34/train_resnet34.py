@@ -17,7 +17,7 @@ from hvdkit.common.frameworks import import_quietly  # noqa: E402
 tf = import_quietly("tensorflow")  # without its C++ start-up notices (TF_CPP_MIN_LOG_LEVEL=0 shows them)
 import keras  # noqa: E402
 
-from hvdkit.common.meter import Meter  # noqa: E402
+from hvdkit.scale.meter import Meter  # noqa: E402
 from hvdkit.tensorflow.resnet import resnet34  # noqa: E402
 
 import resnet_data_tf  # noqa: E402

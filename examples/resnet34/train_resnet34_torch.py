@@ -16,7 +16,7 @@ resnet_common.hand_over(__file__)
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from hvdkit.common.meter import Meter  # noqa: E402
+from hvdkit.scale.meter import Meter  # noqa: E402
 from hvdkit.torch.resnet import resnet34  # noqa: E402
 
 import resnet_data_torch  # noqa: E402

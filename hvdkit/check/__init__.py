@@ -3,6 +3,7 @@
 static.py reads the script's syntax tree; bootstrap.py runs it under mpirun and observes it;
 dynamic.py launches and merges what the ranks saw; report.py prints the table.
 """
+from hvdkit.common.errors import HvdkitError
 
 STEPS = (
     (1, "init", "initialize Horovod"),
@@ -32,5 +33,5 @@ class Finding:
         return f"Finding({self.verdict!r}, {self.evidence!r}, line={self.line})"
 
 
-class CheckInputError(Exception):
+class CheckInputError(HvdkitError):
     """The script cannot be checked (no such file, syntax error, not a Horovod script): one line."""

@@ -5,13 +5,11 @@ import os
 import sys
 
 import hvdkit
+from hvdkit.common.errors import HvdkitError, UsageError, one_line
 
+__all__ = ["main", "UsageError"]
 # Subcommand modules register their own arguments; heavy imports stay inside their run functions.
 COMMANDS = ("doctor", "scale", "timeline", "data", "check")
-
-
-class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit status 2."""
 
 
 def main(argv=None):
@@ -23,9 +21,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return args.run(args) or 0
-    except UsageError as exc:
-        print(f"hvdkit {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+    except HvdkitError as exc:  # every error meant for the user: one line, its exit status
+        print(f"hvdkit {args.command}: error: {one_line(exc)}", file=sys.stderr)
+        return exc.status
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

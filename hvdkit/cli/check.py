@@ -31,7 +31,6 @@ def _options(p):
 
 
 def run(args):
-    from hvdkit.check import CheckInputError
     from hvdkit.check import report, static
     script_args = list(args.script_args)
     # Options written after the script (`check train.py --run -- --epochs 1`) arrive here: parse them.
@@ -45,10 +44,7 @@ def run(args):
         raise UsageError(f"-n {args.ranks}: use at least 2 ranks, or the ranks cannot be compared")
     if args.steps < 2 and args.observe:
         raise UsageError(f"--steps {args.steps}: observe at least 2 steps (the first one may hold the broadcast)")
-    try:
-        findings, notes, info = static.analyze(args.script)
-    except CheckInputError as exc:
-        raise UsageError(str(exc)) from None
+    findings, notes, info = static.analyze(args.script)  # CheckInputError: main() prints its line
     observed = None
     if args.observe:
         from hvdkit.check.run import dynamic

@@ -10,23 +10,18 @@ earlier stand-in (real MNIST, say) is left alone unless --force.
 
 Keras 3's keras.datasets.mnist.load_data() checks the file's sha256 against the real MNIST's: it rejects
 the stand-in, tries to download MNIST and, with no internet, deletes the stand-in and fails. An unmodified
-script reads the stand-in when launched with hvdkit's directory hvdkit/common/keras_standin first on
+script reads the stand-in when launched with hvdkit's directory hvdkit/data/keras_standin first on
 PYTHONPATH (the command prints it): its sitecustomize lets Keras accept a file marked as the stand-in,
 and checks every other file's hash as before. Otherwise copy the real mnist.npz from a machine with internet.
 """
 import argparse
 
-from hvdkit.cli import UsageError
-
 
 
 def run_keras_mnist(args):
-    from hvdkit.common.datasets import DataError, write_keras_mnist
-    from hvdkit.common.keras_standin import DIR
-    try:
-        write_keras_mnist(args.out, force=args.force)
-    except DataError as exc:
-        raise UsageError(str(exc)) from None
+    from hvdkit.data.datasets import write_keras_mnist
+    from hvdkit.data.keras_standin import DIR
+    write_keras_mnist(args.out, force=args.force)  # a DataError is the one-line error main() prints
     print("keras.datasets.mnist.load_data() checks the real MNIST's sha256: it rejects this file and, offline, "
           "deletes it, unless the script runs with hvdkit's hook first on PYTHONPATH, e.g.\n"
           f"  PYTHONPATH={DIR}${{PYTHONPATH:+:$PYTHONPATH}} mpirun -n 2 -x PYTHONPATH python train.py")

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 
-from hvdkit.common import launch
+from hvdkit.scale import launch
 from hvdkit.common.context import usable_cores
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
@@ -202,11 +202,11 @@ def check_mpi(report, python):
         return
     code, out, err = _run([mpirun, "--version"], timeout=30)
     report.add(OK, "mpirun", (out or err).splitlines()[0] if (out or err) else mpirun)
-    code, out, err = _run([python, "-c", "from mpi4py import MPI; print(MPI.Get_library_version().splitlines()[0])"],
-                          60)
+    mpi_code = "from mpi4py import MPI; print(MPI.Get_library_version().splitlines()[0])"
+    code, out, err = _run([python, "-c", mpi_code], 60)
     if code == 0:
         report.add(OK, "MPI library", out.strip())
-    rank_code = "import os; print('RANK', os.environ.get('OMPI_COMM_WORLD_RANK') or os.environ.get('PMI_RANK'))"
+    rank_code = "from hvdkit.common.ranks import rank_and_size; print('RANK', rank_and_size()[0])"
     argv = launch.command(2, [python, "-c", rank_code], "mpirun")
     for _attempt in range(2):  # once more before failing: a loaded machine can lose a start-up race
         code, out, err = _run(argv, timeout=120, env=launch.child_env(2))
@@ -229,13 +229,13 @@ def check_hardware(report):
     gpus = []
     if shutil.which("nvidia-smi"):
         code, out, _ = _run(["nvidia-smi", "-L"], timeout=30)
-        gpus = [line for line in out.splitlines() if line.startswith("GPU")] if code == 0 else []
+        gpus = [ln for ln in out.splitlines() if ln.startswith("GPU")] if code == 0 else []
     report.add(OK, "GPUs", f"{len(gpus)}" + (f" ({gpus[0]})" if gpus else " (CPU training)"))
 
 
 def check_data(report):
     try:
-        from hvdkit.common import datasets
+        from hvdkit.data import datasets
     except ImportError:
         return
     for name, where in datasets.available().items():

@@ -2,7 +2,7 @@
 
     hvdkit scale -n 1,2,4,8 -- python examples/resnet34/train_hvd.py --image-size 64 --batch-size 8
 
-Each run is launched with hvdkit.common.launch (the same command line and environment as the tests)
+Each run is launched with hvdkit.scale.launch (the same command line and environment as the tests)
 and told where to write its run record by the environment variable HVDKIT_RECORD; with --strong also
 the global batch by HVDKIT_GLOBAL_BATCH_SIZE. Any program that writes the record (docs/scale.md) can
 be swept. Records and logs are staged and moved into --out only when every run succeeded, so a failed
@@ -19,14 +19,16 @@ import tempfile
 import time
 
 from hvdkit.cli import UsageError
-from hvdkit.common import launch
-from hvdkit.common import record as run_record
-from hvdkit.common import scaling
+from hvdkit.common.errors import FAILURE_STATUS, HvdkitError
+from hvdkit.scale import launch
+from hvdkit.scale import record as run_record
+from hvdkit.scale import scaling
 from hvdkit.common.context import usable_cores
 
 
-class SweepError(RuntimeError):
+class SweepError(HvdkitError, RuntimeError):
     """A run failed: printed as one line, exit status 1 (its log is kept)."""
+    status = FAILURE_STATUS
 
 
 def register(subparsers):

@@ -36,13 +36,10 @@ def _output(args):
 
 
 def _summaries(paths, top, gap_us):
-    from hvdkit.timeline import TraceError, summarize
+    from hvdkit.timeline import summarize
     if top < 0 or gap_us < 0:
         raise UsageError("--top and --gap-us must be >= 0")
-    try:
-        return [summarize(p, top=top, gap_us=gap_us) for p in paths]
-    except TraceError as exc:
-        raise UsageError(str(exc))
+    return [summarize(p, top=top, gap_us=gap_us) for p in paths]  # TraceError: main() prints its line
 
 
 def run_summary(args):
@@ -62,14 +59,11 @@ def run_compare(args):
 
 
 def run_slice(args):
-    from hvdkit.timeline import TraceError
     from hvdkit.timeline.slicing import EmptyWindow, slice_trace
     start, end = _window(args)
     out = _output(args)
     try:
         events, meta = slice_trace(args.trace, out, start, end)
-    except TraceError as exc:
-        raise UsageError(str(exc))
     except EmptyWindow:
         raise UsageError(f"no event of {args.trace} falls in the window: check --start/--end against the wall "
                          "time that `hvdkit timeline summary` prints")
@@ -77,14 +71,10 @@ def run_slice(args):
 
 
 def run_plot(args):
-    from hvdkit.timeline import TraceError
-    from hvdkit.timeline.plot import PlotError, plot
+    from hvdkit.timeline.plot import plot
     start, end = _window(args)
     out = _output(args)
-    try:
-        n = plot(args.trace, out, start, end, title=args.title)
-    except (TraceError, PlotError) as exc:
-        raise UsageError(str(exc))
+    n = plot(args.trace, out, start, end, title=args.title)  # TraceError, PlotError: main() prints their line
     print(f"wrote {args.output} ({n} intervals)")
 
 

@@ -8,29 +8,16 @@ skipped with a warning in favour of the previous one.
 import hashlib
 import os
 import re
-import tempfile
 import warnings
+
+from hvdkit.common.errors import HvdkitError
+from hvdkit.common.files import write_bytes as _atomic_write
 
 _NAME = re.compile(r"^epoch-(\d+)\.ckpt$")
 
 
-class CheckpointError(RuntimeError):
+class CheckpointError(HvdkitError, RuntimeError):
     pass
-
-
-def _atomic_write(path, data):
-    directory = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 class CheckpointFiles:

@@ -21,15 +21,20 @@ STALL_SHUTDOWN_SECONDS = "600"
 BYSTANDER_GRACE_SECONDS = 2
 
 
-class UsageProblem(Exception):
-    """Base for errors whose message is one line telling the user what to fix (exit status 2)."""
+class HvdkitError(Exception):
+    """Base of every error hvdkit reports to a user: one line saying what to fix, no traceback.
+
+    The `hvdkit` command prints it as `hvdkit COMMAND: error: ...`, a rank under init()'s hook as
+    `PROG: error: ...`; both exit with `status` (2: the input must change; 1: a run failed). A subclass
+    with `collective = True` is raised by every rank with the same text, and rank 0 alone prints it.
+    Subclasses that were ValueError or RuntimeError before keep that base too, for callers catching it.
+    """
+    status = USAGE_STATUS
+    collective = False
 
 
-def _clean_types():
-    # Imported here so that this module stays importable before the data/checkpoint modules.
-    from hvdkit.common.checkpoint import CheckpointError
-    from hvdkit.common.idx import DataError
-    return (UsageProblem, CheckpointError, DataError)
+class UsageError(HvdkitError):
+    """Bad input: an argument, an option or a file the user gave."""
 
 
 def one_line(exc):
@@ -41,18 +46,6 @@ def fail(message, status=USAGE_STATUS, prog=None):
     prog = prog or os.path.basename(sys.argv[0] or "python")
     print(f"{prog}: error: {message}", file=sys.stderr, flush=True)
     sys.exit(status)
-
-
-def positive_int(text):
-    """argparse type for counts that must be >= 1 (batch sizes, epochs): a one-line usage error otherwise."""
-    import argparse
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def default_stall_shutdown():
@@ -76,11 +69,11 @@ def install(rank, size):
         if issubclass(kind, KeyboardInterrupt):
             return previous(kind, exc, tb)
         prog = os.path.basename(sys.argv[0] or "python")
-        if isinstance(exc, _clean_types()):
+        if isinstance(exc, HvdkitError):
             # Collective errors are raised on every rank with the same text: rank 0 speaks for all.
-            if rank == 0 or not getattr(exc, "collective", False):
+            if rank == 0 or not exc.collective:
                 print(f"{prog}: error: {one_line(exc)}", file=sys.stderr)
-            status = USAGE_STATUS
+            status = exc.status
         elif kind.__name__ == "HorovodInternalError":
             # A bystander: its collective was cut off because another rank failed. No traceback wall.
             print(f"hvdkit: rank {rank} of {size} stopped: Horovod shut down because another rank failed or left "

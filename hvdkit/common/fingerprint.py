@@ -7,13 +7,12 @@ allgathers one small dict per rank and every rank compares them here, so all ran
 one-line ConsistencyError instead. Framework-free.
 """
 import platform
-import sys
 
 import hvdkit
-from hvdkit.common.errors import UsageProblem
+from hvdkit.common.errors import HvdkitError
 
 
-class ConsistencyError(UsageProblem):
+class ConsistencyError(HvdkitError):
     """Ranks disagree about the job; raised on every rank with the same message."""
     collective = True  # every rank raises it: rank 0 alone prints it
 

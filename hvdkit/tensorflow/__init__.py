@@ -15,21 +15,18 @@
 Importing this module imports TensorFlow without its C++ start-up notices unless TF_CPP_MIN_LOG_LEVEL is
 set (set it to 0 to see them).
 """
-from hvdkit.common.frameworks import import_quietly as _import_quietly, require as _require
-
-tf = _import_quietly("tensorflow", "hvdkit.tensorflow")
-hvd = _require("horovod.tensorflow", "hvdkit.tensorflow")  # Horovod itself, for collectives hvdkit does not wrap
-
-from hvdkit.tensorflow._core import (  # noqa: E402
+# First: a missing framework is one error naming its install command. hk.hvd and hk.tf stay public.
+from hvdkit.tensorflow._frameworks import hvd as hvd, tf as tf
+from hvdkit.tensorflow._core import (
     DistributedGradientTape, average_metrics, broadcast_state, distributed_optimizer, init, print0, progress,
     scale_lr, warmup,
 )
-from hvdkit.tensorflow._data import ShardedDataset, shard, shard_eval  # noqa: E402
-from hvdkit.tensorflow._checkpoint import Checkpointer  # noqa: E402
-from hvdkit.tensorflow.callbacks import BroadcastCallback, MetricAverageCallback, WarmupCallback  # noqa: E402
-from hvdkit.common.checkpoint import CheckpointError  # noqa: E402
-from hvdkit.tensorflow._consistency import ConsistencyError, check_consistent  # noqa: E402
-from hvdkit.common.timeline_capture import TimelineWindow as _TimelineWindow  # noqa: E402
+from hvdkit.tensorflow._data import ShardedDataset, shard, shard_eval
+from hvdkit.tensorflow._checkpoint import Checkpointer
+from hvdkit.tensorflow.callbacks import BroadcastCallback, MetricAverageCallback, WarmupCallback
+from hvdkit.common.checkpoint import CheckpointError
+from hvdkit.tensorflow._consistency import ConsistencyError, check_consistent
+from hvdkit.timeline.capture import TimelineWindow as _TimelineWindow
 
 timeline_window = _TimelineWindow.factory(hvd)
 

@@ -71,7 +71,8 @@ class WarmupSchedule(keras.optimizers.schedules.LearningRateSchedule):
     """Per-step linear warmup from `base_lr` to `target_lr` over `warmup_steps`, then `after` (or flat)."""
 
     def __init__(self, base_lr, target_lr, warmup_steps, after=None):
-        self.base_lr, self.target_lr, self.warmup_steps, self.after = float(base_lr), float(target_lr), int(warmup_steps), after
+        self.base_lr, self.target_lr = float(base_lr), float(target_lr)
+        self.warmup_steps, self.after = int(warmup_steps), after
 
     def __call__(self, step):
         step = keras.ops.cast(step, "float32")

@@ -10,7 +10,7 @@ import contextlib
 import json
 import os
 
-from hvdkit.common.errors import one_line
+from hvdkit.common.errors import HvdkitError, one_line
 
 CHUNK_CHARS = 1 << 20
 # No Horovod record comes near this; a longer undecodable stretch means the file is not a timeline.
@@ -21,7 +21,7 @@ HOROVOD_PHASES = frozenset("BEXiM")
 CHECK_FIRST = 1000
 
 
-class TraceError(ValueError):
+class TraceError(HvdkitError, ValueError):
     """The file is not a readable Horovod timeline; the message is one line naming the fix."""
 
 

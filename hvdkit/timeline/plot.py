@@ -1,5 +1,6 @@
 """A picture of a trace window: phases per tensor over time, and a bar chart of phase totals."""
-from hvdkit.timeline.files import replacing
+from hvdkit.common.errors import HvdkitError
+from hvdkit.common.files import replacing
 from hvdkit.timeline.parse import Trace, horovod_records
 from hvdkit.timeline.summary import Summary
 from hvdkit.timeline.window import clipped
@@ -14,7 +15,7 @@ _COLORS = {
 _WIRE_COLORS = ["#d62728", "#1f77b4", "#ff7f0e", "#e377c2"]
 
 
-class PlotError(ValueError):
+class PlotError(HvdkitError, ValueError):
     pass
 
 

@@ -1,7 +1,7 @@
 """Writing a time window of a trace as a small, valid trace that chrome://tracing and Perfetto open."""
 import json
 
-from hvdkit.timeline.files import replacing
+from hvdkit.common.files import replacing
 from hvdkit.timeline.parse import Trace, horovod_records
 from hvdkit.timeline.window import clipped
 

@@ -8,22 +8,20 @@
     sched = hk.warmup(opt, epochs=2, steps_per_epoch=len(loader))    # 4 (before or after 5)
     opt = hk.distributed_optimizer(opt, model)                       # 5
     hk.broadcast_state(model, opt)                                   # 6
-    ckpt = hk.Checkpointer("ckpt"); start = ckpt.restore(model=model, optimizer=opt, scheduler=sched, loader=loader)  # 7
+    ckpt = hk.Checkpointer("ckpt")                                     # 7
+    start = ckpt.restore(model=model, optimizer=opt, scheduler=sched, loader=loader)
     hk.average_metrics({"loss": (loss_sum, n)})                      # 8
 """
-from hvdkit.common.frameworks import require as _require
-
-torch = _require("torch", "hvdkit.torch")
-hvd = _require("horovod.torch", "hvdkit.torch")  # Horovod itself, for collectives hvdkit does not wrap
-
-from hvdkit.torch._core import (  # noqa: E402
+# First: a missing framework is one error naming its install command. hk.hvd and hk.torch stay public.
+from hvdkit.torch._frameworks import hvd as hvd, torch as torch
+from hvdkit.torch._core import (
     average_metrics, broadcast_state, distributed_optimizer, init, print0, progress, scale_lr, shard, shard_eval,
     ShardedLoader, warmup,
 )
-from hvdkit.torch._checkpoint import Checkpointer  # noqa: E402
-from hvdkit.common.checkpoint import CheckpointError  # noqa: E402
-from hvdkit.torch._consistency import ConsistencyError, check_consistent  # noqa: E402
-from hvdkit.common.timeline_capture import TimelineWindow as _TimelineWindow  # noqa: E402
+from hvdkit.torch._checkpoint import Checkpointer
+from hvdkit.common.checkpoint import CheckpointError
+from hvdkit.torch._consistency import ConsistencyError, check_consistent
+from hvdkit.timeline.capture import TimelineWindow as _TimelineWindow
 
 timeline_window = _TimelineWindow.factory(hvd)
 

@@ -6,7 +6,6 @@ batch size*b over the same sample order) and `HASH <rank> <sha>` of the final we
 import argparse
 import hashlib
 
-import numpy as np
 import torch
 
 import hvdkit.torch as hk

@@ -10,7 +10,8 @@ import time
 
 
 def options(doc):
-    ap = argparse.ArgumentParser(description=doc.splitlines()[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("mode", choices=["raise", "kill"])
     ap.add_argument("--rank", type=int, default=-1, help="the rank that fails (negative: counted from the last)")
     ap.add_argument("--step", type=int, default=3, help="the training step at which it fails")

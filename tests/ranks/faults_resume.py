@@ -13,7 +13,8 @@ from steps_torch import checkpoint
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("dirs", nargs="+")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--optimizer", default="adam")

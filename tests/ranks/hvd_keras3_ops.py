@@ -169,5 +169,6 @@ def check_keras_idioms():
     emit("keras_idioms", n_plain_variables=len(plain.variables()), w=w.numpy(), compiled=model.compiled)
 
 
-for check in (check_tape, check_groups_inplace, check_partial_tape, check_partial_optimizer, check_aggregation, check_sparse, check_syncbn, check_keras_idioms):
+for check in (check_tape, check_groups_inplace, check_partial_tape, check_partial_optimizer, check_aggregation,
+              check_sparse, check_syncbn, check_keras_idioms):
     check()

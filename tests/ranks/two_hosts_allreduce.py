@@ -30,7 +30,8 @@ def main():
     start, step = time.time(), 0
     while (time.time() - start < args.seconds) if args.seconds else (step < args.steps):
         got = hk.hvd.allreduce(base * (ctx.rank + 1) + ctx.rank, op=hk.hvd.Sum, name="x")
-        assert torch.equal(got, want), f"step {step}: allreduce gave {got[:4].tolist()}..., expected {want[:4].tolist()}..."
+        assert torch.equal(got, want), \
+            f"step {step}: allreduce gave {got[:4].tolist()}..., expected {want[:4].tolist()}..."
         print("STEP", step, time.time(), flush=True)
         step += 1
         time.sleep(args.pause)

@@ -14,15 +14,9 @@ import traceback
 
 from hvdkit.check.run import hooks_horovod
 from hvdkit.check.run.observer import Observer, StopRun, TimeLimit
+from hvdkit.common.ranks import rank_and_size
 
 HOROVOD_MODULES = ("horovod.torch", "horovod.tensorflow", "horovod.tensorflow.keras", "horovod.keras")
-
-
-def _env_int(*names, default=0):
-    for n in names:
-        if os.environ.get(n, "").isdigit():
-            return int(os.environ[n])
-    return default
 
 
 def _ready(name):
@@ -107,8 +101,7 @@ def main(argv):
         print("usage: python -m hvdkit.check.run.bootstrap SCRIPT [ARGS...]", file=sys.stderr)
         return 2
     script = argv[0]
-    rank = _env_int("OMPI_COMM_WORLD_RANK", "PMI_RANK", "HOROVOD_RANK", "SLURM_PROCID")
-    size = _env_int("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "HOROVOD_SIZE", "SLURM_NTASKS", default=1)
+    rank, size = rank_and_size()
     obs = Observer(script, int(os.environ.get("HVDKIT_CHECK_STEPS", "3")), os.environ["HVDKIT_CHECK_OUT"], rank, size)
     install_import_hook(obs)
     signal.signal(signal.SIGTERM, _on_term)

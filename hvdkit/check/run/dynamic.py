@@ -20,7 +20,8 @@ from typing import NamedTuple, Optional
 from hvdkit.check import MISSING, OK, WRONG, Finding
 from hvdkit.check.run.blame import script_line_in_log, statement_at, step_of_crash
 from hvdkit.check.run.observer import RankRecord
-from hvdkit.common import launch
+from hvdkit.common.errors import HvdkitError
+from hvdkit.scale import launch
 
 
 class Hint(NamedTuple):
@@ -78,7 +79,7 @@ class RunResult:
         return out
 
 
-class RunSetupError(Exception):
+class RunSetupError(HvdkitError):
     """mpirun missing or the like: one line, before anything ran."""
 
 

@@ -16,6 +16,8 @@ import time
 import traceback
 from typing import Optional
 
+from hvdkit.common import files
+
 
 class StopRun(BaseException):
     """Raised after the last observed step: the bootstrap catches it and ends the rank cleanly."""
@@ -154,6 +156,4 @@ class Observer:
     def write(self):
         self.rec.seconds = round(time.time() - self.t0, 2)
         path = os.path.join(self.out_dir, f"rank-{self.rank}.json")
-        with open(path + ".tmp", "w") as f:
-            json.dump(dataclasses.asdict(self.rec), f)
-        os.replace(path + ".tmp", path)
+        files.write_json(path, dataclasses.asdict(self.rec), indent=None)

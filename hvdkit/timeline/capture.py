@@ -15,8 +15,10 @@ the file; every rank must call step() (the cycle-marking switch is per rank).
 """
 import os
 
+from hvdkit.common.errors import HvdkitError
 
-class TimelineError(RuntimeError):
+
+class TimelineError(HvdkitError, RuntimeError):
     pass
 
 

@@ -1,18 +1,18 @@
 """Horovod's own parallel test suite and example scripts, run unmodified at 2 ranks on this machine's build.
 
-    python -m benchmarks.upstream [DIR]                  # DIR: Horovod's source tree at v0.28.1
-    python -m benchmarks.upstream DIR --files test_torch.py --no-examples
-    python -m benchmarks.upstream --quick               # smoke: one small file, no examples (make test);
+    python -m conformance.upstream [DIR]                  # DIR: Horovod's source tree at v0.28.1
+    python -m conformance.upstream DIR --files test_torch.py --no-examples
+    python -m conformance.upstream --quick               # smoke: one small file, no examples (make test);
                                                         # without the default DIR it only records that
 
 DIR defaults to ../shared/upstream-horovod-0.28.1 beside the repository; without it, get Horovod's tests
 with `git clone --depth 1 -b v0.28.1 https://github.com/horovod/horovod` and pass that directory.
 Every DIR/test/parallel/test_*.py runs as `mpirun -n 2 python -m pytest FILE` from that folder, with a
-plugin (benchmarks/upstream_plugin.py) that writes each rank's outcomes: a test passes only if it passed
+plugin (conformance/upstream_plugin.py) that writes each rank's outcomes: a test passes only if it passed
 on both ranks, and every failure is recorded with its exception, message and telling frames.
 Failures that come only from the test's own use of an API the framework removed are excused by the
-table in benchmarks/upstream_known.py, each with its reason, and only when the failure matches it.
-Writes benchmarks/results/upstream.json. Needs `parameterized` and `mock` (Horovod's tests import them).
+table in conformance/upstream_known.py, each with its reason, and only when the failure matches it.
+Writes conformance/results/upstream.json. Needs `parameterized` and `mock` (Horovod's tests import them).
 HOME and KERAS_HOME point at a temporary directory, so nothing lands in the user's own caches.
 """
 import argparse
@@ -25,14 +25,16 @@ import sys
 import tempfile
 import time
 
-from benchmarks import harness, upstream_known
-from hvdkit.common import launch
+from benchmarks import harness
+from conformance import upstream_known
+from hvdkit.common.errors import UsageError
+from hvdkit.scale import launch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RESULTS = os.path.join(ROOT, "benchmarks", "results", "upstream.json")
+RESULTS = os.path.join(ROOT, "conformance", "results", "upstream.json")
 DEFAULT_DIR = os.path.join(os.path.dirname(ROOT), "shared", "upstream-horovod-0.28.1")
 HOW_TO_GET = ("get Horovod's tests with `git clone --depth 1 -b v0.28.1 https://github.com/horovod/horovod` "
-              "and pass that directory: python -m benchmarks.upstream horovod")
+              "and pass that directory: python -m conformance.upstream horovod")
 RANKS = 2
 # The files the issue measures first; any other test_*.py in the folder runs after them.
 FIRST = ("test_torch.py", "test_tensorflow.py", "test_tensorflow2_keras.py", "test_tensorflow_keras.py",
@@ -40,10 +42,6 @@ FIRST = ("test_torch.py", "test_tensorflow.py", "test_tensorflow2_keras.py", "te
 QUICK = ("test_timeline.py",)
 NEEDS = ("parameterized", "mock")
 GPU_WORDS = ("gpu", "cuda", "nccl", "rocm")
-
-
-class UsageError(Exception):
-    pass
 
 
 def test_files(test_dir, only=None):
@@ -122,7 +120,8 @@ def combine(ranks, ended_how):
         same = {}  # one entry per distinct failure, with the ranks it happened on
         for r, run in sorted(runs.items()):
             for f in (run or {}).get("failures", []):
-                same.setdefault((f["subtest"], f["type"], f["message"], f["frame"]), {"ranks": [], **f})["ranks"].append(r)
+                key = (f["subtest"], f["type"], f["message"], f["frame"])
+                same.setdefault(key, {"ranks": [], **f})["ranks"].append(r)
         failures = list(same.values())
         unfinished = [r for r, run in sorted(runs.items()) if run and run["started"] and run["outcome"] is None]
         if unfinished:
@@ -176,7 +175,7 @@ def run_file(test_dir, name, tmp, timeout):
     out_dir = os.path.join(tmp, name.removesuffix(".py"))
     env = sandbox_env(tmp)
     env["HVDKIT_UPSTREAM_OUT"] = out_dir
-    argv = launch.command(RANKS, [sys.executable, "-m", "pytest", name, "-p", "benchmarks.upstream_plugin",
+    argv = launch.command(RANKS, [sys.executable, "-m", "pytest", name, "-p", "conformance.upstream_plugin",
                                   "-p", "no:cacheprovider", "-q", "-rN", "--tb=short", "--color=no"],
                           "mpirun", env_names=("HVDKIT_UPSTREAM_OUT", "HOME", "KERAS_HOME", "PYTHONPATH"))
     print(f"== {name}: {' '.join(argv)}", flush=True)
@@ -184,7 +183,8 @@ def run_file(test_dir, name, tmp, timeout):
     log_path = os.path.join(tmp, name + ".log")
     with open(log_path, "w") as log:
         status, _ = run_group(argv, test_dir, env, timeout, log)
-    ended = f"the launch ended with exit status {status}" if status is not None else f"timed out after {timeout} s (killed)"
+    ended = (f"the launch ended with exit status {status}" if status is not None
+             else f"timed out after {timeout} s (killed)")
     seconds = time.perf_counter() - start
     ranks = read_ranks(out_dir)
     if not ranks:
@@ -232,16 +232,16 @@ def main(argv=None):
     directory = os.path.abspath(args.dir)
     if args.quick and args.dir == DEFAULT_DIR and not os.path.isdir(directory):
         # make test's smoke run of every benchmark: most machines have no copy of Horovod's tests.
-        harness.write({"command": "python -m benchmarks.upstream --quick", "not_run": f"no {directory}: {HOW_TO_GET}"},
+        harness.write({"command": "python -m conformance.upstream --quick", "not_run": f"no {directory}: {HOW_TO_GET}"},
                       args.out, harness.loadavg())
-        print(f"benchmarks.upstream: not run: no {directory}")
+        print(f"conformance.upstream: not run: no {directory}")
         return 0
     try:
         test_dir = check_dir(directory)
         check_modules()
         files = test_files(test_dir, args.files or (QUICK if args.quick else None))
     except UsageError as exc:
-        print(f"benchmarks.upstream: error: {exc}", file=sys.stderr)
+        print(f"conformance.upstream: error: {exc}", file=sys.stderr)
         return 2
     load_before = harness.loadavg()
     tmp = tempfile.mkdtemp(prefix="hvdkit-upstream-")
@@ -249,19 +249,19 @@ def main(argv=None):
         records = [] if args.only_examples else [run_file(test_dir, name, tmp, args.timeout) for name in files]
         examples = []
         if not (args.no_examples or args.quick):
-            from benchmarks.upstream_examples import run_examples
+            from conformance.upstream_examples import run_examples
             examples = run_examples(directory, tmp, sandbox_env, run_group, args.example_timeout)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     total = totals(records)
     examples_ok = sum(e["status"] == "passed" for e in examples)
     result = {
-        "command": " ".join(["python -m benchmarks.upstream", *(argv if argv is not None else sys.argv[1:])]),
+        "command": " ".join(["python -m conformance.upstream", *(argv if argv is not None else sys.argv[1:])]),
         "upstream_dir": directory, "ranks": RANKS,
         "notes": [
             "Horovod's test/parallel files run unmodified as `mpirun -n 2 python -m pytest FILE`; a test passes "
             "only if it passed on both ranks. 'excused': fails only because the test itself uses an API the "
-            "framework removed (reason per test, from benchmarks/upstream_known.py). Seconds are wall time on "
+            "framework removed (reason per test, from conformance/upstream_known.py). Seconds are wall time on "
             "a machine that may have been shared.",
             "failure frames: 'frame' is the innermost, 'test_frame' the innermost in the test's own file, "
             "'horovod_frame' the innermost inside Horovod.",
@@ -276,7 +276,8 @@ def main(argv=None):
     if examples:
         result["targets"]["examples run to completion"] = {
             "target": "every example passes but those that need torchvision and the excused",
-            "measured": f"{examples_ok} passed of {sum(e['status'] not in ('needs torchvision', 'excused') for e in examples)}",
+            "measured": f"{examples_ok} passed of "
+                        f"{sum(e['status'] not in ('needs torchvision', 'excused') for e in examples)}",
             "met": all(e["status"] in ("passed", "needs torchvision", "excused") for e in examples)}
     harness.write(result, args.out, load_before)
     print(f"{args.out}: {total['passed']} passed, {total['failed']} failed, {total['excused']} excused, "

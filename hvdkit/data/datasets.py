@@ -19,7 +19,8 @@ import zipfile
 
 import numpy as np
 
-from hvdkit.common.idx import DataError, read_idx, read_npz
+from hvdkit.common import files
+from hvdkit.data.idx import DataError, read_idx, read_npz
 
 __all__ = ["load", "available", "find", "write_keras_mnist", "DataError", "HOW_TO_GET", "NAMES"]
 
@@ -196,9 +197,7 @@ def write_keras_mnist(path=None, force=False, quiet=False):
     np.savez_compressed(buf, x_train=x_train, y_train=y_train.astype(np.uint8), x_test=x_test,
                         y_test=y_test.astype(np.uint8), **{STANDIN_KEY: np.array("fashion-mnist")})
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    from hvdkit.common.checkpoint import _atomic_write  # the project's one atomic writer
-    _atomic_write(path, buf.getvalue())
-    os.chmod(path, 0o644)  # a cache file like Keras's own, not the temp file's 0600
+    files.write_bytes(path, buf.getvalue())
     if not quiet:
         print(f"wrote {path}: Fashion-MNIST (clothing images, 10 classes) standing in for MNIST, "
               f"{len(x_train)} train / {len(x_test)} test images; it is NOT MNIST")

@@ -1,4 +1,4 @@
-"""Upstream tests excused from benchmarks.upstream's target: they fail only because the test's own code uses
+"""Upstream tests excused from conformance.upstream's target: they fail only because the test's own code uses
 an API the framework removed, not because of Horovod.
 
 Each entry was decided by reading the failure's frames and the test's source, and excuses a failure only
@@ -20,7 +20,8 @@ _SUBCLASS = ("the test's own Optimizer subclass calls the Keras 3 base construct
              "it requires (Keras 2's OptimizerV2 had a default)")
 KNOWN = [
     ("test_torch.py", "TorchTests::test_broadcast_state", "ValueError", r"^Muon only supports 2D", {2320}, _MUON),
-    ("test_torch.py", "TorchTests::test_broadcast_state_options", "ValueError", r"^Muon only supports 2D", {2472}, _MUON),
+    ("test_torch.py", "TorchTests::test_broadcast_state_options", "ValueError", r"^Muon only supports 2D", {2472},
+     _MUON),
     ("test_torch.py", "TorchTests::test_force_allreduce", "ValueError", r"^Muon only supports 2D", {2661}, _MUON),
     ("test_tensorflow.py", "TensorFlowTests::test_horovod_syncbn_cpu", "ValueError",
      r"^Unrecognized keyword arguments passed to BatchNormalization: \{'fused': False\}$", {4159},
@@ -60,7 +61,8 @@ KNOWN = [
 # (script under examples/, exception-line regex, the script's own 'file:line' where it stops, reason).
 KNOWN_EXAMPLES = [
     ("keras/keras_mnist.py", r"^AttributeError: module 'tensorflow' has no attribute 'ConfigProto'$",
-     "keras/keras_mnist.py:15", "the script builds a TensorFlow 1 tf.ConfigProto session config (TensorFlow 2 has none)"),
+     "keras/keras_mnist.py:15",
+     "the script builds a TensorFlow 1 tf.ConfigProto session config (TensorFlow 2 has none)"),
     ("keras/keras_mnist_advanced.py", r"^ImportError: cannot import name 'ImageDataGenerator'",
      "keras/keras_mnist_advanced.py:8",
      "the script imports Keras 2's keras.preprocessing.image.ImageDataGenerator (removed in Keras 3; it also "

@@ -1,4 +1,4 @@
-"""pytest plugin loaded into each rank by benchmarks.upstream (`-p benchmarks.upstream_plugin`).
+"""pytest plugin loaded into each rank by conformance.upstream (`-p conformance.upstream_plugin`).
 
 Each rank appends one JSON line per event to $HVDKIT_UPSTREAM_OUT/rank-R.jsonl, flushed at once, so a
 rank that hangs or dies still leaves every test it finished and the one it was in:
@@ -18,21 +18,16 @@ import re
 
 import pytest
 
+from hvdkit.common.ranks import rank_and_size
+
 _ENV = "HVDKIT_UPSTREAM_OUT"
 _MESSAGE_CHARS = 600
-
-
-def _rank():
-    for name in ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "HOROVOD_RANK"):
-        if os.environ.get(name) is not None:
-            return int(os.environ[name])
-    return 0
 
 
 class _Writer:
     def __init__(self, directory, test_dir):
         os.makedirs(directory, exist_ok=True)
-        self._file = open(os.path.join(directory, f"rank-{_rank()}.jsonl"), "a", encoding="utf-8")
+        self._file = open(os.path.join(directory, f"rank-{rank_and_size()[0]}.jsonl"), "a", encoding="utf-8")
         self._test_dir = os.path.realpath(test_dir)
         # The installed package's folder (a user's clone of Horovod's tests may also be named horovod/).
         spec = importlib.util.find_spec("horovod")
@@ -83,7 +78,7 @@ class _Writer:
             frames = [(e.reprfileloc.path, e.reprfileloc.lineno) for e in entries if getattr(e, "reprfileloc", None)]
         else:  # an import error: pytest's text, frames as "path:line: in name", the error as "E   Type: message"
             raw = str(longrepr)
-            text = ([l[1:].strip() for l in raw.splitlines() if l.startswith("E ")] or [raw.strip()])[-1]
+            text = ([ln[1:].strip() for ln in raw.splitlines() if ln.startswith("E ")] or [raw.strip()])[-1]
             frames = [(m.group(1), int(m.group(2))) for m in re.finditer(r"^(\S+?\.py):(\d+): in ", raw, re.M)]
         frames = [(os.path.join(self._test_dir, p) if not os.path.isabs(p) else p, n) for p, n in frames]
         kind, _, message = text.partition(": ")

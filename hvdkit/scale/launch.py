@@ -7,11 +7,12 @@ import shutil
 import sys
 
 from hvdkit.common.context import usable_cores
+from hvdkit.common.errors import HvdkitError
 
 LAUNCHERS = ("mpirun", "mpiexec", "horovodrun", "srun")
 
 
-class LaunchError(RuntimeError):
+class LaunchError(HvdkitError, RuntimeError):
     pass
 
 
@@ -81,7 +82,8 @@ def command(n, argv, launcher="mpirun", extra=(), env_names=(), threads=None):
         # OpenMPI binds each of up to 2 ranks to one core: a 1-rank run with 2 threads would get one core
         # and make every scaling efficiency look better than it is. The user's own --bind-to wins.
         several = threads_per_rank(n, threads) > 1
-        unbind = ["--bind-to", "none"] if openmpi and several and not any(a.startswith("--bind-to") for a in extra) else []
+        bound = any(a.startswith("--bind-to") for a in extra)
+        unbind = ["--bind-to", "none"] if openmpi and several and not bound else []
         return [exe, "-n", str(n), *oversub, *unbind, *exports, *extra, *argv]
     if launcher == "horovodrun":
         return [exe, "-np", str(n), "-H", f"localhost:{n}", *extra, *argv]

@@ -1,5 +1,5 @@
-"""benchmarks.upstream (Horovod's own tests run at 2 ranks) on a tiny fake upstream tree, its missing-directory
-error, and `hvdkit data keras-mnist` read back by Keras's own MNIST loader."""
+"""conformance.upstream (Horovod's own tests run at 2 ranks) on a tiny fake upstream tree and, quickly, on the
+real one; its missing-directory error, and `hvdkit data keras-mnist` read back by Keras's own MNIST loader."""
 import json
 import os
 import subprocess
@@ -31,12 +31,13 @@ def _env(**extra):
     return dict(os.environ, PATH=BIN + os.pathsep + os.environ["PATH"], **extra)
 
 
+@pytest.mark.slow
 def test_runner_on_a_fake_upstream_tree(tmp_path):
     parallel = tmp_path / "horovod" / "test" / "parallel"
     parallel.mkdir(parents=True)
     (parallel / "test_fake.py").write_text(FAKE_TEST)
     out = tmp_path / "upstream.json"
-    proc = subprocess.run([sys.executable, "-m", "benchmarks.upstream", str(tmp_path / "horovod"), "--no-examples",
+    proc = subprocess.run([sys.executable, "-m", "conformance.upstream", str(tmp_path / "horovod"), "--no-examples",
                            "--out", str(out)], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     record = json.loads(out.read_text())
@@ -52,8 +53,23 @@ def test_runner_on_a_fake_upstream_tree(tmp_path):
     assert not list(parallel.glob("**/__pycache__")) and not (parallel / ".pytest_cache").exists()
 
 
+@pytest.mark.horovod
+@pytest.mark.slow
+def test_quick_run_of_horovods_own_suite(tmp_path):
+    """`make test`'s smoke run of the real suite: one small file at 2 ranks (a note when its tree is absent)."""
+    out = tmp_path / "upstream.json"
+    proc = subprocess.run([sys.executable, "-m", "conformance.upstream", "--quick", "--out", str(out)], cwd=ROOT,
+                          env=_env(), capture_output=True, text=True, timeout=1500)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    record = json.loads(out.read_text())
+    assert record["command"].startswith("python -m conformance.upstream --quick")
+    if "not_run" not in record:
+        assert [f["file"] for f in record["files"]] == ["test_timeline.py"]
+        assert record["totals"]["passed"] > 0 and record["totals"]["failed"] == 0, record["totals"]
+
+
 def test_missing_upstream_dir_is_one_line(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "benchmarks.upstream", str(tmp_path / "nowhere")], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "conformance.upstream", str(tmp_path / "nowhere")], cwd=ROOT,
                           env=_env(), capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
@@ -62,8 +78,9 @@ def test_missing_upstream_dir_is_one_line(tmp_path):
 
 @pytest.mark.tensorflow
 @pytest.mark.skipif(not os.path.isdir(FASHION), reason="needs Debian's dataset-fashion-mnist (make setup installs it)")
+@pytest.mark.slow
 def test_keras_mnist_standin_read_by_keras_loader(tmp_path):
-    from hvdkit.common.idx import read_idx
+    from hvdkit.data.idx import read_idx
     home = tmp_path / "keras"
     env = _env(KERAS_HOME=str(home))
     made = subprocess.run([os.path.join(BIN, "hvdkit"), "data", "keras-mnist"], env=env, capture_output=True,
@@ -77,12 +94,12 @@ def test_keras_mnist_standin_read_by_keras_loader(tmp_path):
         (x, y), (xt, yt) = tf.keras.datasets.mnist.load_data(path="mnist-1.npz")
         print("SHAPES", x.shape, x.dtype, y.shape, y.dtype, xt.shape, yt.shape, int(x[7].sum()), yt[:8].tolist())
     """)
-    hook = os.path.join(ROOT, "hvdkit", "common", "keras_standin")
+    hook = os.path.join(ROOT, "hvdkit", "data", "keras_standin")
     read = subprocess.run([sys.executable, "-c", script], env=dict(env, PYTHONPATH=hook), capture_output=True,
                           text=True, timeout=120)
     assert read.returncode == 0, read.stderr[-2000:]
     x_ref, y_ref = read_idx(f"{FASHION}/train-images-idx3-ubyte.gz"), read_idx(f"{FASHION}/t10k-labels-idx1-ubyte.gz")
-    line = next(l for l in read.stdout.splitlines() if l.startswith("SHAPES"))
+    line = next(ln for ln in read.stdout.splitlines() if ln.startswith("SHAPES"))
     assert line == (f"SHAPES (60000, 28, 28) uint8 (60000,) uint8 (10000, 28, 28) (10000,) "
                     f"{int(x_ref[7].sum())} {y_ref[:8].tolist()}")
     # A file that is not the stand-in (here: any other bytes, standing for real MNIST) is never replaced.

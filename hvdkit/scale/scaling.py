@@ -64,7 +64,8 @@ def table(rows_, unit="images", cores=None):
     widths = [max(len(row[i]) for row in [head] + lines) for i in range(len(head))]
 
     def fmt(row):
-        return "| " + " | ".join(c.rjust(w) if i < 8 else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))) + " |"
+        cells = (c.rjust(w) if i < 8 else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths)))
+        return "| " + " | ".join(cells) + " |"
     text = [fmt(head), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [fmt(row) for row in lines]
     if any(r["oversubscribed"] for r in rows_):
         where = f" ({cores} cores here)" if cores else ""

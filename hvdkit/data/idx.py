@@ -13,8 +13,10 @@ import zlib
 
 import numpy as np
 
+from hvdkit.common.errors import HvdkitError
 
-class DataError(RuntimeError):
+
+class DataError(HvdkitError, RuntimeError):
     """A data set is missing or a data file is unreadable; the message is one line that says what to do."""
 
 

@@ -1,4 +1,4 @@
-"""Horovod's example scripts (DIR/examples/**.py), run unmodified at 2 ranks, for benchmarks.upstream.
+"""Horovod's example scripts (DIR/examples/**.py), run unmodified at 2 ranks, for conformance.upstream.
 
 Each script runs from its own temporary working directory (they write checkpoints to ./), with small
 sizes through its own command-line flags where it has them. Elastic scripts run under horovodrun in
@@ -14,9 +14,10 @@ import subprocess
 import sys
 import time
 
-from benchmarks import upstream_known
-from hvdkit.common import datasets, launch
-from hvdkit.common.keras_standin import DIR as STANDIN_HOOK
+from conformance import upstream_known
+from hvdkit.data import datasets
+from hvdkit.scale import launch
+from hvdkit.data.keras_standin import DIR as STANDIN_HOOK
 
 RANKS = 2
 TIMEOUT = 1200  # the MNIST examples train 24 epochs (elastic Keras MNIST: ~14 min at 2 ranks here, under load)
@@ -86,10 +87,10 @@ _FRAME = re.compile(r'^File "([^"]+)", line (\d+)')
 
 def failure(output):
     """(last exception line, its innermost 'file:line' frame or None, output tail) from a failed run's output."""
-    lines = [re.sub(r"^\[\d+(,\d+)?\]<std\w+>:", "", l).strip() for l in output.splitlines()]
-    lines = [l for l in lines if l and not _NOISE.match(l)]
-    at = max((i for i, l in enumerate(lines) if _EXCEPTION.match(l)), default=None)
-    frames = [m for m in (_FRAME.match(l) for l in lines[:at]) if m] if at is not None else []
+    lines = [re.sub(r"^\[\d+(,\d+)?\]<std\w+>:", "", ln).strip() for ln in output.splitlines()]
+    lines = [ln for ln in lines if ln and not _NOISE.match(ln)]
+    at = max((i for i, ln in enumerate(lines) if _EXCEPTION.match(ln)), default=None)
+    frames = [m for m in (_FRAME.match(ln) for ln in lines[:at]) if m] if at is not None else []
     frame = None
     if frames:
         path = frames[-1].group(1)

@@ -6,7 +6,7 @@ A record is one JSON object written by rank 0 (format documented in docs/scale.m
               rank_rates (one units/s figure per rank, index = rank), total_rate (their sum, as allreduced)
     derived   rate_mean, rate_std, slowest_rank, fastest_rank ({"rank", "rate"}) -- filled in by build()
     optional  program, framework, created, local_size, threads_per_rank, cpu_count, oversubscribed,
-              batch_size (per rank), global_batch_size, warmup_steps, timed_steps, step_times (per rank,
+              batch_size (per rank), global_batch_size, untimed_steps, timed_steps, step_times (per rank,
               seconds), step_rate_mean / step_rate_std (per rank), config, versions, ... (kept as given)
 
 `hvdkit scale` tells each run where to write through the environment variable HVDKIT_RECORD (and, for
@@ -17,8 +17,10 @@ import json
 import math
 import os
 import statistics
-import tempfile
 import time
+
+from hvdkit.common import files
+from hvdkit.common.errors import HvdkitError
 
 FORMAT = "hvdkit-run-record"
 VERSION = 1
@@ -28,7 +30,7 @@ GLOBAL_BATCH_ENV = "HVDKIT_GLOBAL_BATCH_SIZE"
 _SUM_TOLERANCE = 1e-6
 
 
-class RecordError(ValueError):
+class RecordError(HvdkitError, ValueError):
     pass
 
 
@@ -87,19 +89,7 @@ def _positive(x):
 def write(path, record):
     """Validate and write atomically (a reader never sees half a record); returns the path."""
     validate(record)
-    path = os.path.abspath(os.fspath(path))
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=os.path.dirname(path))
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(record, f, indent=1)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    return files.write_json(path, record)
 
 
 def read(path):

@@ -11,7 +11,7 @@ import sys
 import zipfile
 
 _MODULE = "keras.src.utils.file_utils"
-_MARKER = "hvdkit_standin.npy"  # hvdkit.common.datasets.STANDIN_KEY, as np.savez names the member
+_MARKER = "hvdkit_standin.npy"  # hvdkit.data.datasets.STANDIN_KEY, as np.savez names the member
 
 
 def _is_standin(path):

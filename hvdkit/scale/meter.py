@@ -1,6 +1,6 @@
 """Live progress, the final throughput report and the run record of a training loop. Framework-free.
 
-    meter = Meter(total_steps=12, warmup_steps=2, batch_size=16, rank=ctx.rank)
+    meter = Meter(total_steps=12, untimed_steps=2, batch_size=16, rank=ctx.rank)
     meter.say("one line from rank 0")
     for step in range(12):
         loss = train_step(...)            # a float: the step has finished
@@ -9,8 +9,9 @@
     meter.finish(ranks, mean_loss, json_path, **fields)   # rank 0: the report, and the record (docs/scale.md)
 
 A step's time runs from the end of the previous step (or from the meter's creation) to step(): fetching
-the batch, forward, backward, the gradient allreduce and the update. The first `warmup_steps` steps (graph
-tracing, allocator warm-up) are shown but not timed. A rank's rate is its timed images over its timed
+the batch, forward, backward, the gradient allreduce and the update. The first `untimed_steps` steps (graph
+tracing, allocator warm-up) are shown but not timed. ("Warmup" in hvdkit is the learning-rate warm-up
+of step 4 only.) A rank's rate is its timed images over its timed
 seconds; the total is the sum of the ranks' rates, never rank 0's rate times the ranks.
 """
 import math
@@ -20,7 +21,7 @@ import statistics
 import sys
 import time
 
-from hvdkit.common import record as run_record
+from hvdkit.scale import record as run_record
 from hvdkit.common.context import usable_cores
 
 
@@ -32,10 +33,10 @@ def clock(seconds):
 
 
 class Meter:
-    def __init__(self, total_steps, warmup_steps, batch_size, rank=0, every=1, unit="images", out=None):
-        if warmup_steps >= total_steps:
-            raise ValueError(f"{total_steps} steps leave none to time after {warmup_steps} warmup steps")
-        self.total, self.warmup, self.batch = int(total_steps), int(warmup_steps), int(batch_size)
+    def __init__(self, total_steps, untimed_steps, batch_size, rank=0, every=1, unit="images", out=None):
+        if untimed_steps >= total_steps:
+            raise ValueError(f"{total_steps} steps leave none to time after {untimed_steps} untimed steps")
+        self.total, self.untimed, self.batch = int(total_steps), int(untimed_steps), int(batch_size)
         self.rank, self.every, self.unit = rank, max(1, int(every)), unit
         self.short = {"images": "img"}.get(unit, unit)
         self.out = out
@@ -57,7 +58,7 @@ class Meter:
         now = time.perf_counter()
         elapsed, self._last = now - self._last, now
         self.done += 1
-        timed = self.done > self.warmup
+        timed = self.done > self.untimed
         if timed:
             self.times.append(elapsed)
             self.loss_sum += float(loss) * self.batch
@@ -68,7 +69,7 @@ class Meter:
         line = (f"step {self.done}/{self.total}: {elapsed:.2f} s, {self.batch / elapsed:.1f} {self.short}/s on rank "
                 f"{self.rank}, loss {float(loss):.4f}")
         if not timed:
-            return line + " (warmup, not timed)"
+            return line + " (untimed)"
         left = self.total - self.done
         return line + (f", {clock(left * statistics.fmean(self.times))} left" if left else "")
 
@@ -101,7 +102,7 @@ class Meter:
         rec = run_record.build(
             len(ranks), rates, math.fsum(rates), unit=self.unit, **fields,
             batch_size=self.batch, global_batch_size=self.batch * len(ranks),
-            warmup_steps=self.warmup, timed_steps=len(self.times),
+            untimed_steps=self.untimed, timed_steps=len(self.times),
             hosts=len(hosts), local_size=max(len(rs) for rs in hosts.values()), threads_per_rank=threads_per_rank,
             cpu_count=ranks[0]["cpu_count"], affinity_cores=[r["affinity"] for r in ranks],
             oversubscribed=any(len(rs) > rs[0]["cpu_count"] for rs in hosts.values()),
