@@ -93,7 +93,7 @@ if ! ls "$build_dir"/horovod-*.whl >/dev/null 2>&1; then
         "$work/horovod-$HOROVOD_VERSION" > "$work/build.log" 2>&1 || {
         tail -40 "$work/build.log" >&2
         cp "$work/build.log" "$cache_root/last-build.log" 2>/dev/null || true
-        die "Horovod build failed; full log above (last 40 lines). See README: Troubleshooting the build"
+        die "Horovod build failed; full log above (last 40 lines). See docs/install.md: Troubleshooting the Horovod build"
     }
     mkdir -p "$build_dir"
     mv "$work"/dist/horovod-*.whl "$build_dir/"
