@@ -19,8 +19,8 @@ from hvdkit.common import datasets
 from hvdkit.common import record  # Horovod: the run record's environment variables
 from hvdkit.common.errors import UsageProblem  # Horovod: a bad --global-batch-size is one line
 from hvdkit.common.meter import Meter
-from hvdkit.models.cost import time_note
 from hvdkit.common.timeline_capture import parse_steps  # Horovod: --timeline-steps
+from hvdkit.models.cost import time_note
 from hvdkit.models.resnet_tf import resnet34  # first: it imports TensorFlow without its C++ start-up notices
 import keras
 import tensorflow as tf

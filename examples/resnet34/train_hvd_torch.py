@@ -24,9 +24,9 @@ from hvdkit.common import datasets
 from hvdkit.common import record  # Horovod: the run record's environment variables
 from hvdkit.common.errors import UsageProblem  # Horovod: a bad --global-batch-size is one line
 from hvdkit.common.meter import Meter
+from hvdkit.common.timeline_capture import parse_steps  # Horovod: --timeline-steps
 from hvdkit.models.cost import time_note
 from hvdkit.models.resnet_torch import resnet34
-from hvdkit.common.timeline_capture import parse_steps  # Horovod: --timeline-steps
 
 SOURCES = ("synthetic", "fashion-mnist", "folder")
 MEAN = torch.tensor([0.485, 0.456, 0.406]).view(1, 3, 1, 1)  # ImageNet's per-channel statistics
