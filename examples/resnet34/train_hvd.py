@@ -15,9 +15,8 @@ import sys
 import numpy as np
 
 import hvdkit
-from hvdkit.common import datasets
+from hvdkit.common import datasets, errors
 from hvdkit.common import record  # Horovod: the run record's environment variables
-from hvdkit.common.errors import UsageProblem  # Horovod: a bad --global-batch-size is one line
 from hvdkit.common.meter import Meter
 from hvdkit.common.timeline_capture import parse_steps  # Horovod: --timeline-steps
 from hvdkit.models.cost import time_note
@@ -147,7 +146,7 @@ def main():
     ctx = hk.init(seed=args.seed, threads=args.threads)  # Horovod: steps 1-2, start Horovod, a share of the cores
     batch = args.global_batch_size // ctx.size if args.global_batch_size else args.batch_size  # Horovod: per rank
     if args.global_batch_size and args.global_batch_size % ctx.size:  # Horovod: strong scaling splits it evenly
-        raise UsageProblem(f"--global-batch-size: use a multiple of the {ctx.size} ranks")  # Horovod: one line
+        raise errors.UsageProblem(f"--global-batch-size: use a multiple of the {ctx.size} ranks")  # Horovod: one line
     samples = batch * ctx.size * args.total_steps  # Horovod: synthetic images for every rank
     data, n, classes = load(args, samples)
     train = hk.shard(data, batch, shuffle=args.data != "synthetic", seed=args.seed, drop_last=True,  # Horovod: step 3,

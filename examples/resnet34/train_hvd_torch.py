@@ -20,9 +20,8 @@ import horovod  # Horovod: its version, for the run record
 import horovod.torch as hvd  # Horovod: its allgather, for the final report
 import hvdkit
 import hvdkit.torch as hk  # Horovod: the eight steps, one call each
-from hvdkit.common import datasets
+from hvdkit.common import datasets, errors
 from hvdkit.common import record  # Horovod: the run record's environment variables
-from hvdkit.common.errors import UsageProblem  # Horovod: a bad --global-batch-size is one line
 from hvdkit.common.meter import Meter
 from hvdkit.common.timeline_capture import parse_steps  # Horovod: --timeline-steps
 from hvdkit.models.cost import time_note
@@ -167,7 +166,7 @@ def main():
     device = ctx.device  # Horovod: step 2, this rank's GPU (or the CPU)
     batch = args.global_batch_size // ctx.size if args.global_batch_size else args.batch_size  # Horovod: per rank
     if args.global_batch_size and args.global_batch_size % ctx.size:  # Horovod: strong scaling splits it evenly
-        raise UsageProblem(f"--global-batch-size: use a multiple of the {ctx.size} ranks")  # Horovod: one line
+        raise errors.UsageProblem(f"--global-batch-size: use a multiple of the {ctx.size} ranks")  # Horovod: one line
     samples = batch * ctx.size * args.total_steps  # Horovod: synthetic images for every rank
     data, classes = load(args, samples)
     loader = hk.shard(data, batch, shuffle=args.data != "synthetic", seed=args.seed,  # Horovod: step 3, this rank's

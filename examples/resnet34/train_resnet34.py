@@ -13,7 +13,7 @@ import sys
 import numpy as np
 
 import hvdkit
-from hvdkit.common import datasets
+from hvdkit.common import datasets, errors
 from hvdkit.common.meter import Meter
 from hvdkit.models.cost import time_note
 from hvdkit.models.resnet_tf import resnet34  # first: it imports TensorFlow without its C++ start-up notices
@@ -150,5 +150,5 @@ def main():
 if __name__ == "__main__":
     try:
         sys.exit(main())
-    except datasets.DataError as exc:  # a missing or unusable data set: one line, not a traceback
-        sys.exit(f"{os.path.basename(__file__)}: error: {exc}")
+    except datasets.DataError as exc:  # a missing or unusable data set: one line (exit 2), not a traceback
+        errors.fail(exc)
