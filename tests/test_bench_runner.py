@@ -158,7 +158,8 @@ def test_page_renders_every_record(records):
     runs = [{"name": n, "command": BENCHMARKS[n][0], "status": "ok", "result": records[n]} for n in BENCHMARKS]
     text = page(runs, machine())
     for n in BENCHMARKS:
-        row = next(line for line in text.splitlines() if line.startswith(f"| [{n}.json](../benchmarks/results/{n}.json)"))
+        link = f"| [{n}.json](../benchmarks/results/{n}.json)"
+        row = next(line for line in text.splitlines() if line.startswith(link))
         targets = records[n].get("targets") or {}
         met = sum(1 for t in targets.values() if isinstance(t, dict) and t.get("met"))
         assert (f"| {met} of {len(targets)} |" if targets else "| none set |") in row, row
