@@ -8,7 +8,7 @@ In one run, each piece a 1-rank launch through benchmarks/harness.py (benchmarks
   (`tf.matmul`: oneDNN). The machine's rate at T threads is the faster library's median: a rate the
   hardware reached, not one library's (MKL takes its AVX2 path on AMD CPUs; oneDNN uses AVX-512).
 - flops: hvdkit's ResNet34 training step's FLOPs per image, counted by torch's FlopCounterMode.
-- runs: the example users run, `mpirun --bind-to none -n 1 python examples/resnet34/train_hvd.py --framework F
+- runs: the example users run, `mpirun --bind-to none -n 1 python examples/resnet34/train_hvd.py (train_hvd_torch.py)
   --image-size S --batch-size 16 --threads 2 ...`, each framework and size, alternated, --repeats times;
   images/s is the run record's total_rate. GFLOP/s = images/s x FLOPs per image; fraction = that over the
   2-thread matmul rate.
@@ -36,7 +36,7 @@ from benchmarks.harness import BenchError, stats
 
 OUT = os.path.join(harness.RESULTS, "resnet.json")
 RANK = "benchmarks/ranks/resnet_limit_rank.py"
-TRAIN = "examples/resnet34/train_hvd.py"
+TRAIN = {"tensorflow": "examples/resnet34/train_hvd.py", "torch": "examples/resnet34/train_hvd_torch.py"}
 FRAMEWORKS = ("torch", "tensorflow")
 LIBRARIES = ("torch", "tensorflow")
 # (framework, image size): variants measured against "hvdkit" there. XLA and Eigen at 224 px would take
@@ -82,7 +82,7 @@ def measure_matmul(args):
 def example_run(framework, size, args, out_dir, rep):
     """One 1-rank launch of the example; its run record."""
     path = os.path.join(out_dir, f"{framework}-{size}-{rep}.json")
-    argv = [TRAIN, "--framework", framework, "--image-size", str(size), "--batch-size", str(args.batch),
+    argv = [TRAIN[framework], "--image-size", str(size), "--batch-size", str(args.batch),
             "--num-steps", str(args.steps), "--warmup-steps", str(args.untimed), "--threads", str(args.threads)]
     harness.run(1, argv + ["--json", path], threads=args.threads, timeout=args.timeout)
     with open(path) as f:

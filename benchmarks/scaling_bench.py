@@ -4,7 +4,7 @@
     python -m benchmarks.scaling_bench --quick --out /tmp/scaling.json         # smoke: torch, 32 px, 3 steps
 
 Each sweep is `hvdkit scale -n 1,2 --launcher-args "--bind-to none" -- python examples/resnet34/train_hvd.py
---framework F ...` (weak scaling: the per-rank batch stays fixed). `--bind-to none` lets the single rank
+(train_hvd_torch.py) ...` (weak scaling: the per-rank batch stays fixed). `--bind-to none` lets the single rank
 use every core with cores threads; at 2 ranks each rank gets cores / 2 threads (hvdkit's init splits them).
 Sweeps alternate (benchmarks/harness.py: each repetition starts one sweep later), --repeats times; each
 repetition's efficiency (total images/s
@@ -34,7 +34,7 @@ from benchmarks import harness
 
 ROOT = harness.ROOT
 OUT = os.path.join(harness.RESULTS, "scaling.json")
-TRAIN = "examples/resnet34/train_hvd.py"
+TRAIN = {"tensorflow": "examples/resnet34/train_hvd.py", "torch": "examples/resnet34/train_hvd_torch.py"}
 TARGET = 0.9
 FRAMEWORKS = ("torch", "tensorflow")
 # name: (--threads for train_hvd.py (None: hvdkit's split), environment of the sweep)
@@ -46,7 +46,7 @@ TARGET_MODES = ("cores_split", "one_thread_each")  # the others are comparisons;
 
 def sweep(framework, args, out_dir, threads=None, env_set=None):
     """One `hvdkit scale -n 1,2` run; its table rows (scale.json) and the exact command."""
-    program = ["python", TRAIN, "--framework", framework, "--image-size", str(args.image_size),
+    program = ["python", TRAIN[framework], "--image-size", str(args.image_size),
                "--batch-size", str(args.batch_size), "--num-steps", str(args.steps),
                "--warmup-steps", str(args.untimed_steps)] + (["--threads", str(threads)] if threads else [])
     cmd = [sys.executable, "-m", "hvdkit", "scale", "-n", "1,2", "--launcher-args=--bind-to none",

@@ -4,14 +4,16 @@
 #   scripts/build_horovod.sh [PYTHON]        (default: .venv/bin/python, else python3)
 #
 # Horovod's last release does not build from its sdist against torch >= 2.1 or TF >= 2.16, and its
-# TensorFlow/Keras Python layer assumes Keras 2. Two patches in scripts/patches/ fix that:
-#   horovod-0.28.1.patch         the smallest build change (see README "Troubleshooting the build");
-#   horovod-0.28.1-python.patch  Python only: Horovod's own TF/Keras API on Keras 3, and two faults of
-#                                horovod.torch's broadcast_optimizer_state (README "What hvdkit's
-#                                Horovod fixes"); Keras 2 keeps its original code paths.
+# TensorFlow/Keras Python layer assumes Keras 2. The patches in scripts/patches/ fix that
+# (docs/horovod-patch.md):
+#   horovod-0.28.1.patch   the smallest build change (C++17, XLA ops only for GPU builds);
+#   horovod-python/*.patch Python only, one file per fix, applied in name order: Horovod's own TF/Keras
+#                          API on Keras 3, and two faults of horovod.torch's broadcast_optimizer_state;
+#                          Keras 2 keeps its original code paths. (horovod-0.28.1-python.patch is their
+#                          sum, made by scripts/patches/regenerate.sh, for patching an installed Horovod.)
 # The compiled wheel is cached under $HVDKIT_CACHE (default ~/.cache/hvdkit) keyed by everything that
-# changes the binary; the Python patch is applied to a copy of that wheel (seconds, no recompilation),
-# cached under a key that adds the patch's hash. A second run, or a second venv with the same
+# changes the binary; the Python patches are applied to a copy of that wheel (seconds, no recompilation),
+# cached under a key that adds their hash. A second run, or a second venv with the same
 # versions, only reinstalls.
 #
 # Build options the user sets are passed through untouched: HOROVOD_GPU_OPERATIONS, HOROVOD_CUDA_HOME,
@@ -21,7 +23,8 @@ set -euo pipefail
 HOROVOD_VERSION=0.28.1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 patch_file="$here/patches/horovod-$HOROVOD_VERSION.patch"
-py_patch_file="$here/patches/horovod-$HOROVOD_VERSION-python.patch"
+py_patches=("$here"/patches/horovod-python/[0-9][0-9]-*.patch)  # name order: the order they apply in
+[ -f "${py_patches[0]}" ] || { echo "build_horovod: no patches in $here/patches/horovod-python" >&2; exit 1; }
 PYTHON=${1:-${PYTHON:-}}
 if [ -z "$PYTHON" ]; then
     if [ -x "$here/../.venv/bin/python" ]; then PYTHON="$here/../.venv/bin/python"; else PYTHON=python3; fi
@@ -67,7 +70,7 @@ patch_hash=$(sha256sum "$patch_file" | cut -c1-12)
 env_hash=$(printf '%s' "$build_env" | sha256sum | cut -c1-12)
 build_key="horovod-$HOROVOD_VERSION-patch-$patch_hash-py$py_ver-torch-$torch_ver-tf-$tf_ver-env-$env_hash"
 build_dir="$cache_root/wheels/$build_key"
-key="$build_key-python-$(sha256sum "$py_patch_file" | cut -c1-12)"
+key="$build_key-python-$(cat "${py_patches[@]}" | sha256sum | cut -c1-12)"
 wheel_dir="$cache_root/wheels/$key"
 prefix=$("$PYTHON" -c 'import sys; print(sys.prefix)')
 stamp="$prefix/.hvdkit-horovod-key"
@@ -90,7 +93,7 @@ if ! ls "$build_dir"/horovod-*.whl >/dev/null 2>&1; then
         "$work/horovod-$HOROVOD_VERSION" > "$work/build.log" 2>&1 || {
         tail -40 "$work/build.log" >&2
         cp "$work/build.log" "$cache_root/last-build.log" 2>/dev/null || true
-        die "Horovod build failed; full log above (last 40 lines). See README: Troubleshooting the build"
+        die "Horovod build failed; full log above (last 40 lines). See docs/install.md: Troubleshooting the Horovod build"
     }
     mkdir -p "$build_dir"
     mv "$work"/dist/horovod-*.whl "$build_dir/"
@@ -98,12 +101,14 @@ if ! ls "$build_dir"/horovod-*.whl >/dev/null 2>&1; then
 fi
 
 if ! ls "$wheel_dir"/horovod-*.whl >/dev/null 2>&1; then
-    say "applying $(basename "$py_patch_file") to the compiled wheel"
+    say "applying ${#py_patches[@]} Python patches (scripts/patches/horovod-python/) to the compiled wheel"
     unpacked=$(mktemp -d)
     "$PYTHON" -m pip install --quiet wheel
     "$PYTHON" -m wheel unpack --dest "$unpacked" "$build_dir"/horovod-*.whl >/dev/null
-    (cd "$unpacked/horovod-$HOROVOD_VERSION" && patch -p1 --quiet < "$py_patch_file") \
-        || die "patch $py_patch_file does not apply to the built wheel"
+    for p in "${py_patches[@]}"; do
+        (cd "$unpacked/horovod-$HOROVOD_VERSION" && patch -p1 --quiet < "$p") \
+            || die "patch $p does not apply to the built wheel"
+    done
     mkdir -p "$wheel_dir.tmp"
     "$PYTHON" -m wheel pack --dest-dir "$wheel_dir.tmp" "$unpacked/horovod-$HOROVOD_VERSION" >/dev/null
     rm -rf "$unpacked" "$wheel_dir" && mv "$wheel_dir.tmp" "$wheel_dir"

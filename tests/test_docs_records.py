@@ -1,7 +1,7 @@
 """Every measured figure in README.md, homework/README.md and docs/*.md names the record it comes from,
 and says what the record says.
 
-The convention (also at the top of docs/BENCHMARKS.md): a figure is a Markdown link whose text is the
+The convention (also at the top of docs/performance.md): a figure is a Markdown link whose text is the
 figure and whose target is the record plus the key inside it,
 
     [0.86](benchmarks/results/pi.json#per_core.65536.fraction)        (README.md, homework/README.md)
@@ -12,7 +12,7 @@ and may end in `*F` or
 `/F` to scale the value (`/1e6` for millions, `*100` for a percentage). The link text starts with the
 number; a unit may follow. The
 record's value rounded to the digits shown must be the number shown. docs/BENCHMARKS.md is generated
-from the records and is not checked here.
+from the records (a list of them, no figures) and is not checked here.
 
 Figures without a record: `unlinked()` finds numbers followed by a unit of time, rate or ratio (ms, s,
 x, %, samples/s, ...) outside code and outside record links, and in table rows also plain decimals like an
@@ -41,7 +41,8 @@ TABLE_DECIMAL = re.compile(r"(?<![\w.\-/])0\.\d{3,}(?![\w.])")  # an accuracy or
 # Documents whose every unit figure must be a record link; the others are not checked for that yet.
 CONVERTED = ["README.md", "homework/README.md", "docs/reliability.md", "docs/eight-steps.md", "docs/scale.md",
              "docs/performance.md",
-             "docs/timeline.md", "docs/elastic.md", "docs/two-hosts.md", "docs/horovod-patch.md"]
+             "docs/timeline.md", "docs/elastic.md", "docs/two-hosts.md", "docs/horovod-patch.md", "docs/install.md",
+             "docs/check.md"]
 
 
 def documents():
@@ -143,18 +144,20 @@ def test_no_figure_without_a_record(doc):
 
 
 def test_an_edited_number_is_caught():
-    """The check itself: README's first record figure, changed by one unit of its last digit, is reported."""
-    text = read("README.md")
+    """The check itself: docs/performance.md's first record figure, changed by one unit of its last digit, is
+    reported."""
+    doc = "docs/performance.md"
+    text = read(doc)
     m = LINK.search(text)
-    assert m, "README.md has no record link"
+    assert m, f"{doc} has no record link"
     label = m.group(1)
     literal = NUMBER.match(label).group(1)
     digits = [i for i, c in enumerate(literal) if c.isdigit()]
     last = digits[-1]
     bumped = literal[:last] + str((int(literal[last]) + 1) % 10) + literal[last + 1:]
     edited = text[:m.start(1)] + label.replace(literal, bumped, 1) + text[m.end(1):]
-    assert not problems("README.md", text)
-    assert problems("README.md", edited)
+    assert not problems(doc, text)
+    assert problems(doc, edited)
 
 
 def test_a_plain_accuracy_in_a_table_is_caught():

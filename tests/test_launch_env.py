@@ -1,6 +1,6 @@
 """Ranks launched by hvdkit keep large PyTorch tensors on transparent huge pages (THP_MEM_ALLOC_ENABLE=1),
 as NumPy does for its large arrays: a 16 MB allreduce is then as fast as mpi4py's on a NumPy array
-(docs/BENCHMARKS.md). Checked in each rank's own page tables, /proc/self/smaps. Also: horovodrun is the
+(benchmarks/results/allreduce.json). Checked in each rank's own page tables, /proc/self/smaps. Also: horovodrun is the
 interpreter's own."""
 import os
 import sys

@@ -70,7 +70,7 @@ def matmul(args):
 def flops(args):
     import torch
     from torch.utils.flop_counter import FlopCounterMode
-    from hvdkit.torch.resnet import resnet34
+    from hvdkit.models.resnet_torch import resnet34
 
     model = resnet34(args.num_classes)
     per_image = {}
@@ -90,7 +90,7 @@ def _tf_step(args):
     import keras
     import horovod.tensorflow as hvd
     import hvdkit.tensorflow as hk
-    from hvdkit.tensorflow.resnet import resnet34
+    from hvdkit.models.resnet_tf import resnet34
 
     ctx = hk.init(seed=0, threads=args.threads)
     if args.variant == "inter_op_1":
@@ -123,7 +123,7 @@ def _torch_step(args):
         os.environ["THP_MEM_ALLOC_ENABLE"] = "0"  # read by torch's CPU allocator
     import torch
     import hvdkit.torch as hk
-    from hvdkit.torch.resnet import resnet34
+    from hvdkit.models.resnet_torch import resnet34
 
     ctx = hk.init(seed=0, threads=args.threads)
     layout = {"nchw": False, "channels_last": True}.get(args.variant, "auto")

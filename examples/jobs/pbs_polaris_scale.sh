@@ -22,7 +22,12 @@ module load conda
 conda activate
 
 FRAMEWORK=${FRAMEWORK:-tensorflow}
-ARGS=(--framework "$FRAMEWORK" --image-size 224 --batch-size 32 --num-steps 50 --warmup-steps 5)
+case "$FRAMEWORK" in  # one Horovod script per framework
+    tensorflow) TRAIN=examples/resnet34/train_hvd.py ;;
+    torch) TRAIN=examples/resnet34/train_hvd_torch.py ;;
+    *) echo "FRAMEWORK must be tensorflow or torch, got '$FRAMEWORK'" >&2; exit 2 ;;
+esac
+ARGS=(--image-size 224 --batch-size 32 --num-steps 50 --warmup-steps 5)
 NNODES=$(wc -l < "$PBS_NODEFILE")
 PPN=4                       # one rank per GPU; hvdkit's init() pins rank i of a node to GPU i
 DEPTH=8                     # 32 cores / 4 ranks: each rank's threads stay on its own 8 cores
@@ -32,7 +37,7 @@ mkdir -p "$OUT"
 
 # One run with every rank; PALS mpiexec forwards the environment (no -x needed).
 mpiexec -n "$NRANKS" --ppn "$PPN" --depth "$DEPTH" --cpu-bind depth --env OMP_NUM_THREADS="$DEPTH" \
-    python examples/resnet34/train_hvd.py "${ARGS[@]}" --json "$OUT/full.json"
+    python "$TRAIN" "${ARGS[@]}" --json "$OUT/full.json"
 
 # Weak-scaling sweep over powers of two up to the job's ranks: table, CSV, PNG, PDF in $OUT/scale.
 COUNTS=""
@@ -40,4 +45,4 @@ for ((n = 1; n < NRANKS; n *= 2)); do COUNTS+="$n,"; done
 COUNTS+="$NRANKS"
 hvdkit scale -n "$COUNTS" --launcher mpiexec \
     --launcher-args "--ppn $PPN --depth $DEPTH --cpu-bind depth --env OMP_NUM_THREADS=$DEPTH --hostfile $PBS_NODEFILE" \
-    --out "$OUT/scale" -- python examples/resnet34/train_hvd.py "${ARGS[@]}"
+    --out "$OUT/scale" -- python "$TRAIN" "${ARGS[@]}"

@@ -20,18 +20,23 @@ cd "${SLURM_SUBMIT_DIR:-.}"
 source .venv/bin/activate
 
 FRAMEWORK=${1:-tensorflow}
-ARGS=(--framework "$FRAMEWORK" --image-size 224 --batch-size 32 --num-steps 50 --warmup-steps 5)
+case "$FRAMEWORK" in  # one Horovod script per framework
+    tensorflow) TRAIN=examples/resnet34/train_hvd.py ;;
+    torch) TRAIN=examples/resnet34/train_hvd_torch.py ;;
+    *) echo "FRAMEWORK must be tensorflow or torch, got '$FRAMEWORK'" >&2; exit 2 ;;
+esac
+ARGS=(--image-size 224 --batch-size 32 --num-steps 50 --warmup-steps 5)
 OUT=results/slurm-$SLURM_JOB_ID
 mkdir -p "$OUT"
 export OMP_NUM_THREADS=$SLURM_CPUS_PER_TASK
 
 # One run with every rank of the allocation; srun forwards the environment and binds each rank to its cores.
 srun --ntasks="$SLURM_NTASKS" --cpu-bind=cores \
-    python examples/resnet34/train_hvd.py "${ARGS[@]}" --json "$OUT/full.json"
+    python "$TRAIN" "${ARGS[@]}" --json "$OUT/full.json"
 
 # Weak-scaling sweep over powers of two up to the allocation (plus the full size): table, CSV, PNG, PDF in $OUT/scale.
 COUNTS=""
 for ((n = 1; n < SLURM_NTASKS; n *= 2)); do COUNTS+="$n,"; done
 COUNTS+="$SLURM_NTASKS"
 hvdkit scale -n "$COUNTS" --launcher srun --launcher-args "--cpu-bind=cores" --out "$OUT/scale" -- \
-    python examples/resnet34/train_hvd.py "${ARGS[@]}"
+    python "$TRAIN" "${ARGS[@]}"

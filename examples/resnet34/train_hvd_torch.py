@@ -1,42 +1,179 @@
 """ResNet34 on Horovod with PyTorch: train_resnet34_torch.py converted with hvdkit's eight steps.
 
     mpirun -n 8 python examples/resnet34/train_hvd_torch.py --image-size 64 --num-steps 5
-    mpirun -n 8 python examples/resnet34/train_hvd.py --framework torch      # the same
 
 Every line that differs from train_resnet34_torch.py carries a `# Horovod:` comment naming its step (of the
 eight in docs/eight-steps.md); tests/test_resnet.py checks that nothing else changed. Rank 0 prints every
 step's time, images/s, loss and the time left, then each rank's images/s and their sum. `--json PATH`
 (default $HVDKIT_RECORD, set by `hvdkit scale`) writes the run record of docs/scale.md.
 """
+import argparse
 import itertools
+import os
 import sys
 
-import resnet_common  # first: with --framework tensorflow it runs the TensorFlow twin before PyTorch loads
+import numpy as np
+import torch
+import torch.nn.functional as F
 
-resnet_common.hand_over(__file__)
+import horovod  # Horovod: its version, for the run record
+import horovod.torch as hvd  # Horovod: its allgather, for the final report
+import hvdkit
+import hvdkit.torch as hk  # Horovod: the eight steps, one call each
+from hvdkit.common import errors
+from hvdkit.data import datasets
+from hvdkit.scale import record  # Horovod: the run record's environment variables
+from hvdkit.scale.meter import Meter
+from hvdkit.timeline.capture import parse_steps  # Horovod: --timeline-steps
+from hvdkit.models.cost import time_note
+from hvdkit.models.resnet_torch import resnet34
 
-import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
+SOURCES = ("synthetic", "fashion-mnist", "folder")
+MEAN = torch.tensor([0.485, 0.456, 0.406]).view(1, 3, 1, 1)  # ImageNet's per-channel statistics
+STD = torch.tensor([0.229, 0.224, 0.225]).view(1, 3, 1, 1)
+POOL = 32  # distinct synthetic images kept in memory: sample i is image i % POOL
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".gif")
 
-import horovod.torch as hvd  # noqa: E402  Horovod: its allgather, for the final report
-import hvdkit.torch as hk  # noqa: E402  Horovod: the eight steps, one call each
-from hvdkit.scale.meter import Meter  # noqa: E402
-from hvdkit.torch.resnet import resnet34  # noqa: E402
 
-import resnet_data_torch  # noqa: E402
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, no usage block
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def whole(minimum):
+    def parse(text):
+        if not text.isdigit() or int(text) < minimum:
+            raise argparse.ArgumentTypeError(f"must be a whole number >= {minimum}, got {text!r}")
+        return int(text)
+    return parse
+
+
+def parse_args():
+    p = Parser(description="ResNet34 training throughput, with live progress.",
+               formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--data", choices=SOURCES, default="synthetic")
+    p.add_argument("--data-dir", help="Fashion-MNIST's directory (default: searched), or the image folder")
+    p.add_argument("--image-size", type=whole(1), default=224, help="images are SIZE x SIZE x 3 (32-64 for a CPU)")
+    p.add_argument("--batch-size", type=whole(1), default=16, help="images per step on each rank")  # Horovod: each
+    p.add_argument("--num-steps", "--num_steps", type=whole(1), default=10, help="timed steps")
+    p.add_argument("--warmup-steps", type=whole(0), default=2, help="untimed steps before the timed ones")
+    p.add_argument("--num-classes", type=whole(1), default=1000, help="classes of the synthetic data")
+    p.add_argument("--lr", type=float, default=0.0125, help="SGD learning rate of one rank")  # Horovod: x ranks
+    p.add_argument("--print-every", type=whole(1), default=1, help="a progress line every N steps")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--global-batch-size", type=whole(1), help="images per step over all ranks (strong "  # Horovod:
+                   f"scaling; overrides --batch-size). Default: ${record.GLOBAL_BATCH_ENV}")  # Horovod: hvdkit scale
+    p.add_argument("--lr-warmup-steps", type=whole(0), default=5,  # Horovod: step 4, Goyal et al. 2017
+                   help="ramp the LR from --lr to --lr x ranks over this many steps")  # Horovod: step 4
+    p.add_argument("--fp16-allreduce", action="store_true", help="send gradients as float16")  # Horovod: step 5
+    p.add_argument("--threads", type=whole(1), help="intra-op threads per rank (default: cores / ranks)")  # Horovod: 2
+    p.add_argument("--checkpoint-dir", help="resume from the latest checkpoint here, save one at the end")  # Horovod: 7
+    p.add_argument("--timeline", metavar="PATH", help="record Horovod's timeline of --timeline-steps")  # Horovod:
+    p.add_argument("--timeline-steps", metavar="A:B", help="steps A..B-1, counting warmup steps from 0 "  # Horovod:
+                   "(default: the timed steps)")  # Horovod: --timeline
+    p.add_argument("--timeline-mark-cycles", action="store_true", help="mark Horovod's cycles too")  # Horovod:
+    p.add_argument("--json", metavar="PATH", default=record.default_path(),  # Horovod: the run record,
+                   help=f"write the run record here (default: ${record.ENV}, set by `hvdkit scale`)")  # Horovod:
+    args = p.parse_args()
+    if args.lr <= 0:
+        p.error(f"--lr must be > 0, got {args.lr}")
+    if args.data == "folder" and not (args.data_dir and os.path.isdir(args.data_dir)):
+        p.error("--data folder needs --data-dir DIR (one subdirectory of images per class)")
+    args.total_steps = args.warmup_steps + args.num_steps
+    if args.json and os.path.isdir(args.json):  # Horovod: the run record
+        p.error(f"--json {args.json} is a directory: give a file name, e.g. {args.json}/run.json")  # Horovod:
+    args.timeline_steps = args.timeline_steps or f"{args.warmup_steps}:{args.total_steps}"  # Horovod: timeline
+    try:  # Horovod: the timeline
+        parse_steps(args.timeline_steps)  # Horovod: the timeline
+    except ValueError as exc:  # Horovod: the timeline
+        p.error(f"--timeline-steps: {exc}")  # Horovod: the timeline
+    if args.timeline and os.environ.get("HOROVOD_TIMELINE", "DYNAMIC") != "DYNAMIC":  # Horovod: the timeline
+        p.error("HOROVOD_TIMELINE already records the whole run: unset it or drop --timeline")  # Horovod: the timeline
+    try:  # Horovod: `hvdkit scale --strong` sets the global batch in the environment
+        args.global_batch_size = args.global_batch_size or record.global_batch_size()  # Horovod: strong scaling
+    except ValueError as exc:  # Horovod: strong scaling
+        p.error(str(exc))  # Horovod: strong scaling
+    args.compression = "fp16" if args.fp16_allreduce else "none"  # Horovod: step 5
+    return args
+
+
+class Synthetic(torch.utils.data.Dataset):
+    """ImageNet-shaped random images, already "normalized"; labels cycle through the classes."""
+
+    def __init__(self, samples, size, classes, seed):
+        rng = np.random.default_rng(seed)
+        self.pool = torch.from_numpy(rng.standard_normal((min(POOL, samples), 3, size, size), dtype=np.float32))
+        self.labels = torch.arange(samples) % classes
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, i):
+        return self.pool[i % len(self.pool)], self.labels[i]
+
+
+class Folder(torch.utils.data.Dataset):
+    """ROOT/<class>/<image>, ImageNet's train/ layout: uint8 3 x size x size images."""
+
+    def __init__(self, root, size):
+        self.classes = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)))
+        self.items = [(os.path.join(path, f), label) for label, name in enumerate(self.classes)
+                      for path, _, files in sorted(os.walk(os.path.join(root, name)))
+                      for f in sorted(files) if f.lower().endswith(IMAGE_EXTENSIONS)]
+        if not self.items:
+            raise datasets.DataError(f"no images ({', '.join(IMAGE_EXTENSIONS)}) in class subdirectories of {root}")
+        self.size = size
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        from PIL import Image
+        path, label = self.items[i]
+        with Image.open(path) as im:
+            im = im.convert("RGB").resize((self.size, self.size), Image.BILINEAR)
+            return torch.from_numpy(np.asarray(im).transpose(2, 0, 1).copy()), label
+
+
+def load(args, samples):
+    """(torch Dataset, number of classes); `samples` synthetic images if asked for."""
+    if args.data == "synthetic":
+        return Synthetic(samples, args.image_size, args.num_classes, args.seed), args.num_classes
+    if args.data == "fashion-mnist":
+        x, y, _, _ = datasets.load("fashion-mnist", args.data_dir)
+        return torch.utils.data.TensorDataset(torch.from_numpy(x[:, None]), torch.from_numpy(y)), 10
+    data = Folder(args.data_dir, args.image_size)
+    return data, len(data.classes)
+
+
+def ready(loader, args, device):
+    """Endless (images, labels) batches on `device`, epoch after epoch, float and ImageNet-normalized."""
+    for epoch in itertools.count():
+        if hasattr(loader, "set_epoch"):  # hvdkit's sharded loader: a new shuffle each epoch
+            loader.set_epoch(epoch)
+        for x, y in loader:
+            if args.data != "synthetic":
+                x = x.float().div_(255).expand(-1, 3, -1, -1)  # grey images get three equal channels
+                x = F.interpolate(x, size=(args.image_size,) * 2, mode="bilinear", align_corners=False)
+                x = (x - MEAN) / STD
+            yield x.to(device, non_blocking=True), y.to(device, non_blocking=True)
 
 
 def main():
-    args = resnet_common.parse_args(horovod=True)  # Horovod: adds --lr-warmup-steps, --fp16-allreduce, --json, ...
+    args = parse_args()
     window = (hk.timeline_window(args.timeline, args.timeline_steps, args.timeline_mark_cycles)  # Horovod: --timeline
               if args.timeline else None)  # Horovod: created before init, it records only the chosen steps
     ctx = hk.init(seed=args.seed, threads=args.threads)  # Horovod: steps 1-2, start Horovod, a share of the cores
     device = ctx.device  # Horovod: step 2, this rank's GPU (or the CPU)
-    batch = resnet_common.batch_per_rank(args, ctx.size)  # Horovod: --global-batch-size is split over the ranks
+    batch = args.global_batch_size // ctx.size if args.global_batch_size else args.batch_size  # Horovod: per rank
+    if args.global_batch_size and args.global_batch_size % ctx.size:  # Horovod: strong scaling splits it evenly
+        raise errors.UsageError(f"--global-batch-size: use a multiple of the {ctx.size} ranks")  # Horovod: one line
     samples = batch * ctx.size * args.total_steps  # Horovod: synthetic images for every rank
-    data, classes = resnet_data_torch.load(args, samples)
-    loader = hk.shard(data, batch, shuffle=args.shuffle, seed=args.seed, drop_last=True)  # Horovod: step 3, see ready()
-    resnet_common.check_steps(len(loader), len(data), batch, ctx.size)  # Horovod: steps per epoch on each rank
+    data, classes = load(args, samples)
+    loader = hk.shard(data, batch, shuffle=args.data != "synthetic", seed=args.seed,  # Horovod: step 3, this rank's
+                      drop_last=True)  # Horovod: part of each epoch, as many steps as every other rank
+    if len(loader) == 0:
+        raise datasets.DataError(f"{len(data)} samples give no full batch of {batch}: use a smaller --batch-size")
     model = resnet34(classes).to(device).train()
     opt = torch.optim.SGD(model.parameters(), lr=hk.scale_lr(args.lr), momentum=0.9)  # Horovod: step 4, LR x ranks
     sched = hk.warmup(opt, steps=args.lr_warmup_steps)  # Horovod: step 4, ramped up from --lr over the first steps
@@ -47,10 +184,12 @@ def main():
 
     meter = Meter(args.total_steps, args.warmup_steps, batch,
                   every=args.print_every, rank=ctx.rank)  # Horovod: only rank 0 prints
-    meter.say(resnet_common.banner(args, "torch", batch,
-                                   ranks=ctx.size, threads=ctx.threads, ranks_per_node=ctx.local_size,  # Horovod: ranks
-                                   cpu=device == "cpu"))
-    batches = resnet_data_torch.ready(loader, args, device)
+    meter.say(f"{ctx.size} rank(s) x {ctx.threads} thread(s), batch {batch} per rank")  # Horovod: the ranks
+    meter.say(f"ResNet34 (torch), {args.data} data {args.image_size}x{args.image_size}, batch {batch}, "
+              f"{args.warmup_steps} warmup + {args.num_steps} timed steps",
+              time_note(args.image_size, batch, args.total_steps, cpu=device == "cpu",  # Horovod: the node's ranks
+                        ranks_per_node=ctx.local_size, threads=ctx.threads))  # Horovod: share its cores
+    batches = ready(loader, args, device)
     for step, (x, y) in enumerate(itertools.islice(batches, args.total_steps)):  # Horovod: numbered for the timeline
         if window:  # Horovod: the timeline
             window.step(step)  # Horovod: start or stop the timeline
@@ -66,10 +205,14 @@ def main():
         ckpt.save(run, model=model, optimizer=opt, scheduler=sched)  # Horovod: step 7, only rank 0 writes
     loss = hk.average_metrics({"loss": meter.loss_pair()})["loss"]  # Horovod: step 8, over every rank's steps
     ranks = hvd.allgather_object(meter.summary())  # Horovod: every rank's step times, for the report
-    fields = resnet_common.record_fields(args, "torch", classes, {"torch": torch.__version__})
-    meter.finish(ranks, loss, args.json, ctx.threads, resumed_run=run, **fields)  # Horovod: every rank; the record
+    versions = {"python": sys.version.split()[0], "hvdkit": hvdkit.__version__, "torch": torch.__version__}
+    versions["horovod"] = horovod.__version__  # Horovod: its version, in the record
+    fields = dict(program="examples/resnet34/" + os.path.basename(__file__), framework="torch", model="resnet34",
+                  data=args.data, image_size=args.image_size, num_classes=classes, config=vars(args), versions=versions)
+    meter.finish(ranks, loss, args.json, ctx.threads, resumed_run=run,  # Horovod: every rank; rank 0 writes the
+                 fp16_allreduce=args.fp16_allreduce, **fields)  # Horovod: record (docs/scale.md)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(resnet_common.run(main))
+    sys.exit(main())  # Horovod: hk.init() made a missing data set one line (exit 2) that ends every rank

@@ -218,7 +218,7 @@ def check_mpi(report, python):
     else:
         said = (err.strip() or out.strip() or "no output").splitlines()[-1][:200]
         report.add(FAIL, "mpirun -n 2", f"exit {code}, ranks seen {got}: {said}",
-                   "check `mpirun -n 2 hostname`; see README Troubleshooting")
+                   "check `mpirun -n 2 hostname`; see docs/install.md")
     if hasattr(os, "geteuid") and os.geteuid() == 0 and not os.environ.get("OMPI_ALLOW_RUN_AS_ROOT"):
         report.add(WARN, "running as root", "plain `mpirun` refuses root",
                    "export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 (hvdkit's own launchers do)")

@@ -1,8 +1,10 @@
 """Steps 1-6 and 8 for TensorFlow 2 / Keras 3.
 
-Upstream Horovod's TF helpers predate Keras 3: they call `.ref()` on what they are given, which a
-Keras 3 Variable lacks (horovod issue 4290). Everything here hands Horovod the tf.Variable under
-each Keras variable (`v.value`), which is the same storage, so updates and broadcasts land in the model.
+hvdkit's own layer, on purpose (docs/horovod-patch.md, "Why hvdkit keeps its own Keras 3 layer"): it works
+on any Horovod 0.28.1, including a cluster's unpatched one, whose TF helpers predate Keras 3 and call
+`.ref()` on what they are given, which a Keras 3 Variable lacks (horovod issue 4290). Everything here
+hands Horovod the tf.Variable under each Keras variable (`v.value`), which is the same storage, so
+updates and broadcasts land in the model; only Horovod's collectives and its tape on tf.Variables are used.
 """
 import os
 
@@ -118,8 +120,8 @@ def warmup(optimizer, steps=None, epochs=None, steps_per_epoch=None, rule="linea
 class DistributedGradientTape:
     """Step 5: wraps a tf.GradientTape so gradient() returns gradients averaged over ranks.
 
-    Works with Keras 3 variables, where hvd.DistributedGradientTape raises
-    "'Variable' object has no attribute 'ref'".
+    Works with Keras 3 variables on any Horovod; an unpatched Horovod's own hvd.DistributedGradientTape
+    raises "'Variable' object has no attribute 'ref'" on them (hvdkit's patched build accepts them).
     """
 
     def __init__(self, tape, compression="none", op="average", sparse_as_dense=False, **kwargs):
@@ -184,9 +186,11 @@ def allreduce_gradients(grads, compression="none", op="average"):
 def distributed_optimizer(optimizer, compression="none", op="average"):
     """Step 5: a Keras 3 optimizer that averages gradients over ranks in apply_gradients (model.fit too).
 
-    hvd.DistributedOptimizer targets Keras 2 and fails on Keras 3 optimizers. Returns a new optimizer
-    of the same class and configuration (learning-rate schedule included), as Horovod's does; build,
-    step or compile with the returned one. In a GradientTape loop, DistributedGradientTape is the alternative.
+    Unpatched Horovod 0.28.1's hvd.DistributedOptimizer targets Keras 2 and fails on Keras 3 optimizers
+    (hvdkit's patched build makes it work; this one works on either). Returns a new optimizer of the same
+    class and configuration (learning-rate schedule included), as Horovod's does; build, step or compile
+    with the returned one. In a GradientTape loop, DistributedGradientTape is the alternative: use one of
+    the two (both would average twice, the same values for twice the traffic).
     """
     base = type(optimizer)
 

@@ -1,4 +1,8 @@
-"""Keras 3 callbacks for the model.fit path (Horovod's own assume Keras 2 and fail on Keras 3)."""
+"""Keras 3 callbacks for the model.fit path, on any Horovod.
+
+An unpatched Horovod 0.28.1's own callbacks assume Keras 2 and fail on Keras 3; hvdkit's patched build fixes
+them (docs/horovod-patch.md), and these work on either.
+"""
 import keras
 import horovod.tensorflow as hvd
 
