@@ -74,7 +74,8 @@ def main():
     ranks = hvd.allgather_object(meter.summary())  # Horovod: every rank's step times, for the report
     fields = resnet_common.record_fields(args, "tensorflow", classes, {"tensorflow": tf.__version__,
                                                                       "keras": keras.__version__})
-    meter.finish(ranks, loss, args.json, ctx.threads, resumed_run=run, **fields)  # Horovod: every rank; the record
+    meter.finish(ranks, loss, args.json, ctx.threads, resumed_run=run,  # Horovod: every rank; the record
+                 device=ctx.device, **fields)  # Horovod: its device (a GPU per rank: the ideal is linear in ranks)
     return 0
 
 
