@@ -21,8 +21,24 @@ def test_every_engine_fuzzes_every_target_without_a_crash(tmp_path):
     from fuzz_readers import targets
     results = json.loads(out.read_text())["results"]
     fuzzed = {(r["engine"], r["target"]) for r in results if r.get("cases")}
-    x86_linux = (platform.system(), platform.machine()) == ("Linux", "x86_64")
-    engines = {"hypothesis", "atheris"} if x86_linux else {"hypothesis"}
+    atheris_wheel = (platform.system(), platform.machine()) == ("Linux", "x86_64")
+    engines = {"hypothesis", "atheris"} if atheris_wheel else {"hypothesis"}
     assert fuzzed == {(e, t) for e in engines for t in targets()}, [
         {k: r.get(k) for k in ("engine", "target", "cases", "skipped")} for r in results]
     assert not [r for r in results if r.get("crash_count")], results
+
+
+def test_the_committed_record_states_the_command_that_wrote_it():
+    """tests/fuzz_results.json is what `make fuzz` writes: its command is the tool's own invocation (not a
+    path it no longer has), and its results are that command's: every engine and target, for its seconds."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    from fuzz_readers import RESULTS, targets
+    with open(RESULTS) as f:
+        record = json.load(f)
+    words = record["command"].split()
+    assert words[:2] == ["python", "tests/fuzz_readers.py"] and "--out" not in words, record["command"]
+    seconds = float(words[words.index("--seconds") + 1])
+    engines = words[words.index("--engines") + 1].split(",") if "--engines" in words else ["hypothesis", "atheris"]
+    results = record["results"]
+    assert {(r["engine"], r["target"]) for r in results} == {(e, t) for e in engines for t in targets()}
+    assert all(r["seconds"] == seconds and r["cases"] > 0 and r["crash_count"] == 0 for r in results), results

@@ -16,7 +16,7 @@ import time
 import pytest
 
 from conftest import BIN, ROOT
-from hvdkit.scale import record
+from hvdkit.scale import record, scaling
 from hvdkit.common.context import usable_cores
 
 PROBE = """
@@ -32,6 +32,8 @@ glob = None if "--ignore-global" in sys.argv else record.global_batch_size()
 batch = glob // comm.size if glob else 4
 extra = {"oversubscribed": comm.size > 1} if "--say-oversubscribed" in sys.argv else {}
 extra["cores_allowed"] = len(os.sched_getaffinity(0))
+if "--say-threads" in sys.argv:  # what hvdkit scale gave each rank, as train_hvd.py records it
+    extra.update(threads_per_rank=int(os.environ["OMP_NUM_THREADS"]), local_size=comm.size, hosts=1)
 if comm.rank == 0 and "--no-record" not in sys.argv:
     record.write(record.default_path(), record.build(comm.size, rates, total, unit="items", batch_size=batch,
                                                      global_batch_size=batch * comm.size, **extra))
@@ -133,6 +135,58 @@ def test_ranks_beyond_the_cores_are_marked_oversubscribed(tmp_path, probe):
     proc = hvdkit("-n", "1,2", "--out", "o2", "--", "python", probe, "--say-oversubscribed", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert [r["oversubscribed"] for r in read_csv(tmp_path / "o2" / "scale.csv")] == ["False", "True"]
+
+
+def _rec(ranks, total, threads, cpus, device=None, hosts=1):
+    rates = [total / ranks] * ranks
+    extra = {"device": device} if device else {}
+    return record.build(ranks, rates, total, unit="items", threads_per_rank=threads, local_size=ranks // hosts,
+                        hosts=hosts, cpu_count=cpus, **extra)
+
+
+def test_the_ideal_is_the_compute_the_runs_had():
+    """Values worked by hand: shared cores (the demo's 1 x 2 then 2 x 1 threads on 2 cores), one core per
+    rank, a GPU per rank, and two nodes."""
+    shared = scaling.rows([_rec(1, 100.0, 2, 2), _rec(2, 108.0, 1, 2)])
+    assert [(r["ideal_basis"], r["cores_used"], r["ideal_speedup"]) for r in shared] == [("cores", 2, 1.0),
+                                                                                         ("cores", 2, 1.0)]
+    assert shared[1]["efficiency"] == pytest.approx(1.08)
+    text = scaling.table(shared)
+    cells = [c.strip() for c in text.splitlines()[3].split("|")]
+    assert cells[5:8] == ["1.08x", "1.00x", "108%"] and "ideal: speed-up = cores used / 2" in text, text
+    # Beyond the cores, one thread each: 3 ranks on 2 cores had 2 cores' worth, not 3.
+    capped = scaling.rows([_rec(1, 10.0, 1, 2), _rec(2, 19.0, 1, 2), _rec(3, 21.0, 1, 2)])
+    assert [r["ideal_speedup"] for r in capped] == [1.0, 2.0, 2.0]
+    assert [round(r["efficiency"], 6) for r in capped] == [1.0, 0.95, 1.05]
+
+    own = scaling.rows([_rec(1, 10.0, 1, 8), _rec(2, 19.0, 1, 8), _rec(4, 36.0, 1, 8)])
+    assert [(r["ideal_basis"], r["ideal_speedup"]) for r in own] == [("ranks", 1.0), ("ranks", 2.0), ("ranks", 4.0)]
+    assert [round(r["efficiency"], 6) for r in own] == [1.0, 0.95, 0.9]
+    assert "ideal: speed-up = ranks / 1 (linear in ranks" in scaling.table(own)
+    gpus = scaling.rows([_rec(1, 100.0, 2, 2, "cuda:0"), _rec(2, 108.0, 1, 2, "/GPU:0")])
+    assert [(r["ideal_basis"], r["ideal_speedup"]) for r in gpus] == [("ranks", 1.0), ("ranks", 2.0)]
+    assert gpus[1]["efficiency"] == pytest.approx(0.54)
+    # Two nodes of 4 cores, 4 threads per rank at 1 rank per node, 2 per node at 2: 8 cores each time.
+    nodes = scaling.rows([_rec(2, 50.0, 4, 4, hosts=2), _rec(4, 60.0, 2, 4, hosts=2)])
+    assert [(r["cores_used"], r["ideal_speedup"]) for r in nodes] == [(8, 1.0), (8, 1.0)]
+    assert nodes[1]["efficiency"] == pytest.approx(1.2)
+    # A record that does not say its threads: the rank-count ideal, as before.
+    unknown = scaling.rows([record.build(1, [10.0], 10.0), record.build(2, [9.0, 9.0], 18.0)])
+    assert [r["ideal_basis"] for r in unknown] == ["ranks", "ranks"] and unknown[1]["efficiency"] == pytest.approx(0.9)
+
+
+@pytest.mark.slow
+def test_a_sweep_on_shared_cores_is_measured_against_them(tmp_path, probe):
+    proc = hvdkit("-n", "1,2", "--out", "out", "--", "python", probe, "--say-threads", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = read_csv(tmp_path / "out" / "scale.csv")
+    cores = usable_cores()
+    used = [min(int(r["ranks"]) * int(r["threads_per_rank"]), cores) for r in rows]
+    basis = "cores" if used[1] != 2 * used[0] else "ranks"  # 2 ranks with a core each: linear in ranks
+    for r, u in zip(rows, used):
+        assert (r["ideal_basis"], int(r["cores_used"])) == (basis, u)
+        assert float(r["efficiency"]) == pytest.approx((total(int(r["ranks"])) / total(1)) / (u / used[0]))
+    assert "ideal: speed-up = " + ("cores used" if basis == "cores" else "ranks") in proc.stdout
 
 
 @pytest.mark.slow

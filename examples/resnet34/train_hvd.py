@@ -197,7 +197,8 @@ def main():
                   model="resnet34", data=args.data, image_size=args.image_size, num_classes=classes,
                   config=vars(args), versions=versions)
     meter.finish(ranks, loss, args.json, ctx.threads, resumed_run=run,  # Horovod: every rank; rank 0 writes the
-                 fp16_allreduce=args.fp16_allreduce, **fields)  # Horovod: record (docs/scale.md)
+                 device=ctx.device, fp16_allreduce=args.fp16_allreduce,  # Horovod: record (docs/scale.md), its
+                 **fields)  # Horovod: device (a GPU per rank: the ideal is linear in ranks)
     return 0
 
 

@@ -23,7 +23,8 @@ class CheckpointerBase:
     broadcasts one object, so every rank resumes from exactly what the root read.
 
     Subclasses set `hvd` (the framework's Horovod module) and define encode(payload) -> bytes,
-    decode(bytes) -> payload, dump(obj) -> saved, load_into(obj, saved), value(saved) -> plain value.
+    decode(bytes) -> payload (running no code: UnsafeCheckpointError for a file that would need pickle),
+    dump(obj) -> saved, load_into(obj, saved), value(saved) -> plain value.
     """
 
     def __init__(self, directory, keep=3, root_rank=0):
@@ -45,8 +46,16 @@ class CheckpointerBase:
     def restore(self, **objects):
         """-> the epoch to start from: the saved epoch + 1, or 0 when there is no checkpoint."""
         self.prepare(objects)
-        payload, path = self.files.latest(self.decode) if self.hvd.rank() == self.root_rank else (None, None)
-        payload, path = self.hvd.broadcast_object((payload, path), root_rank=self.root_rank, name="hvdkit.restore")
+        payload, path, refused = None, None, None
+        if self.hvd.rank() == self.root_rank:
+            try:
+                payload, path = self.files.latest(self.decode)
+            except CheckpointError as exc:  # a file only pickle could read: every rank stops, none waits
+                refused = str(exc)
+        payload, path, refused = self.hvd.broadcast_object((payload, path, refused), root_rank=self.root_rank,
+                                                           name="hvdkit.restore")
+        if refused:
+            raise CheckpointError(refused)
         if payload is None:
             return 0
         self.values = {k: self.value(v) for k, v in payload["objects"].items() if k not in objects}

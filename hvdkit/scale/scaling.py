@@ -1,8 +1,14 @@
 """From run records to a scaling table: speed-up, efficiency, oversubscription; text, CSV and plots.
 
-Speed-up is the total rate over the smallest run's, efficiency the speed-up over the ideal (ranks / base
-ranks). Weak scaling (fixed per-rank batch) and strong scaling (fixed global batch) use the same formulas
-on throughput: what differs is the work each run was given. A run with more ranks than cores on a node
+Speed-up is the total rate over the smallest run's, efficiency the speed-up over the ideal. The ideal is
+what the runs were given to compute with. With a GPU per rank, or one core per rank, that grows with the
+ranks: ideal = ranks / base ranks. When the ranks of a node share its cores (1 rank x 2 threads, then 2
+ranks x 1 thread on 2 cores), more ranks bring no more compute than the cores: ideal = cores used / base
+cores used, with cores used = per node min(ranks x threads per rank, cores). A sweep whose records lack
+threads_per_rank, or that ran on GPUs (the record's `device`), keeps the rank-count ideal.
+
+Weak scaling (fixed per-rank batch) and strong scaling (fixed global batch) use the same formulas on
+throughput: what differs is the work each run was given. A run with more ranks than cores on a node
 is marked oversubscribed: its ranks take turns on the cores, so its "efficiency" measures time-sharing,
 not parallel scaling, and is shown in parentheses.
 """
@@ -11,8 +17,8 @@ import io
 import math
 
 COLUMNS = ("ranks", "threads_per_rank", "total_rate", "rate_mean", "rate_std", "speedup", "ideal_speedup",
-           "efficiency", "slowest_rank", "slowest_rate", "fastest_rank", "fastest_rate", "oversubscribed",
-           "batch_size", "global_batch_size", "busy_before", "load_average", "record")
+           "ideal_basis", "cores_used", "efficiency", "slowest_rank", "slowest_rate", "fastest_rank", "fastest_rate",
+           "oversubscribed", "batch_size", "global_batch_size", "busy_before", "load_average", "record")
 
 
 def rows(records, cores=None, paths=None, busy=None):
@@ -22,9 +28,11 @@ def rows(records, cores=None, paths=None, busy=None):
     if not records:
         return []
     base = records[0]
+    used = [cores_used(r, cores) for r in records]
+    by_cores = None not in used and any(u * base["ranks"] != r["ranks"] * used[0] for u, r in zip(used, records))
     out = []
     for i, r in enumerate(records):
-        ideal = r["ranks"] / base["ranks"]
+        ideal = used[i] / used[0] if by_cores else r["ranks"] / base["ranks"]
         speedup = r["total_rate"] / base["total_rate"]
         over = r.get("oversubscribed")
         if over is None:
@@ -32,7 +40,8 @@ def rows(records, cores=None, paths=None, busy=None):
         out.append({
             "ranks": r["ranks"], "threads_per_rank": r.get("threads_per_rank"),
             "total_rate": r["total_rate"], "rate_mean": r.get("rate_mean"), "rate_std": r.get("rate_std"),
-            "speedup": speedup, "ideal_speedup": ideal, "efficiency": speedup / ideal,
+            "speedup": speedup, "ideal_speedup": ideal, "ideal_basis": "cores" if by_cores else "ranks",
+            "cores_used": used[i], "efficiency": speedup / ideal,
             "slowest_rank": r["slowest_rank"]["rank"], "slowest_rate": r["slowest_rank"]["rate"],
             "fastest_rank": r["fastest_rank"]["rank"], "fastest_rate": r["fastest_rank"]["rate"],
             "oversubscribed": bool(over), "batch_size": r.get("batch_size"),
@@ -43,6 +52,28 @@ def rows(records, cores=None, paths=None, busy=None):
     return out
 
 
+def cores_used(rec, cores=None):
+    """Cores a run's ranks could keep busy: per node min(ranks x threads per rank, the node's cores), summed;
+    None on GPUs or when the record does not say its threads (`cores`: this node's, for local launches)."""
+    threads = rec.get("threads_per_rank")
+    device = str(rec.get("device") or "cpu").lower()
+    node_cores = cores or rec.get("cpu_count")
+    if not threads or not node_cores or "gpu" in device or "cuda" in device:
+        return None
+    hosts = rec.get("hosts") or 1
+    per_node = rec.get("local_size") or -(-rec["ranks"] // hosts)
+    return hosts * min(per_node * threads, node_cores)
+
+
+def ideal_note(rows_):
+    """One line saying which ideal the efficiencies are measured against."""
+    base = rows_[0]
+    if base.get("ideal_basis") == "cores":
+        return (f"ideal: speed-up = cores used / {base['cores_used']} (cores used = ranks x threads per rank, at "
+                "most the node's cores): the ranks share the node's cores, so adding ranks adds no compute beyond them")
+    return f"ideal: speed-up = ranks / {base['ranks']} (linear in ranks: each rank brings its own core or GPU)"
+
+
 def _f(x, fmt):
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, fmt)
 
@@ -50,7 +81,7 @@ def _f(x, fmt):
 def table(rows_, unit="images", cores=None):
     """The table as text, with a footnote when some rows are oversubscribed."""
     u = {"images": "img"}.get(unit, unit)
-    head = ("ranks", "threads", f"total {u}/s", f"per rank {u}/s", "speed-up", "efficiency",
+    head = ("ranks", "threads", f"total {u}/s", f"per rank {u}/s", "speed-up", "ideal", "efficiency",
             "slowest rank", "fastest rank", "note")
     lines = []
     for r in rows_:
@@ -58,15 +89,16 @@ def table(rows_, unit="images", cores=None):
         lines.append((
             str(r["ranks"]), _f(r["threads_per_rank"], "d"), _f(r["total_rate"], ".2f"),
             f"{_f(r['rate_mean'], '.2f')} ± {_f(r['rate_std'], '.2f')}",
-            f"{r['speedup']:.2f}x", f"({eff})" if r["oversubscribed"] else eff,
+            f"{r['speedup']:.2f}x", f"{r['ideal_speedup']:.2f}x", f"({eff})" if r["oversubscribed"] else eff,
             f"{r['slowest_rank']}: {r['slowest_rate']:.2f}", f"{r['fastest_rank']}: {r['fastest_rate']:.2f}",
             "oversubscribed" if r["oversubscribed"] else ""))
     widths = [max(len(row[i]) for row in [head] + lines) for i in range(len(head))]
 
     def fmt(row):
-        cells = (c.rjust(w) if i < 8 else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths)))
+        cells = (c.rjust(w) if i < len(head) - 1 else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths)))
         return "| " + " | ".join(cells) + " |"
     text = [fmt(head), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [fmt(row) for row in lines]
+    text.append(ideal_note(rows_))
     if any(r["oversubscribed"] for r in rows_):
         where = f" ({cores} cores here)" if cores else ""
         text.append(f"(efficiency) oversubscribed: more ranks than cores on a node{where}; the ranks take turns "
@@ -93,7 +125,8 @@ def plot(rows_, paths, title="", unit="images", mode="weak"):
     base = rows_[0]
     ideal = [base["total_rate"] * r["ideal_speedup"] for r in rows_]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
-    ax1.plot(n, ideal, "--", color="gray", label="ideal (linear)")
+    by_cores = base.get("ideal_basis") == "cores"
+    ax1.plot(n, ideal, "--", color="gray", label="ideal (cores used)" if by_cores else "ideal (linear in ranks)")
     ax2.axhline(100, ls="--", color="gray", label="ideal")
     over = [r for r in rows_ if r["oversubscribed"]]
     fair = [r for r in rows_ if not r["oversubscribed"]]
@@ -115,9 +148,10 @@ def plot(rows_, paths, title="", unit="images", mode="weak"):
     ax1.set_title("throughput")
     ax2.set_ylabel("efficiency (%)")
     ax2.set_ylim(0, max(110, max(100 * r["efficiency"] for r in rows_) * 1.1))
-    ax2.set_title(f"{mode} scaling efficiency")
-    if title:
-        fig.suptitle(title, fontsize=10)
+    ax2.set_title(f"{mode} scaling efficiency, against {'the cores used' if by_cores else 'linear in ranks'}")
+    basis = ("ideal = cores used (ranks x threads, at most the node's cores)" if by_cores
+             else "ideal = linear in ranks (a core or GPU per rank)")
+    fig.suptitle(f"{title}\n{basis}" if title else basis, fontsize=10)
     fig.tight_layout()
     for path in paths:
         fig.savefig(path, dpi=120)

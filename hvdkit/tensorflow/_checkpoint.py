@@ -4,7 +4,8 @@ import pickle
 import keras
 import horovod.tensorflow as hvd
 
-from hvdkit.common.checkpoint import CheckpointError
+from hvdkit.common import npz_payload
+from hvdkit.common.checkpoint import CheckpointError, UnsafeCheckpointError
 from hvdkit.common.restore import CheckpointerBase
 from hvdkit.tensorflow._core import build_optimizer
 
@@ -50,11 +51,18 @@ class Checkpointer(CheckpointerBase):
     hvd = hvd
     dump = staticmethod(_dump)
     load_into = staticmethod(_load_into)
-    decode = staticmethod(pickle.loads)
 
     @staticmethod
     def encode(payload):
-        return pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            return npz_payload.encode(payload, "the checkpoint")
+        except npz_payload.UnsupportedValue as exc:
+            raise TypeError(f"cannot checkpoint: {exc}; checkpoints hold Keras variables, arrays and plain data "
+                            "(numbers, strings, lists, dicts, state_dict()s)") from None
+
+    @staticmethod
+    def decode(data):
+        return load_safe(data)
 
     @staticmethod
     def value(saved):
@@ -66,6 +74,22 @@ class Checkpointer(CheckpointerBase):
             # Slot variables must exist before they can be assigned.
             if isinstance(obj, keras.optimizers.Optimizer) and not obj.built and models:
                 build_optimizer(obj, models[0].trainable_variables)
+
+
+CONVERT = "python -m hvdkit.tensorflow.convert_checkpoint"
+_PICKLE_PROTOCOL_2_PLUS = b"\x80"  # what hvdkit before the npz format wrote (pickle.HIGHEST_PROTOCOL)
+
+
+def load_safe(data):
+    """The payload of an npz checkpoint; UnsafeCheckpointError for a pickle (older hvdkit, or planted)."""
+    if data[:1] == _PICKLE_PROTOCOL_2_PLUS:
+        raise UnsafeCheckpointError("is a pickle (as older hvdkit wrote them)", CONVERT)
+    return npz_payload.decode(data)
+
+
+def load_trusted(data):
+    """Only for `convert_checkpoint`, on a file the user vouches for: this may run code."""
+    return pickle.loads(data) if data[:1] == _PICKLE_PROTOCOL_2_PLUS else npz_payload.decode(data)
 
 
 __all__ = ["Checkpointer", "CheckpointError"]

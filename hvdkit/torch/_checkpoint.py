@@ -1,10 +1,12 @@
 """Step 7 for PyTorch: rank 0 writes, every rank resumes from the same state."""
 import io
+import pickle
 
 import torch
 import horovod.torch as hvd
+from torch.serialization import get_unsafe_globals_in_checkpoint
 
-from hvdkit.common.checkpoint import CheckpointError
+from hvdkit.common.checkpoint import CheckpointError, UnsafeCheckpointError
 from hvdkit.common.restore import CheckpointerBase
 
 
@@ -22,11 +24,17 @@ class Checkpointer(CheckpointerBase):
     def encode(payload):
         buf = io.BytesIO()
         torch.save(payload, buf)
-        return buf.getvalue()
+        data = buf.getvalue()
+        # Refused now rather than at resume: what weights_only=True would not load (scans, runs nothing).
+        unsafe = get_unsafe_globals_in_checkpoint(io.BytesIO(data))
+        if unsafe:
+            raise TypeError(f"cannot checkpoint {', '.join(unsafe)}: checkpoints hold tensors and plain data "
+                            "(numbers, strings, lists, dicts, state_dict()s); pass e.g. float(x) or torch.as_tensor(x)")
+        return data
 
     @staticmethod
     def decode(data):
-        return torch.load(io.BytesIO(data), map_location="cpu", weights_only=False)
+        return load_safe(data)
 
     @staticmethod
     def dump(obj):
@@ -41,6 +49,27 @@ class Checkpointer(CheckpointerBase):
         if not hasattr(obj, "load_state_dict"):
             raise TypeError(f"cannot restore into a {type(obj).__name__}: it has no load_state_dict()")
         obj.load_state_dict(state)
+
+
+CONVERT = "python -m hvdkit.torch.convert_checkpoint"
+
+
+def load_safe(data):
+    """torch.load(weights_only=True): tensors and plain data only; UnsafeCheckpointError for anything else."""
+    try:
+        return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        try:
+            names = get_unsafe_globals_in_checkpoint(io.BytesIO(data))
+        except Exception:  # not a zip archive (a bare pickle): torch's restricted unpickler refused it
+            names = []
+        what = f"holds {', '.join(names)}" if names else "holds objects other than tensors and plain data"
+        raise UnsafeCheckpointError(what, CONVERT) from None
+
+
+def load_trusted(data):
+    """Only for `convert_checkpoint`, on a file the user vouches for: this may run code."""
+    return torch.load(io.BytesIO(data), map_location="cpu", weights_only=False)
 
 
 __all__ = ["Checkpointer", "CheckpointError"]
