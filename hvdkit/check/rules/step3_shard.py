@@ -1,84 +1,13 @@
-"""Static rules for steps 1-3: init, device pinning, sharding (step 4 is in rules_lr.py)."""
+"""Step 3: together the ranks take the data set once per epoch, each its own part."""
 import ast
 import re
 
-from hvdkit.check import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check import names
+from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.script import assigned_name, dotted, result_discarded
 
-_QUERIES = ("rank", "size", "local_rank", "local_size", "cross_rank", "cross_size", "allreduce", "broadcast",
-            "broadcast_parameters", "broadcast_variables", "broadcast_optimizer_state", "allgather",
-            "broadcast_global_variables", "scale_lr", "shard")
 
-
-def init(f):
-    inits = [e for e in f.s.api_calls("init") if e.api[1] == "init" and e.ctx.reached]
-    if not inits:
-        return Finding(MISSING, "no hvd.init() call", fix="call hvd.init() first, before any other Horovod call")
-    first = inits[0]
-    early = [e for e in f.s.api_calls(*_QUERIES) if e.order < first.order and e.ctx.reached
-             and e.api[1].split(".")[-1] in _QUERIES]
-    if early:
-        e = early[0]
-        return Finding(WRONG, f"{f.s.qual(e.node.func).split('.')[-1]}() at line {e.line} runs before "
-                       f"init() at line {first.line}", e.line, "move hvd.init() above every other Horovod call")
-    kind = f.guard_kind(first)
-    if kind in ("rank", "never"):
-        return Finding(WRONG, f"init() at line {first.line} runs {'on some ranks only' if kind == 'rank' else 'never'}",
-                       first.line, "call hvd.init() unconditionally on every rank")
-    return Finding(OK, f"{f.text(first.line)}", first.line)
-
-
-_GPU_CALLS = ("set_device", "set_visible_devices", "cuda")
-_THREAD_CALLS = ("set_num_threads", "set_intra_op_parallelism_threads", "set_inter_op_parallelism_threads")
-
-
-def pin(f):
-    hk = [e for e in f.s.api_calls("init") if e.api == ("hvdkit", "init")]
-    if hk:
-        return Finding(OK, "hvdkit's init() pins a device and splits the cores per rank", hk[0].line)
-    good, bad = [], []
-    for e in f.s.events:
-        attr = e.node.func.attr if isinstance(e.node.func, ast.Attribute) else ""
-        if attr in _THREAD_CALLS:
-            good.append((e.line, "CPU threads set per rank"))
-        elif attr in _GPU_CALLS and (e.node.args or attr != "cuda"):
-            _judge_device(f, e.node, e.line, good, bad)
-        elif attr in ("device", "to") and f.mentions(e.node, f.is_local_rank):
-            good.append((e.line, "GPU chosen by local rank"))  # torch.device("cuda", hvd.local_rank())
-    for a in f.s.assigns:
-        t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
-        key = dotted(t) or ""
-        env = isinstance(t, ast.Subscript) and "CUDA_VISIBLE_DEVICES" in ast.unparse(t.slice)
-        if key.endswith("visible_device_list") or env:
-            if env and isinstance(a.node.value, ast.Constant) and str(a.node.value.value).startswith("-"):
-                good.append((a.node.lineno, "GPUs hidden: CPU run"))
-            else:
-                _judge_device(f, a.node.value, a.node.lineno, good, bad)
-    if bad:
-        line, why = bad[0]
-        return Finding(WRONG, why, line, "select the GPU with hvd.local_rank(), e.g. torch.cuda.set_device(hvd.local_rank())")
-    if good:
-        return Finding(OK, "; ".join(sorted({w for _, w in good})), good[0][0])
-    return Finding(MISSING, "no GPU chosen by hvd.local_rank() and no CPU threads set per rank",
-                   fix="torch.cuda.set_device(hvd.local_rank()) / tf.config.set_visible_devices(gpus[hvd.local_rank()], "
-                       "'GPU'); on CPUs torch.set_num_threads(cores // hvd.local_size())")
-
-
-def _judge_device(f, node, line, good, bad):
-    if f.mentions(node, f.is_local_rank):
-        good.append((line, "GPU chosen by local rank"))
-    elif f.mentions(node, f.is_rank):
-        bad.append((line, f"GPU chosen by the global rank (line {line}): on 2+ nodes rank 4 asks for GPU 4"))
-    else:
-        bad.append((line, f"every rank takes the same GPU (line {line}: {f.text(line)})"))
-
-
-_STEP_KWARGS = ("steps_per_epoch", "epochs", "steps", "max_steps", "num_steps")
-_STEP_NAMES = re.compile(r"step|epoch|iter|batches|n_batch|num_batch", re.I)
-_EVAL_NAMES = re.compile(r"val|test|eval", re.I)
-
-
-def shard(f):
+def judge(f):
     s = f.s
     parts, discarded, bad_args = [], [], []
     for e in s.events:
@@ -100,7 +29,7 @@ def shard(f):
         elif isinstance(node, ast.Call) and s.qual(node.func) == "range" and len(node.args) == 3 \
                 and f.mentions(node.args[0], f.is_rank) and f.mentions(node.args[2], f.is_size):
             tgt = getattr(node, "parent", None)
-            if not _EVAL_NAMES.search(ast.unparse(tgt) if tgt is not None else ""):
+            if not names.EVAL_NAMES.search(ast.unparse(tgt) if tgt is not None else ""):
                 parts.append(_Pseudo(node))
     divided = _divided_steps(f)
     if not parts and not discarded and not bad_args and not _has_data(f):
@@ -148,25 +77,18 @@ def shard(f):
                    "ds.shard(hvd.size(), hvd.rank()), or divide steps per epoch by hvd.size()")
 
 
-_DATA = re.compile(r"^(DataLoader|\w*Dataset\w*|from_tensor_slices|load_data|flow\w*|from_generator|"
-                   r"image_dataset_from_directory|load|read_\w+|fromfile)$")
-
-
 def _has_data(f):
     if any(e.node.args or any(k.arg == "x" for k in e.node.keywords) for e in f.fits):
         return True
-    return any(_DATA.match(f.s.qual(e.node.func).split(".")[-1]) or ".datasets." in f.s.qual(e.node.func)
+    return any(names.DATA_SOURCES.match(f.s.qual(e.node.func).split(".")[-1]) or ".datasets." in f.s.qual(e.node.func)
                for e in f.s.events)
-
-
-_RANDOM = re.compile(r"^(uniform|normal|randn|rand|randint|random_normal|random_uniform|truncated_normal)$")
 
 
 def _random_batch(f):
     """A random tensor shaped by the batch size: a benchmark's single synthetic batch."""
     for e in f.s.events:
         q = f.s.qual(e.node.func)
-        if _RANDOM.match(q.split(".")[-1]) and "random" in q or q in ("torch.randn", "torch.rand", "torch.randint"):
+        if names.RANDOM_MAKERS.match(q.split(".")[-1]) and "random" in q or q in ("torch.randn", "torch.rand", "torch.randint"):
             if any(re.search(r"batch", ast.unparse(a), re.I) for a in e.node.args[:1] + e.node.args[1:2]):
                 return e
     return None
@@ -179,7 +101,7 @@ class _Pseudo:
 
 def _is_eval(f, e):
     text = (assigned_name(e.node) or "") + " " + " ".join(ast.unparse(a) for a in e.node.args[:1])
-    return bool(_EVAL_NAMES.search(text))
+    return bool(names.EVAL_NAMES.search(text))
 
 
 def _sampler_used(f, e):
@@ -208,7 +130,7 @@ def _divided_steps(f):
             continue
         for p in _parents(node):
             if isinstance(p, ast.keyword) and p.arg:
-                if p.arg in _STEP_KWARGS:
+                if p.arg in names.STEP_KWARGS:
                     out.append(node)
                 break
             if isinstance(p, ast.Call) and f.s.qual(p.func).split(".")[-1] in ("take", "range", "islice"):
@@ -217,7 +139,7 @@ def _divided_steps(f):
             if isinstance(p, (ast.Assign, ast.AugAssign)):
                 t = p.targets[0] if isinstance(p, ast.Assign) else p.target
                 name = dotted(t) or ""
-                if _STEP_NAMES.search(name) and not _EVAL_NAMES.search(name) and "lr" not in name.lower():
+                if names.STEP_NAMES.search(name) and not names.EVAL_NAMES.search(name) and "lr" not in name.lower():
                     out.append(node)
                 break
             if isinstance(p, ast.stmt):
@@ -271,15 +193,12 @@ def _len_before_shard(f, sharded):
     return None
 
 
-_SEEDERS = ("manual_seed", "set_seed", "set_random_seed", "seed")
-
-
 def _same_seed(f):
     for e in f.s.events:
         q = f.s.qual(e.node.func)
         last = q.split(".")[-1]
         seed = None
-        if last in _SEEDERS and e.node.args and q.split(".")[0] in ("torch", "tensorflow", "keras", "numpy", "random"):
+        if last in names.SEEDERS and e.node.args and q.split(".")[0] in ("torch", "tensorflow", "keras", "numpy", "random"):
             seed = e.node.args[0]
         elif last == "shuffle":
             seed = next((k.value for k in e.node.keywords if k.arg == "seed"), None)

@@ -1,20 +1,16 @@
-"""Static rule for step 4: the learning rate scaled by the number of ranks."""
+"""Step 4: the learning rate scaled by the number of ranks (gradients are averaged)."""
 import ast
-import re
 
-from hvdkit.check import MISSING, OK, UNKNOWN, WRONG, Finding
-
-
-_OPT = re.compile(r"^(torch\.optim|keras\.optimizers|tensorflow\.keras\.optimizers|tensorflow\.optimizers|"
-                  r"keras\.optimizers\.legacy)\.[A-Z]\w*$|^tensorflow\.(compat\.v1\.)?train\.\w*Optimizer$")
+from hvdkit.check import names
+from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 
 
 def optimizers(f):
-    return [e for e in f.s.events if _OPT.match(f.s.qual(e.node.func)) and "schedule" not in f.s.qual(e.node.func)
+    return [e for e in f.s.events if names.OPTIMIZER_CLASS.match(f.s.qual(e.node.func)) and "schedule" not in f.s.qual(e.node.func)
             and e.ctx.reached]
 
 
-def lr(f):
+def judge(f):
     hk = [e for e in f.s.events if _hvdkit_scaling(f, e.node)]
     opts = optimizers(f)
     if hk and not opts:

@@ -1,0 +1,49 @@
+"""Step 2: each rank one GPU chosen by its local rank (or, on CPUs, its share of the cores)."""
+import ast
+
+from hvdkit.check import names
+from hvdkit.check.findings import MISSING, OK, WRONG, Finding
+from hvdkit.check.script import dotted
+
+
+def judge(f):
+    hk = [e for e in f.s.api_calls("init") if e.api == ("hvdkit", "init")]
+    if hk:
+        return Finding(OK, "hvdkit's init() pins a device and splits the cores per rank", hk[0].line)
+    good, bad = [], []
+    for e in f.s.events:
+        attr = e.node.func.attr if isinstance(e.node.func, ast.Attribute) else ""
+        if attr in names.THREAD_CALLS:
+            good.append((e.line, "CPU threads set per rank"))
+        elif attr in names.GPU_CALLS and (e.node.args or attr != "cuda"):
+            _judge_device(f, e.node, e.line, good, bad)
+        elif attr in ("device", "to") and f.mentions(e.node, f.is_local_rank):
+            good.append((e.line, "GPU chosen by local rank"))  # torch.device("cuda", hvd.local_rank())
+    for a in f.s.assigns:
+        t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
+        key = dotted(t) or ""
+        env = isinstance(t, ast.Subscript) and "CUDA_VISIBLE_DEVICES" in ast.unparse(t.slice)
+        if key.endswith("visible_device_list") or env:
+            if env and isinstance(a.node.value, ast.Constant) and str(a.node.value.value).startswith("-"):
+                good.append((a.node.lineno, "GPUs hidden: CPU run"))
+            else:
+                _judge_device(f, a.node.value, a.node.lineno, good, bad)
+    if bad:
+        line, why = bad[0]
+        return Finding(WRONG, why, line, "select the GPU with hvd.local_rank(), e.g. torch.cuda.set_device(hvd.local_rank())")
+    if good:
+        return Finding(OK, "; ".join(sorted({w for _, w in good})), good[0][0])
+    return Finding(MISSING, "no GPU chosen by hvd.local_rank() and no CPU threads set per rank",
+                   fix="torch.cuda.set_device(hvd.local_rank()) / tf.config.set_visible_devices(gpus[hvd.local_rank()], "
+                       "'GPU'); on CPUs torch.set_num_threads(cores // hvd.local_size())")
+
+
+def _judge_device(f, node, line, good, bad):
+    if f.mentions(node, f.is_local_rank):
+        good.append((line, "GPU chosen by local rank"))
+    elif f.mentions(node, f.is_rank):
+        bad.append((line, f"GPU chosen by the global rank (line {line}): on 2+ nodes rank 4 asks for GPU 4"))
+    else:
+        bad.append((line, f"every rank takes the same GPU (line {line}: {f.text(line)})"))
+
+

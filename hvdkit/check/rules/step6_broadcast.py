@@ -1,0 +1,80 @@
+"""Step 6: every rank starts from rank 0's weights (and optimizer state)."""
+import ast
+import re
+
+from hvdkit.check import names
+from hvdkit.check.facts import same_walk
+from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+
+
+def judge(f):
+    casts = [e for e in f.s.events if f.api(e, *names.BROADCASTS) and not f.api(e, "broadcast_optimizer_state")]
+    opt_only = [e for e in f.s.events if f.api(e, "broadcast_optimizer_state")]
+    elastic = [e for e in f.s.events if f.api(e, *names.ELASTIC_STATES)]
+    if elastic and any(e.api[1] == "elastic.run" for e in f.s.api_calls("run")) or elastic and any(
+            "elastic.run" in ast.unparse(d) for node in ast.walk(f.s.tree)
+            for d in getattr(node, "decorator_list", [])):
+        return Finding(OK, f"elastic state synchronised by hvd.elastic.run: {f.text(elastic[0].line)}", elastic[0].line)
+    opt_only += [e for e in casts if _optimizer_only(f, e)]
+    casts = [e for e in casts if not _optimizer_only(f, e)]
+    if not casts:
+        e = opt_only[0] if opt_only else None
+        why = "only the optimizer state is broadcast: replicas keep their own initial weights" if e else \
+            "no broadcast from rank 0: replicas start from different weights and never agree"
+        return Finding(MISSING if not e else WRONG, why, e.line if e else None,
+                       "hvd.broadcast_parameters(model.state_dict(), root_rank=0) / hvd.broadcast_variables(model."
+                       "variables, 0) / callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)]")
+    problems = []
+    for e in casts:
+        p = _broadcast_problem(f, e)
+        if p is None:
+            return Finding(OK, f.text(e.line), e.line)
+        problems.append(p)
+    order = {WRONG: 0, UNKNOWN: 1}
+    return min(problems, key=lambda p: order[p.verdict])
+
+
+def _optimizer_only(f, e):
+    arg = ast.unparse(e.node.args[0]) if e.node.args else ""
+    return bool(re.search(r"opt", arg)) and not re.search(r"model|variables\b|weights", arg.replace("opt.variables", ""))
+
+
+def _broadcast_problem(f, e):
+    if not e.ctx.reached:
+        return Finding(WRONG, f"the broadcast at line {e.line} is in a function that nothing calls", e.line,
+                       "call it before the first step")
+    if f.api(e, *names.BROADCAST_CALLBACKS) and not f.flows_to_callbacks(e):
+        return Finding(WRONG, f"the broadcast callback made at line {e.line} is never passed to fit(callbacks=...)",
+                       e.line, "add it to the callbacks list given to model.fit")
+    kind = f.guard_kind(e)
+    if kind == "rank":
+        return Finding(WRONG, f"the broadcast at line {e.line} runs on some ranks only: a collective every rank must "
+                       "call (the others hang or never receive)", e.line, "call it on every rank")
+    if kind == "never":
+        test = next((ast.unparse(g.test) for g in e.ctx.guards), "")
+        return Finding(WRONG, f"the broadcast at line {e.line} is behind `{test}`, which is never true on the first "
+                       "step: replicas keep different weights", e.line,
+                       "make the condition true on the first step (e.g. pass batch == 0), or broadcast before the loop")
+    after = _after_training(f, e)
+    if after is not None:
+        return Finding(WRONG, f"the broadcast at line {e.line} comes after the training loop (step at line "
+                       f"{after.line}): replicas trained from different weights", e.line,
+                       "broadcast right after building the model and optimizer, before the first step")
+    if kind == "unknown":
+        test = " and ".join(ast.unparse(g.test) for g in e.ctx.guards)
+        return Finding(UNKNOWN, f"the broadcast at line {e.line} is behind `{test}`: cannot tell if it is true on the "
+                       "first step", e.line, "run `hvdkit check --run` to see")
+    return None
+
+
+def _after_training(f, e):
+    """A step that ran earlier in a loop the broadcast is not part of, in the same walk of the script."""
+    for s in f.steps:
+        if s.order > e.order or not same_walk(s, e):
+            continue
+        outer = [lp for lp in s.ctx.loops if not any(lp is m for m in e.ctx.loops)]
+        if any(isinstance(lp, (ast.For, ast.While, ast.AsyncFor)) for lp in outer):
+            return s
+    return None
+
+
