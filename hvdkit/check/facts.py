@@ -88,6 +88,24 @@ class Facts:
         r = runs(self.s, event, self.path_guards(event))
         return r.rank1 is False and r.rank0 is not False
 
+    def off_path(self, event):
+        """The event is on the script's non-Horovod path: in the else branch of an `if` whose body uses
+        Horovod (`if args.horovod: ...hvd... else: torch.save(...)`)."""
+        for g in event.ctx.guards:
+            stmt = getattr(g.test, "parent", None)
+            if isinstance(stmt, ast.If) and stmt.test is g.test and g.branch is False and stmt.orelse:
+                body_api = any(self.s.api(n.func) for b in stmt.body for n in ast.walk(b) if isinstance(n, ast.Call))
+                else_api = any(self.s.api(n.func) for b in stmt.orelse for n in ast.walk(b) if isinstance(n, ast.Call))
+                if body_api and not else_api:
+                    return True
+        return False
+
+    def local_function(self, call):
+        """The call runs a function or method defined in the script (walked into, not a library call)."""
+        func = call.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        return name in self.s.funcs or name in self.s.methods or name in self.s.classes
+
     def flows_to_callbacks(self, event):
         """A callback object created by `event` ends up in some fit(callbacks=...)."""
         sinks = [k.value for f in self.fits for k in f.node.keywords if k.arg == "callbacks"]

@@ -92,6 +92,7 @@ class Script:
         self.aliases = {}
         self.funcs, self.methods, self.classes = {}, {}, {}
         self._collect()
+        self._module_aliases()
         self.events, self.assigns, self.walked = [], [], set()
         self._walk_body(self.tree.body, Ctx())
         for func in list(self.funcs.values()) + [f for fs in self.methods.values() for f in fs]:
@@ -118,6 +119,15 @@ class Script:
                     self.methods.setdefault(node.name, []).append(node)
                 else:
                     self.funcs.setdefault(node.name, node)
+
+    def _module_aliases(self):
+        """`mnist = tf.keras.datasets.mnist` (at any level): an alias of a module path, like an import."""
+        for stmt in ast.walk(self.tree):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.Attribute):
+                q = self.qual(stmt.value)
+                if q and q.split(".")[0] in set(self.aliases.values()) | {"tensorflow", "torch", "keras"}:
+                    self.aliases.setdefault(stmt.targets[0].id, q)
 
     def qual(self, node):
         """Dotted name of a Name/Attribute chain with its import alias expanded ('' when not a chain)."""

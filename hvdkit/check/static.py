@@ -5,7 +5,7 @@
 import os
 
 from hvdkit.check.facts import Facts
-from hvdkit.check.findings import CheckInputError
+from hvdkit.check.findings import OK, WRONG, CheckInputError, Finding
 from hvdkit.check.names import API_PREFIXES
 from hvdkit.check.script import Script
 
@@ -31,8 +31,21 @@ def load(path):
 
 def analyze(path):
     """({step: Finding}, [note], info) for the script at `path`; raises CheckInputError on bad input."""
-    from hvdkit.check import rules
+    from hvdkit.check import crashes, rules
     facts = Facts(load(path))
     findings = {n: judge(facts) for n, judge in rules.BY_STEP.items()}
+    # A crash counts when its statement runs whenever the script trains: not under a condition that
+    # depends on configuration the source does not show (`if config["shuffle"]: ...`).
+    found = [c for c in crashes.find(facts.s) if _runs_for_sure(facts, c.line)]
+    for n, finding in findings.items():
+        crash = crashes.at(found, facts.s, finding.line) if finding.verdict == OK else None
+        if crash is not None:
+            findings[n] = Finding(WRONG, f"the code that does this step crashes: line {crash.line} raises "
+                                  f"{crash.error}", crash.line, "define what it uses (or declare the argument)")
     rules.NOTES(facts)
     return findings, facts.notes, {"frameworks": sorted(facts.frameworks), "keras_fit": bool(facts.fits)}
+
+
+def _runs_for_sure(facts, line):
+    at = [e for e in facts.s.events + facts.s.assigns if e.line == line and e.ctx.reached]
+    return bool(at) and all(facts.guard_kind(e) in ("always", "rank") for e in at)
