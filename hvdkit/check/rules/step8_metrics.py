@@ -3,12 +3,14 @@ import ast
 import re
 
 from hvdkit.check import names
+from hvdkit.check.rules import step3_shard
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.script import assigned_name, dotted
 
 
 def judge(f):
-    avgs = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and not re.search(r"grad", ast.unparse(e.node), re.I)]
+    avgs = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and e.ctx.reached
+            and not re.search(r"grad", ast.unparse(e.node), re.I)]
     for e in avgs:
         if f.api(e, "MetricAverageCallback") and not f.flows_to_callbacks(e):
             return Finding(WRONG, f"MetricAverageCallback made at line {e.line} is never passed to fit", e.line,
@@ -21,14 +23,40 @@ def judge(f):
             if not _divided_later(f, e):
                 return Finding(WRONG, f"line {e.line} sums a metric over ranks and reports the sum as its value",
                                e.line, "divide the summed total by the summed count")
-        elif f.api(e, "allreduce", "allreduce_") and e.node.args and f.mentions(e.node.args[0], _is_division):
-            return Finding(WRONG, f"line {e.line} averages per-rank means: exact only if every rank saw the same "
-                           "number of samples (uneven shards, a short last batch, padded samplers)", e.line,
-                           "allreduce the (sum, count) pair with op=hvd.Sum, then divide")
+        # A mean of per-rank means is exact when the shards are equal (DistributedSampler pads them): not flagged.
     if avgs:
+        lost = _average_not_used(f)
+        if lost is not None:
+            return lost
+        sh = step3_shard.shares(f)
+        raw = [e for e in _reports(f) if names.EVAL_NAMES.search(ast.unparse(e.node)) and e.ctx.reached
+               and not _averaged(f, e.node)]
+        if raw and sh.eval_parts:
+            return Finding(MISSING, f"the evaluation metric reported at line {raw[0].line} is this rank's part's "
+                           f"(evaluated on a shard, line {sh.eval_parts[0].line}) and is never averaged", raw[0].line,
+                           "average it over ranks before reporting (allreduce sum and count, then divide)")
         return Finding(OK, f.text(avgs[0].line), avgs[0].line)
-    reports = [e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in ("print", "info", "print0", "log", "add")
-               and names.REPORTED.search(ast.unparse(e.node)) and e.ctx.reached]
+    sh = step3_shard.shares(f)
+    unused = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and not e.ctx.reached
+              and not re.search(r"grad", ast.unparse(e.node), re.I)]
+    if unused and (sh.train_partitioned or sh.eval_parts):
+        func = unused[0].ctx.frames[0].func.name if unused[0].ctx.frames else "?"
+        return Finding(MISSING, f"the averaging at line {unused[0].line} is in `{func}()`, which nothing calls: the "
+                       "metrics reported are each rank's own", unused[0].line, f"call {func}() on every metric reported")
+    if not sh.train_partitioned and not sh.eval_parts:
+        return Finding(OK, "no rank has a part of its own: every rank computes its metrics on the same, whole data, "
+                       "so rank 0's are the job's")
+    reports = [e for e in _reports(f) if e.ctx.reached]
+    # Rank 0 alone reports its training metrics as the job's (each rank labelling its own is a per-rank log).
+    train_reports = [e for e in reports if sh.train_partitioned and _in_training_loop(f, e)
+                     and not names.EVAL_NAMES.search(ast.unparse(e.node))]
+    rank0_train = [e for e in train_reports if f.rank0_only(e)]
+    if any(f.runs(e).rank0 is False and f.runs(e).rank1 is not False for e in train_reports):
+        rank0_train = []  # other ranks log theirs in branches of their own: a per-rank log by design
+    evals = _eval_data(f)
+    if evals and not sh.eval_parts and not f.fits and not rank0_train:
+        return Finding(OK, f"the evaluation (line {evals[0].line}) reads the whole evaluation set on every rank: its "
+                       "metrics are the job's without averaging", evals[0].line)
     if f.fits:
         return Finding(MISSING, "fit's metrics are each rank's own (rank 0's shard in the log)", f.fits[0].line,
                        "callbacks=[hvd.callbacks.MetricAverageCallback(), ...]")
@@ -36,7 +64,99 @@ def judge(f):
         who = "rank 0's alone" if f.rank_guards(reports[0]) else "each rank's own"
         return Finding(MISSING, f"the metrics reported (line {reports[0].line}) are {who}: never averaged over ranks",
                        reports[0].line, "allreduce (sum, count) pairs, then divide: hvd.allreduce(t, op=hvd.Sum)")
+    if sh.eval_parts:
+        e = sh.eval_parts[0]
+        return Finding(MISSING, f"evaluation runs on this rank's part (line {e.line}) and its result is never "
+                       "averaged over ranks", e.line, "allreduce (sum, count) pairs, then divide")
     return Finding(UNKNOWN, "no metric is reported", None, None)
+
+
+def _reports(f):
+    return [e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in names.REPORTERS
+            and names.REPORTED.search(ast.unparse(e.node))]
+
+
+def _averaging(f, node):
+    """A call that averages over ranks: Horovod's, or a local helper that does (metric_average(x, name))."""
+    if not isinstance(node, ast.Call):
+        return False
+    if f.s.is_api(node, *names.METRIC_AVERAGERS):
+        return True
+    func = f.s.funcs.get(node.func.id) if isinstance(node.func, ast.Name) else None
+    return func is not None and _averages_inside(f, func)
+
+
+def _averaged(f, node):
+    """The value depends on an average over ranks: through assignments, through a list it was appended to,
+    or through an object whose method averages (meter.update(x) allreducing inside)."""
+    if f.mentions(node, lambda n: _averaging(f, n)):
+        return True
+    for sub in ast.walk(node):
+        name = dotted(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
+        if not name:
+            continue
+        root = name.split(".")[0]
+        for e in f.s.events:
+            func = e.node.func
+            if not (isinstance(func, ast.Attribute) and dotted(func.value) in (name, root)):
+                continue
+            if func.attr in ("append", "extend", "insert", "add") and any(
+                    f.mentions(a, lambda n: _averaging(f, n)) for a in e.node.args):
+                return True
+            if any(_averages_inside(f, m) for m in f.s.methods.get(func.attr, ())):
+                return True
+    return False
+
+
+def _averages_inside(f, func):
+    return any(isinstance(n, ast.Call) and f.s.is_api(n, *names.METRIC_AVERAGERS) for n in ast.walk(func))
+
+
+def _average_not_used(f):
+    """`avg = average(x)` and then x, not avg, is what the code reads: the average is thrown away."""
+    for e in f.s.events:
+        if not e.ctx.reached or not _averaging(f, e.node) or not e.node.args:
+            continue
+        target, source = assigned_name(e.node), dotted(e.node.args[0])
+        if not target or not source or target == source:
+            continue
+        scope = e.ctx.frames[-1].func if e.ctx.frames else f.s.tree
+        later = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                 and n.lineno > e.line]
+        if not any(n.id == target for n in later):
+            uses = [n for n in later if n.id == source]
+            if uses:
+                return Finding(WRONG, f"line {e.line} averages `{source}` into `{target}`, which is never read; line "
+                               f"{uses[0].lineno} uses the unaveraged `{source}` (this rank's own value)",
+                               uses[0].lineno, f"use `{target}` there, or assign the average back to `{source}`")
+    return None
+
+
+def _in_training_loop(f, e):
+    return any(any(loop is mine for loop in s.ctx.loops for mine in e.ctx.loops) for s in f.steps)
+
+
+_DATA_WORDS = re.compile(r"data|set|loader|iter|ds$|batches|gen", re.I)
+
+
+def _eval_data(f):
+    """Evaluation data sources: a loader or data set named (or built from something named) val/test/eval,
+    or fit's validation data."""
+    out = []
+    for e in f.s.events:
+        last = f.s.qual(e.node.func).split(".")[-1]
+        if not (names.DATA_SOURCES.match(last) or last in ("DataLoader", "batch")) or not e.ctx.reached:
+            continue
+        text = (assigned_name(e.node) or "") + " " + " ".join(ast.unparse(a) for a in e.node.args[:1])
+        if names.EVAL_NAMES.search(text):
+            out.append(e)
+    for a in f.s.assigns:  # test_data = batchify(corpus.test, ...): a helper building evaluation data
+        name = assigned_name(a.node.value) if isinstance(a.node, ast.Assign) and isinstance(a.node.value, ast.Call) \
+            else None
+        if name and a.ctx.reached and names.EVAL_NAMES.search(name) and _DATA_WORDS.search(name.split(".")[-1]):
+            out.append(a)
+    out += [e for e in f.fits if any(k.arg in ("validation_data", "validation_split") for k in e.node.keywords)]
+    return out
 
 
 def _is_division(n):
