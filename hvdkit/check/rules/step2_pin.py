@@ -24,10 +24,14 @@ def judge(f):
         key = dotted(t) or ""
         env = isinstance(t, ast.Subscript) and "CUDA_VISIBLE_DEVICES" in ast.unparse(t.slice)
         if key.endswith("visible_device_list") or env:
-            if env and isinstance(a.node.value, ast.Constant) and str(a.node.value.value).startswith("-"):
+            value = a.node.value.value if isinstance(a.node.value, ast.Constant) else None
+            if env and str(value).startswith("-"):
                 good.append((a.node.lineno, "GPUs hidden: CPU run"))
+            elif isinstance(value, str) and "," in value:
+                continue  # a set of GPUs made visible to the job; the rank's pick among them comes elsewhere
             else:
                 _judge_device(f, a.node.value, a.node.lineno, good, bad)
+    bad += _all_gpus_per_rank(f) + _placed_before_pinning(f, good)
     if bad:
         line, why = bad[0]
         return Finding(WRONG, why, line, "select the GPU with hvd.local_rank(), e.g. torch.cuda.set_device(hvd.local_rank())")
@@ -47,3 +51,33 @@ def _judge_device(f, node, line, good, bad):
         bad.append((line, f"every rank takes the same GPU (line {line}: {f.text(line)})"))
 
 
+
+
+def _all_gpus_per_rank(f):
+    """torch.nn.DataParallel in a Horovod job: every rank drives all the node's GPUs."""
+    return [(e.line, f"line {e.line} wraps the model in DataParallel: each rank spreads over every GPU of the node, "
+             "on top of the GPU its local rank pinned") for e in f.s.events
+            if f.s.qual(e.node.func).split(".")[-1] == "DataParallel" and e.ctx.reached]
+
+
+def _cuda_without_index(f, node):
+    def pred(n):
+        return isinstance(n, ast.Constant) and n.value == "cuda"
+    return f.mentions(node, pred) and not f.mentions(node, f.is_local_rank)
+
+
+def _placed_before_pinning(f, good):
+    """Model or data put on 'cuda' (the current device: GPU 0 on every rank) before set_device(local_rank)."""
+    pins = [e for e in f.s.events if getattr(e.node.func, "attr", "") == "set_device" and e.ctx.reached
+            and f.mentions(e.node, f.is_local_rank)]
+    if not pins:
+        return []
+    first = min(p.order for p in pins)
+    for e in f.s.events:
+        attr = getattr(e.node.func, "attr", "")
+        if e.order >= first or not e.ctx.reached or attr not in names.GPU_PLACEMENT:
+            continue
+        if attr == "cuda" and not e.node.args or attr == "to" and e.node.args and _cuda_without_index(f, e.node.args[0]):
+            return [(e.line, f"line {e.line} puts model or data on 'cuda' before set_device(local rank) at line "
+                     f"{pins[0].line}: on every rank that is GPU 0")]
+    return []

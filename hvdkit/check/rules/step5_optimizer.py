@@ -24,9 +24,12 @@ def judge(f):
                 isinstance(kw.get("average"), ast.Constant) and kw["average"].value is False):
             return Finding(WRONG, f"gradients summed, not averaged (line {e.line}): the step is hvd.size() times too "
                            "large on top of the LR scaling", e.line, "use op=hvd.Average (the default)")
-        if "average" in kw:
-            f.notes.append(f"line {e.line}: `average=` is deprecated in Horovod: use op=hvd.Average")
-        unused = _unwrapped_used(f, e)
+        typo = _unknown_keyword(f, e)
+        if typo:
+            return Finding(WRONG, f"line {e.line} passes `{typo}=`, which {e.api[1]} does not take: Horovod raises "
+                           "TypeError there, so gradients are never averaged", e.line,
+                           f"spell it as in Horovod's signature ({', '.join(names.signature(_horovod_qual(e))[1:])})")
+        unused = _unwrapped_used(f, e) or _unsynchronized_amp(f, e)
         if unused:
             return unused
     e = (wraps or manual)[0]
@@ -50,3 +53,47 @@ def _unwrapped_used(f, e):
     return None
 
 
+
+
+def _horovod_qual(e):
+    """hvdkit re-exports Horovod's modules (hvdkit.torch.hvd is horovod.torch)."""
+    q = e.qual
+    for mine, theirs in (("hvdkit.torch.hvd.", "horovod.torch."), ("hvdkit.tensorflow.hvd.", "horovod.tensorflow.")):
+        if q.startswith(mine):
+            return theirs + q[len(mine):]
+    return q
+
+
+def _unknown_keyword(f, e):
+    accepted = names.signature(_horovod_qual(e))
+    if accepted is None:
+        return None
+    return next((k.arg for k in e.node.keywords if k.arg and k.arg not in accepted), None)
+
+
+def _unsynchronized_amp(f, e):
+    """AMP's GradScaler, or gradient clipping, on a torch DistributedOptimizer without synchronize(): they read
+    the gradients before Horovod has averaged them (Horovod's docs: synchronize(), then skip_synchronize())."""
+    if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual:
+        return None
+    opt = assigned_name(e.node)
+    if not opt:
+        return None
+    synced = any(isinstance(x.node.func, ast.Attribute) and x.node.func.attr == "synchronize"
+                 and dotted(x.node.func.value) == opt for x in f.s.events)
+    if synced:
+        return None
+    scalers = {assigned_name(x.node) for x in f.s.events if f.s.qual(x.node.func).endswith("GradScaler")} - {None}
+    for x in f.s.events:
+        func = x.node.func
+        if not x.ctx.reached or not isinstance(func, ast.Attribute):
+            continue
+        via_scaler = dotted(func.value) in scalers and func.attr in ("step", "unscale_") and x.node.args and \
+            dotted(x.node.args[0]) == opt
+        clipping = func.attr in ("clip_grad_norm_", "clip_grad_value_") and x.order > e.order
+        if via_scaler or clipping:
+            what = "AMP's GradScaler" if via_scaler else "gradient clipping"
+            return Finding(WRONG, f"{what} at line {x.line} reads the gradients of the DistributedOptimizer made at line "
+                           f"{e.line} before they are averaged (no {opt}.synchronize())", x.line,
+                           f"call {opt}.synchronize() before it, then step inside `with {opt}.skip_synchronize():`")
+    return None

@@ -5,6 +5,7 @@ import re
 from hvdkit.check import names
 from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.script import dotted
 
 
 def judge(f):
@@ -24,6 +25,9 @@ def judge(f):
         return Finding(MISSING if not e else WRONG, why, e.line if e else None,
                        "hvd.broadcast_parameters(model.state_dict(), root_rank=0) / hvd.broadcast_variables(model."
                        "variables, 0) / callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)]")
+    whole = _root_is_own_rank(f, casts) or _callback_reused(f, casts)
+    if whole is not None:
+        return whole
     problems = []
     for e in casts:
         p = _broadcast_problem(f, e)
@@ -78,3 +82,48 @@ def _after_training(f, e):
     return None
 
 
+
+
+def _root_is_own_rank(f, casts):
+    for e in casts:
+        root = next((k.value for k in e.node.keywords if k.arg == "root_rank"), None)
+        if root is None and len(e.node.args) > (0 if f.api(e, *names.BROADCAST_CALLBACKS) else 1):
+            root = e.node.args[0 if f.api(e, *names.BROADCAST_CALLBACKS) else 1]
+        if root is not None and (f.mentions(root, f.is_rank) or f.mentions(root, f.is_local_rank)):
+            return Finding(WRONG, f"line {e.line} broadcasts from root_rank={ast.unparse(root)}: each rank names "
+                           "itself the root, so nobody receives rank 0's state", e.line, "use root_rank=0")
+    return None
+
+
+def _holders(e):
+    """Names that hold the callback object made by `e`: `cbs = [..., e, ...]`, `cbs.append(e)`, `cb = e`."""
+    node = e.node
+    while node is not None and not isinstance(node, ast.stmt):
+        node = getattr(node, "parent", None)
+    if isinstance(node, ast.Assign):
+        return {dotted(t) for t in node.targets} - {None}
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
+        return {dotted(node.value.func.value)} - {None}
+    return set()
+
+
+def _callback_reused(f, casts):
+    """One BroadcastGlobalVariablesCallback given to the fit of a second model: it broadcast once, in the
+    first fit, and never fires again, so the second model's replicas start apart."""
+    for e in casts:
+        if not f.api(e, *names.BROADCAST_CALLBACKS) or not e.ctx.reached:
+            continue
+        holders = _holders(e)
+        fits = [fit for fit in f.fits if any(
+            k.arg == "callbacks" and holders & {dotted(n) for n in ast.walk(k.value)} for k in fit.node.keywords)]
+        models = []
+        for fit in sorted(fits, key=lambda x: x.order):
+            who = dotted(fit.node.func.value)
+            if who and who not in models:
+                models.append(who)
+                if len(models) > 1:
+                    return Finding(WRONG, f"the broadcast callback made at line {e.line} is given again to "
+                                   f"{who}.fit at line {fit.line}: it broadcast once, in {models[0]}'s fit, and never "
+                                   f"fires for {who}", fit.line,
+                                   "give each fit its own hvd.callbacks.BroadcastGlobalVariablesCallback(0)")
+    return None
