@@ -1,5 +1,6 @@
 """Step 2: each rank one GPU chosen by its local rank (or, on CPUs, its share of the cores)."""
 import ast
+import re
 
 from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
@@ -13,7 +14,7 @@ def judge(f):
     good, bad = [], []
     for e in f.s.events:
         attr = e.node.func.attr if isinstance(e.node.func, ast.Attribute) else ""
-        if attr in names.THREAD_CALLS:
+        if attr in names.THREAD_CALLS or _thread_env(e):
             good.append((e.line, "CPU threads set per rank"))
         elif attr in names.GPU_CALLS and (e.node.args or attr != "cuda"):
             _judge_device(f, e.node, e.line, good, bad)
@@ -31,7 +32,9 @@ def judge(f):
                 continue  # a set of GPUs made visible to the job; the rank's pick among them comes elsewhere
             else:
                 _judge_device(f, a.node.value, a.node.lineno, good, bad)
-    bad += _all_gpus_per_rank(f) + _placed_before_pinning(f, good)
+    bad += _all_gpus_per_rank(f) + _placed_before_pinning(f, good) + _hard_coded_gpu(f)
+    if not bad and not good and _cpu_only(f):
+        return Finding(OK, "CPU-only script: no GPU to pin (threads per rank are not set: see the notes)")
     if bad:
         line, why = bad[0]
         return Finding(WRONG, why, line, "select the GPU with hvd.local_rank(), e.g. torch.cuda.set_device(hvd.local_rank())")
@@ -81,3 +84,42 @@ def _placed_before_pinning(f, good):
             return [(e.line, f"line {e.line} puts model or data on 'cuda' before set_device(local rank) at line "
                      f"{pins[0].line}: on every rank that is GPU 0")]
     return []
+
+
+def _thread_env(e):
+    """os.environ["OMP_NUM_THREADS"] = ... is not a call; os.environ.setdefault / putenv are."""
+    return "OMP_NUM_THREADS" in ast.unparse(e.node) and getattr(e.node.func, "attr", "") in ("setdefault", "putenv",
+                                                                                           "update")
+
+
+def _hard_coded_gpu(f):
+    """.to('cuda:1') / .cuda(0) / torch.device('cuda:0'): the same GPU on every rank, whatever was pinned."""
+    out = []
+    for e in f.s.events:
+        attr = getattr(e.node.func, "attr", "")
+        if not e.ctx.reached or attr not in ("to", "cuda", "device") or not e.node.args:
+            continue
+        arg = e.node.args[0]
+        if f.mentions(arg, f.is_local_rank):
+            continue
+        fixed = f.mentions(arg, lambda n: isinstance(n, ast.Constant) and isinstance(n.value, str)
+                           and re.fullmatch(r"cuda:\d+", n.value) is not None)
+        if attr == "cuda" and isinstance(arg, ast.Constant) and isinstance(arg.value, int):
+            fixed = True
+        if fixed:
+            out.append((e.line, f"line {e.line} uses a fixed GPU ({f.text(e.line)}): every rank on that one GPU"))
+    return out
+
+
+def _cpu_only(f):
+    """The script names only the CPU as its device: no 'cuda', no GPU lists, no .cuda()."""
+    cpu = gpu = False
+    for node in ast.walk(f.s.tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            low = node.value.lower()
+            cpu = cpu or low == "cpu" or low.startswith("/cpu")
+            gpu = gpu or low.startswith("cuda") or low == "gpu" or low.startswith("/gpu")
+        elif isinstance(node, ast.Attribute) and node.attr in ("cuda", "list_physical_devices"):
+            gpu = gpu or node.attr == "list_physical_devices" or not isinstance(getattr(node, "parent", None),
+                                                                                ast.Attribute)
+    return cpu and not gpu

@@ -29,9 +29,13 @@ def judge(f):
             return Finding(WRONG, f"line {e.line} passes `{typo}=`, which {e.api[1]} does not take: Horovod raises "
                            "TypeError there, so gradients are never averaged", e.line,
                            f"spell it as in Horovod's signature ({', '.join(names.signature(_horovod_qual(e))[1:])})")
-        unused = _unwrapped_used(f, e) or _unsynchronized_amp(f, e)
+        unused = (_unwrapped_used(f, e) or _unsynchronized_amp(f, e) or _partial_named_parameters(f, e)
+                  or _gradient_before_wrapping(f, e))
         if unused:
             return unused
+    second = _optimizer_left_unwrapped(f, wraps)
+    if second is not None:
+        return second
     e = (wraps or manual)[0]
     return Finding(OK, f.text(e.line), e.line)
 
@@ -96,4 +100,78 @@ def _unsynchronized_amp(f, e):
             return Finding(WRONG, f"{what} at line {x.line} reads the gradients of the DistributedOptimizer made at line "
                            f"{e.line} before they are averaged (no {opt}.synchronize())", x.line,
                            f"call {opt}.synchronize() before it, then step inside `with {opt}.skip_synchronize():`")
+    return None
+
+
+def _root(node):
+    name = dotted(node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else node)
+    return name.split(".")[0] if name else None
+
+
+def _params_owner(f, node):
+    """`model` for model.parameters() / model.named_parameters() (through assignments), else None."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and getattr(sub.func, "attr", "") in ("parameters", "named_parameters"):
+            return dotted(sub.func.value)
+    if isinstance(node, ast.Name):
+        for a in f.s.assignments_to(node.id):
+            if a.node.value is not None:
+                return _params_owner(f, a.node.value)
+    return None
+
+
+def _partial_named_parameters(f, e):
+    """DistributedOptimizer(opt, named_parameters=a.named_parameters()) where opt trains b's parameters:
+    Horovod allreduces only the parameters it was given names for."""
+    named = next((k.value for k in e.node.keywords if k.arg == "named_parameters"), None)
+    if named is None or not e.node.args:
+        return None
+    given = _params_owner(f, named)
+    base = e.node.args[0]
+    made = [a for a in f.s.assignments_to(dotted(base) or "") if a.order < e.order and isinstance(a.node.value, ast.Call)]
+    trained = _params_owner(f, made[-1].node.value.args[0]) if made and made[-1].node.value.args else None
+    if given and trained and given != trained and not given.startswith(trained + ".") and trained != "self":
+        return Finding(WRONG, f"line {e.line} names the parameters of `{given}`, but the optimizer trains those of "
+                       f"`{trained}`: the others are never averaged", e.line,
+                       f"named_parameters={trained}.named_parameters()")
+    return None
+
+
+def _gradient_before_wrapping(f, e):
+    """`grads = tape.gradient(...)` and only then `tape = hvd.DistributedGradientTape(tape)`: those
+    gradients were never averaged."""
+    if not e.qual.endswith("GradientTape") or not e.node.args:
+        return None
+    tape = dotted(e.node.args[0])
+    early = [x for x in f.s.events if isinstance(x.node.func, ast.Attribute) and x.node.func.attr == "gradient"
+             and dotted(x.node.func.value) == tape and x.order < e.order and x.ctx.reached
+             and x.ctx.frames[-1:] == e.ctx.frames[-1:]]
+    later = [x for x in f.s.events if isinstance(x.node.func, ast.Attribute) and x.node.func.attr == "gradient"
+             and x.order > e.order and x.ctx.frames[-1:] == e.ctx.frames[-1:]]
+    if early and not later:
+        return Finding(WRONG, f"the gradients at line {early[0].line} are taken from the tape before line {e.line} "
+                       "wraps it: they are this rank's own", early[0].line,
+                       "wrap the tape first, then call .gradient on the wrapper")
+    return None
+
+
+def _optimizer_left_unwrapped(f, wraps):
+    """Two torch optimizers (a GAN's), one wrapped: the other steps with this rank's gradients."""
+    torch_wraps = [e for e in wraps if "torch" in e.qual and e.qual.endswith("DistributedOptimizer")]
+    if not torch_wraps:
+        return None
+    covered = set()
+    for e in torch_wraps:
+        covered |= {assigned_name(e.node), dotted(e.node.args[0]) if e.node.args else None}
+    from hvdkit.check.rules.step4_lr import optimizers
+    for o in optimizers(f):
+        name = assigned_name(o.node)
+        if not name or name in covered or not f.s.qual(o.node.func).startswith("torch"):
+            continue
+        steps = [x for x in f.s.events if isinstance(x.node.func, ast.Attribute) and x.node.func.attr == "step"
+                 and dotted(x.node.func.value) == name and x.ctx.reached]
+        if steps:
+            return Finding(WRONG, f"the optimizer `{name}` (line {o.line}) is never wrapped in DistributedOptimizer but "
+                           f"steps at line {steps[0].line}: its gradients are this rank's own", o.line,
+                           f"{name} = hvd.DistributedOptimizer({name}, named_parameters=...)")
     return None

@@ -25,7 +25,7 @@ def judge(f):
         return Finding(MISSING if not e else WRONG, why, e.line if e else None,
                        "hvd.broadcast_parameters(model.state_dict(), root_rank=0) / hvd.broadcast_variables(model."
                        "variables, 0) / callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)]")
-    whole = _root_is_own_rank(f, casts) or _callback_reused(f, casts)
+    whole = _root_is_own_rank(f, casts) or _callback_reused(f, casts) or _trained_not_broadcast(f, casts)
     if whole is not None:
         return whole
     problems = []
@@ -127,3 +127,52 @@ def _callback_reused(f, casts):
                                    f"fires for {who}", fit.line,
                                    "give each fit its own hvd.callbacks.BroadcastGlobalVariablesCallback(0)")
     return None
+
+
+def _trained_not_broadcast(f, casts):
+    """Models whose parameters an optimizer trains, and that no broadcast covers (a GAN's second network,
+    or another model's state broadcast instead)."""
+    if not casts or any(f.api(e, *names.BROADCAST_CALLBACKS, "broadcast_global_variables") for e in casts):
+        return None
+    covered = set()
+    for e in casts:
+        for arg in e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in ("params", "variables")]:
+            covered |= {dotted(n).split(".")[0] for n in ast.walk(arg) if isinstance(n, (ast.Name, ast.Attribute))
+                        and dotted(n)}
+            covered |= {_owner(n) for n in ast.walk(arg) if isinstance(n, ast.Attribute)} - {None}
+    trained = []
+    for e in f.s.events:
+        attr = getattr(e.node.func, "attr", "")
+        if attr in ("parameters", "named_parameters") and e.ctx.reached and _feeds_optimizer(e):
+            trained.append((dotted(e.node.func.value), e))
+        elif attr == "gradient" and len(e.node.args) > 1:
+            for n in ast.walk(e.node.args[1]):
+                if isinstance(n, ast.Attribute) and n.attr in ("trainable_variables", "trainable_weights"):
+                    trained.append((dotted(n.value), e))
+    for model, e in trained:
+        if model and model.split(".")[0] not in covered and model not in covered and model != "self":
+            return Finding(WRONG, f"`{model}` is trained (line {e.line}) but no broadcast covers it: its replicas "
+                           "start from different weights", e.line,
+                           f"broadcast it too: hvd.broadcast_parameters({model}.state_dict(), root_rank=0) / "
+                           f"hvd.broadcast_variables({model}.variables, 0)")
+    return None
+
+
+def _owner(node):
+    """`gen` for gen.state_dict / gen.variables / gen.trainable_variables."""
+    if node.attr in ("state_dict", "variables", "trainable_variables", "weights", "parameters", "named_parameters"):
+        return dotted(node.value)
+    return None
+
+
+def _feeds_optimizer(e):
+    """model.parameters() given to an optimizer's constructor (directly or through a list/dict)."""
+    node = getattr(e.node, "parent", None)
+    while node is not None and not isinstance(node, ast.stmt):
+        if isinstance(node, ast.Call):
+            name = dotted(node.func) or ""
+            last = name.split(".")[-1]
+            if last[:1].isupper() and last not in ("DataParallel", "DistributedDataParallel") or "optim" in name:
+                return True
+        node = getattr(node, "parent", None)
+    return False

@@ -24,6 +24,9 @@ def judge(f):
                 return Finding(WRONG, f"line {e.line} sums a metric over ranks and reports the sum as its value",
                                e.line, "divide the summed total by the summed count")
         # A mean of per-rank means is exact when the shards are equal (DistributedSampler pads them): not flagged.
+        last = _last_batch_only(f, e)
+        if last is not None:
+            return last
     if avgs:
         lost = _average_not_used(f)
         if lost is not None:
@@ -69,6 +72,24 @@ def judge(f):
         return Finding(MISSING, f"evaluation runs on this rank's part (line {e.line}) and its result is never "
                        "averaged over ranks", e.line, "allreduce (sum, count) pairs, then divide")
     return Finding(UNKNOWN, "no metric is reported", None, None)
+
+
+def _last_batch_only(f, e):
+    """`for batch in data: loss = ...` and after the loop `hvd.allreduce(loss)`: the last batch's value is
+    averaged and reported as the epoch's."""
+    if not e.node.args or not isinstance(e.node.args[0], ast.Name):
+        return None
+    name = e.node.args[0].id
+    mine = [a for a in f.s.assignments_to(name) if a.order < e.order and a.ctx.frames[-1:] == e.ctx.frames[-1:]]
+    if not mine or any(isinstance(a.node, ast.AugAssign) for a in mine):
+        return None
+    last = mine[-1]
+    inner = [loop for loop in last.ctx.loops if not any(loop is mine_ for mine_ in e.ctx.loops)]
+    if inner and isinstance(last.node, ast.Assign) and not isinstance(last.node.value, (ast.BinOp, ast.Name)):
+        return Finding(WRONG, f"line {e.line} averages `{name}`, set at line {last.line} inside a loop that ended: "
+                       "the last batch's value, reported as the whole epoch's", e.line,
+                       f"accumulate `{name}` over the loop (sum and count), then average the totals")
+    return None
 
 
 def _reports(f):
