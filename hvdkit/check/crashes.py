@@ -27,7 +27,7 @@ def at(crashes, script, line):
     """The crash in the statement that holds `line` (a step's own code), else None."""
     if not line:
         return None
-    stmt = _statement_at(script, line)
+    stmt = statement_at(script, line)
     if stmt is None:
         return None
     used = {dotted(n) for n in ast.walk(stmt) if isinstance(n, (ast.Name, ast.Attribute))} - {None}
@@ -35,14 +35,14 @@ def at(crashes, script, line):
         if stmt.lineno <= c.line <= (stmt.end_lineno or stmt.lineno):
             return c
         # or in the statement that computes one of its arguments: `x = args.typo` then `step(x)`
-        source = _statement_at(script, c.line)
+        source = statement_at(script, c.line)
         if isinstance(source, ast.Assign) and source.lineno < stmt.lineno and \
                 any(dotted(t) in used for t in source.targets):
             return c
     return None
 
 
-def _statement_at(script, line):
+def statement_at(script, line):
     best = None
     for node in ast.walk(script.tree):
         if isinstance(node, ast.stmt) and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,

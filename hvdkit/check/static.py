@@ -47,5 +47,10 @@ def analyze(path):
 
 
 def _runs_for_sure(facts, line):
-    at = [e for e in facts.s.events + facts.s.assigns if e.line == line and e.ctx.reached]
+    from hvdkit.check.crashes import statement_at
+    stmt = statement_at(facts.s, line)
+    if stmt is None:
+        return False
+    span = range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1)
+    at = [e for e in facts.s.events + facts.s.assigns if e.line in span and e.ctx.reached]
     return bool(at) and all(facts.guard_kind(e) in ("always", "rank") for e in at)

@@ -169,6 +169,10 @@ class Evaluator:
         mine = [a for a in self.s.assignments_to(name) if a.order < event.order and _func_of(a) is func
                 and not in_handler(a)]
         plain = [a for a in mine if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
+        if not plain and func is not None and not any(_func_of(a) is func for a in self.s.assignments_to(name)):
+            # a global read in a function: its module-level value (set before the function runs)
+            mine = [a for a in self.s.assignments_to(name) if _func_of(a) is None and not in_handler(a)]
+            plain = [a for a in mine if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
         if not plain:
             return None
         first = plain[-1]

@@ -177,6 +177,12 @@ def _seeded(f, e):
     """The pick is the same on every rank: a seed keyword, or a constant global seed set before it."""
     if any(k.arg in ("random_state", "seed", "generator", "rng") for k in e.node.keywords):
         return True
+    receiver = e.node.func.value if isinstance(e.node.func, ast.Attribute) else None
+    seeded_maker = lambda n: isinstance(n, ast.Call) and bool(n.args or n.keywords) and \
+        f.s.qual(n.func).split(".")[-1] in ("RandomState", "default_rng", "Generator", "Random") and \
+        not f.mentions(n, f.is_rank)  # noqa: E731 - a predicate for mentions()
+    if receiver is not None and f.mentions(receiver, seeded_maker):
+        return True
     for s in f.s.events:
         q = f.s.qual(s.node.func)
         if s.order < e.order and q.split(".")[-1] in names.SEEDERS and s.node.args and \
@@ -193,13 +199,14 @@ def _overlapping_subsets(f, picked, parts):
             continue
         count = e.node.args[1] if len(e.node.args) > 1 else next(
             (k.value for k in e.node.keywords if k.arg == "size"), None)
-        if count is not None and f.mentions(count, f.is_size) and not f.mentions(e.node, f.is_rank):
+        if count is not None and f.mentions(count, f.is_size) and not f.mentions(e.node, f.is_rank) \
+                and not (_seeded(f, e) and f.s.qual(e.node.func).split(".")[-1] == "permutation"):
             return Finding(WRONG, f"line {e.line}: each rank draws its own random 1/size of the data "
                            f"({f.text(e.line)}): the ranks' subsets overlap and together miss part of the data",
                            e.line, "shard instead: a DistributedSampler / ds.shard(hvd.size(), hvd.rank()), or one "
                            "permutation seeded alike on every rank, sliced [hvd.rank()::hvd.size()]")
         target = assigned_name(e.node) or _tuple_targets(e.node)
-        if parts and target and not _seeded(f, e):
+        if parts and target and not _seeded(f, e) and f.s.qual(e.node.func).split(".")[-1] != "permutation":
             names_ = {target} if isinstance(target, str) else set(target)
             used = [p for p in parts if hasattr(p, "node") and _mentions_name(f, p.node, names_ | _derived(f, names_))]
             if used:

@@ -143,7 +143,7 @@ def _trained_not_broadcast(f, casts):
     trained = []
     for e in f.s.events:
         attr = getattr(e.node.func, "attr", "")
-        if attr in ("parameters", "named_parameters") and e.ctx.reached and _feeds_optimizer(e):
+        if attr in ("parameters", "named_parameters") and e.ctx.reached and _feeds_optimizer(f, e):
             trained.append((dotted(e.node.func.value), e))
         elif attr == "gradient" and len(e.node.args) > 1:
             for n in ast.walk(e.node.args[1]):
@@ -165,11 +165,11 @@ def _owner(node):
     return None
 
 
-def _feeds_optimizer(e):
+def _feeds_optimizer(f, e):
     """model.parameters() given to an optimizer's constructor (directly or through a list/dict)."""
     node = getattr(e.node, "parent", None)
     while node is not None and not isinstance(node, ast.stmt):
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call) and not f.s.api(node.func):
             name = dotted(node.func) or ""
             last = name.split(".")[-1]
             if last[:1].isupper() and last not in ("DataParallel", "DistributedDataParallel") or "optim" in name:

@@ -43,7 +43,8 @@ def _is_checkpoint(f, e):
         return False
     if in_handler(e):
         return False  # a save in `except KeyboardInterrupt:` is an emergency dump, not the checkpoint
-    if parts[-1] == "write" and "heckpoint" not in ast.unparse(e.node.func):
+    if parts[-1] == "write" and not _checkpoint_object(f, e.node.func.value if isinstance(e.node.func, ast.Attribute)
+                                                      else e.node.func):
         return False
     if parts[0] in names.NOT_SAVES and q != "torch.save" or parts[0] == "torch" and parts[-1] != "save":
         return False
@@ -54,6 +55,12 @@ def _is_checkpoint(f, e):
         bool(_NOT_CHECKPOINT_FILES.search(n.value.strip()))  # noqa: E731 - a predicate for mentions()
     args = e.node.args + [k.value for k in e.node.keywords]
     return not any(f.mentions(a, files) for a in args[:1])
+
+
+def _checkpoint_object(f, node):
+    """tf.train.Checkpoint(...) (or a manager), directly or through the names it was assigned to."""
+    return "heckpoint" in ast.unparse(node) or f.mentions(node, lambda n: isinstance(n, ast.Call) and re.search(
+        r"Checkpoint(Manager)?$", f.s.qual(n.func) or "") is not None)
 
 
 def _rank_named(f, e):

@@ -133,19 +133,32 @@ def _averages_inside(f, func):
     return any(isinstance(n, ast.Call) and f.s.is_api(n, *names.METRIC_AVERAGERS) for n in ast.walk(func))
 
 
+def _outermost_chain(call):
+    """hvd.allreduce(x).item() / .numpy(): the expression whose value is assigned."""
+    node = call
+    while isinstance(getattr(node, "parent", None), (ast.Attribute, ast.Call)) and \
+            (isinstance(node.parent, ast.Attribute) or node.parent.func is node):
+        node = node.parent
+    return node
+
+
 def _average_not_used(f):
     """`avg = average(x)` and then x, not avg, is what the code reads: the average is thrown away."""
     for e in f.s.events:
         if not e.ctx.reached or not _averaging(f, e.node) or not e.node.args:
             continue
-        target, source = assigned_name(e.node), dotted(e.node.args[0])
+        target = assigned_name(_outermost_chain(e.node))
+        inside = {n.id for n in ast.walk(e.node.args[0]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        inside -= set(f.s.aliases)  # torch in torch.tensor(x) is a module, not the value
+        source = dotted(e.node.args[0]) or (inside.pop() if len(inside) == 1 else None)
         if not target or not source or target == source:
             continue
         scope = e.ctx.frames[-1].func if e.ctx.frames else f.s.tree
         later = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
                  and n.lineno > e.line]
         if not any(n.id == target for n in later):
-            uses = [n for n in later if n.id == source]
+            # a read of the value itself (`if loss < best`), not a method call on it (`meter.reset_states()`)
+            uses = [n for n in later if n.id == source and not isinstance(getattr(n, "parent", None), ast.Attribute)]
             if uses:
                 return Finding(WRONG, f"line {e.line} averages `{source}` into `{target}`, which is never read; line "
                                f"{uses[0].lineno} uses the unaveraged `{source}` (this rank's own value)",
