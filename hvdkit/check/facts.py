@@ -12,6 +12,7 @@ class Facts:
         self.s = script
         self.ev = Evaluator(script)
         self.notes = []
+        self._memo, self._bindings = {}, None
         mods = set(script.aliases.values())
         self.frameworks = {fw for fw, keys in (("torch", ("torch",)), ("tensorflow", ("tensorflow", "keras")))
                            if any(m.split(".")[0] in keys or f".{keys[0]}" in m for m in mods)}
@@ -22,7 +23,16 @@ class Facts:
 
     # --- data flow: does an expression depend on something, through assignments to names? ----------
     def mentions(self, node, pred, seen=None):
-        seen = set() if seen is None else seen
+        """Does `node`, or what its names were assigned, contain a node for which `pred` holds?"""
+        if seen is None and getattr(pred, "__self__", None) is self:  # the queries below: memoised
+            key = (id(node), pred.__name__)
+            if key not in self._memo:
+                self._memo[key] = self._mentions(node, pred, set())
+            return self._memo[key]
+        return self._mentions(node, pred, set() if seen is None else seen)
+
+    def _mentions(self, node, pred, seen):
+        mentions = self._mentions
         for sub in ast.walk(node):
             if pred(sub):
                 return True
@@ -30,21 +40,26 @@ class Facts:
             if name and name not in seen:
                 seen.add(name)
                 for a in self.s.assignments_to(name):
-                    if pred(a.node) or a.node.value is not None and self.mentions(a.node.value, pred, seen):
+                    if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
                         return True  # pred sees the assignment too (`x /= n` is a division of x)
                 if isinstance(sub, ast.Name):
                     for f in self._frames_binding(sub.id):
-                        if self.mentions(f, pred, seen):
+                        if mentions(f, pred, seen):
                             return True
         return False
 
     def _frames_binding(self, name):
-        out = []
-        for e in self.s.events + self.s.assigns:
-            for fr in e.ctx.frames:
-                if name in fr.bindings and fr.bindings[name].frame is not None:
-                    out.append(fr.bindings[name].expr)
-        return out
+        """Argument expressions bound to a parameter `name` in the walked calls."""
+        if self._bindings is None:
+            self._bindings, frames = {}, {}
+            for e in self.s.events + self.s.assigns:
+                for fr in e.ctx.frames:
+                    frames[id(fr)] = fr
+            for fr in frames.values():
+                for param, b in fr.bindings.items():
+                    if b.frame is not None:
+                        self._bindings.setdefault(param, []).append(b.expr)
+        return self._bindings.get(name, [])
 
     def is_size(self, n):
         return self.s.is_hvd_query(n, *SIZE_QUERIES) or self._ctx_attr(n, "size")

@@ -305,14 +305,16 @@ class Script:
 
     def assignments_to(self, name):
         """Assignment events whose target is `name` (a Name id or dotted attribute like 'args.lr')."""
-        out = []
-        for e in self.assigns:
-            targets = e.node.targets if isinstance(e.node, ast.Assign) else [e.node.target]
-            for t in targets:
-                for sub in (t.elts if isinstance(t, ast.Tuple) else [t]):
-                    if _dotted(sub) == name:
-                        out.append(e)
-        return out
+        if getattr(self, "_by_target", None) is None:  # indexed once: the rules ask thousands of times
+            self._by_target = {}
+            for e in self.assigns:
+                targets = e.node.targets if isinstance(e.node, ast.Assign) else [e.node.target]
+                for t in targets:
+                    for sub in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                        key = _dotted(sub)
+                        if key is not None:
+                            self._by_target.setdefault(key, []).append(e)
+        return list(self._by_target.get(name, ()))
 
     def line_text(self, line):
         lines = self.source.splitlines()

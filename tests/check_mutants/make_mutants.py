@@ -1,10 +1,11 @@
 """The mutants of hvdkit check's test suite: each of the eight steps removed, and broken the way users break it.
 
-    python tests/check_mutants/make_mutants.py      # rewrites the mutant files beside this one
+    python tests/check_mutants/make_mutants.py OUT_DIR      # writes the mutants into OUT_DIR
 
 Every mutant is one of the three base scripts with the explicit edits below (each `old` must occur
-exactly once). tests/test_check_static.py checks that the files on disk are what this table makes,
-that every mutant is flagged on its step, and that the bases are flagged on none.
+exactly once). The mutants are made when needed (tests/test_check_static.py and benchmarks/check_bench.py
+write them into a temporary directory), not committed; the three that tests/test_check_run.py reads
+stay beside this file until it makes its own (KEPT; a test checks they are what the table makes).
 """
 import os
 
@@ -147,12 +148,28 @@ def source(flavour, step, kind):
     return f'"""Mutant of {BASES[flavour]}, step {step} {kind}: {what}.\n' + rest if first.startswith('"""') else text
 
 
-def main():
+KEPT = ("torch_s6_removed.py", "torch_s7_broken.py", "tf_loop_s6_broken.py")
+
+
+def write(directory):
+    """Write every mutant into `directory`: {(flavour, step, kind): path}."""
+    os.makedirs(directory, exist_ok=True)
+    out = {}
     for flavour, step, kind, _, _ in MUTANTS:
-        with open(os.path.join(HERE, name(flavour, step, kind)), "w") as fh:
+        path = os.path.join(directory, name(flavour, step, kind))
+        with open(path, "w") as fh:
             fh.write(source(flavour, step, kind))
-    print(f"wrote {len(MUTANTS)} mutants in {HERE}")
+        out[(flavour, step, kind)] = path
+    return out
+
+
+def main(argv):
+    if len(argv) != 1:
+        raise SystemExit("usage: python tests/check_mutants/make_mutants.py OUT_DIR")
+    write(argv[0])
+    print(f"wrote {len(MUTANTS)} mutants in {argv[0]}")
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    main(sys.argv[1:])
