@@ -20,7 +20,8 @@ def scores():
 
 def test_corpus_meets_the_targets_overall_and_on_every_step(scores):
     assert check_bench.corpus_shortfalls(scores["all"]) == [], \
-        [f"{m['script']} step {m['step']}: {m['verdict']}" for m in scores["all"]["misses"] + scores["all"]["false_alarms"]]
+        [f"{m['script']} step {m['step']}: {m['verdict']}"
+         for m in scores["all"]["misses"] + scores["all"]["false_alarms"]]
 
 
 def test_each_corpus_half_meets_the_overall_targets(scores):

@@ -49,7 +49,8 @@ def test_mutant_flagged_on_its_step_only(mutants, flavour, step, kind):
 
 
 @pytest.mark.parametrize("path", [os.path.join(MUTANT_DIR, b) for b in make_mutants.BASES.values()]
-                         + [os.path.join(ROOT, "homework", n) for n in ("pytorch_mnist_hvd.py", "tensorflow2_mnist_hvd.py")])
+                         + [os.path.join(ROOT, "homework", n)
+                            for n in ("pytorch_mnist_hvd.py", "tensorflow2_mnist_hvd.py")])
 def test_correct_scripts_have_all_eight_steps_ok(path):
     findings, _, _ = analyze(path)
     assert {n: f.verdict for n, f in findings.items()} == {n: OK for n in range(1, 9)}
@@ -231,7 +232,8 @@ def test_metric_reports(tmp_path, report, verdict):
         import torch, horovod.torch as hvd
         from torch.utils.data.distributed import DistributedSampler
         hvd.init()
-        loader = torch.utils.data.DataLoader(ds, sampler=DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()))
+        sampler = DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank())
+        loader = torch.utils.data.DataLoader(ds, sampler=sampler)
         for epoch in range(3):
             loss_sum, count = 0.0, 0
             for x, y in loader:

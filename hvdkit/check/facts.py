@@ -18,7 +18,8 @@ class Facts:
                            if any(m.split(".")[0] in keys or f".{keys[0]}" in m for m in mods)}
         self.fits = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
                                  and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached)
-        self.steps = script.calls(lambda e: isinstance(e.node.func, ast.Attribute) and e.node.func.attr in OPTIMIZER_STEPS
+        self.steps = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
+                                  and e.node.func.attr in OPTIMIZER_STEPS
                                   and "sched" not in self.s.qual(e.node.func.value).lower() and e.ctx.reached)
 
     # --- data flow: does an expression depend on something, through assignments to names? ----------
@@ -138,7 +139,8 @@ class Facts:
             return any(dotted(t) in names for t in targets)
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             f = node.value.func
-            return isinstance(f, ast.Attribute) and f.attr in ("append", "extend", "insert") and dotted(f.value) in names
+            return isinstance(f, ast.Attribute) and f.attr in ("append", "extend", "insert") \
+                and dotted(f.value) in names
         return False
 
     def api(self, e, *names):

@@ -82,14 +82,16 @@ SIGNATURES = {  # (module, name): the keywords Horovod 0.28.1 accepts
     ("horovod.torch", "broadcast_parameters"): ("params", "root_rank"),
     ("horovod.torch", "broadcast_optimizer_state"): ("optimizer", "root_rank", "model"),
     ("horovod.tensorflow", "broadcast_variables"): ("variables", "root_rank", "process_set", "inplace"),
-    ("horovod.tensorflow.keras.callbacks", "BroadcastGlobalVariablesCallback"): ("root_rank", "device", "local_variables"),
+    ("horovod.tensorflow.keras.callbacks", "BroadcastGlobalVariablesCallback"): (
+        "root_rank", "device", "local_variables"),
     ("horovod.keras.callbacks", "BroadcastGlobalVariablesCallback"): ("root_rank", "device", "local_variables"),
 }
 # Horovod's API re-exports: horovod.tensorflow.keras.callbacks.X is looked up under these modules.
 
 # --- step 6: broadcast -------------------------------------------------------------------------
 BROADCASTS = ("broadcast_parameters", "broadcast_optimizer_state", "broadcast_variables", "broadcast_global_variables",
-              "broadcast_state", "BroadcastGlobalVariablesCallback", "BroadcastGlobalVariablesHook", "BroadcastCallback",
+              "broadcast_state", "BroadcastGlobalVariablesCallback", "BroadcastGlobalVariablesHook",
+              "BroadcastCallback",
               "broadcast_object", "broadcast", "broadcast_")
 BROADCAST_CALLBACKS = ("BroadcastGlobalVariablesCallback", "BroadcastCallback")
 ELASTIC_STATES = ("TorchState", "TensorFlowKerasState", "KerasState", "TensorFlowState", "ObjectState")

@@ -156,7 +156,8 @@ class Evaluator:
             return None
         if isinstance(it, ast.Call) and self.s.qual(it.func) == "enumerate" and isinstance(target, ast.Tuple):
             if isinstance(target.elts[0], ast.Name) and target.elts[0].id == name:
-                start = it.args[1] if len(it.args) > 1 else next((k.value for k in it.keywords if k.arg == "start"), None)
+                start = it.args[1] if len(it.args) > 1 else \
+                    next((k.value for k in it.keywords if k.arg == "start"), None)
                 return self.value(start, frame, event, depth + 1) if start is not None else 0
             return None
         if isinstance(target, ast.Name) and isinstance(it, ast.Call) and self.s.qual(it.func) == "range" and it.args:

@@ -22,7 +22,8 @@ def register(sub):
 
 
 def _options(p):
-    p.add_argument("--run", dest="observe", action="store_true", help="also launch it under mpirun and observe the first steps")
+    p.add_argument("--run", dest="observe", action="store_true",
+                   help="also launch it under mpirun and observe the first steps")
     p.add_argument("-n", "--ranks", type=int, default=2, help="ranks for --run")
     p.add_argument("--steps", type=int, default=3, help="optimizer steps to observe with --run (at least 2)")
     p.add_argument("--timeout", type=float, default=600, help="seconds allowed for the --run launch")

@@ -20,9 +20,11 @@ class Case(NamedTuple):
 
 
 # --- pieces of the trainers that cases edit ----------------------------------------------------------
-T_SAMPLER = "    train_sampler = DistributedSampler(train_set, num_replicas=hvd.size(), rank=hvd.rank(), shuffle=True)\n"
+T_SAMPLER = ("    train_sampler = DistributedSampler(train_set, num_replicas=hvd.size(), rank=hvd.rank(), "
+             "shuffle=True)\n")
 T_LOADER = "    train_loader = DataLoader(train_set, batch_size=opts.batch, sampler=train_sampler)\n"
-T_NO_SAMPLER = [(T_SAMPLER, ""), ("sampler=train_sampler)", "shuffle=True)"), ("        train_sampler.set_epoch(epoch)\n", "")]
+T_NO_SAMPLER = [(T_SAMPLER, ""), ("sampler=train_sampler)", "shuffle=True)"),
+                ("        train_sampler.set_epoch(epoch)\n", "")]
 T_NO_LOADER = [(T_SAMPLER, ""), ("        train_sampler.set_epoch(epoch)\n", "")]
 T_DATA = "    train_set = build_data(opts.samples)\n"
 T_LOOP = "        for inputs, targets in train_loader:\n"
@@ -34,7 +36,8 @@ T_SGD = "    sgd = torch.optim.SGD(net.parameters(), lr=opts.base_lr * hvd.size(
 T_WRAP = "    sgd = hvd.DistributedOptimizer(sgd, named_parameters=net.named_parameters())\n"
 T_SUMS = "        sums = hvd.allreduce(torch.tensor([total, seen], dtype=torch.float64), op=hvd.Sum)\n"
 T_PRINT = '            print(f"epoch {epoch} mse {float(sums[0] / sums[1]):.5f}")\n'
-T_PIN = "    torch.set_num_threads(1)\n    if torch.cuda.is_available():\n        torch.cuda.set_device(hvd.local_rank())\n"
+T_PIN = ("    torch.set_num_threads(1)\n    if torch.cuda.is_available():\n"
+         "        torch.cuda.set_device(hvd.local_rank())\n")
 T_DEVICE = '    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n'
 T_NET = "    net = torch.nn.Linear(4, 1).to(device)\n"
 T_BACKWARD = "            error.backward()\n            sgd.step()\n"
@@ -54,7 +57,8 @@ K_FIT = "model.fit(train, epochs=3, callbacks=callbacks, verbose=1 if hvd.rank()
 
 _CRITIC = ("    critic = torch.nn.Linear(1, 1).to(device)\n"
            "    critic_opt = torch.optim.SGD(critic.parameters(), lr=0.01 * hvd.size())\n")
-_CRITIC_STEP = "            critic_opt.zero_grad()\n            critic(net(inputs)).mean().backward()\n            critic_opt.step()\n"
+_CRITIC_STEP = ("            critic_opt.zero_grad()\n            critic(net(inputs)).mean().backward()\n"
+                "            critic_opt.step()\n")
 _HELPER = ("def average(value, name):\n    return hvd.allreduce(tf.constant(value), name=name)\n\n\n")
 _SCALER = "    scaler = torch.cuda.amp.GradScaler()\n"
 
@@ -82,9 +86,11 @@ CASES = [
     # --- sharding: what the ranks take together ----------------------------------------------------------
     Case("per_rank_files", 3, TORCH,
          T_NO_SAMPLER + [(T_DATA, '    part = np.load("train.npz")\n'
-                                  '    train_set = TensorDataset(torch.from_numpy(part["x"]), torch.from_numpy(part["y"]))\n')],
+                                  '    train_set = TensorDataset(torch.from_numpy(part["x"]), '
+                                  'torch.from_numpy(part["y"]))\n')],
          T_NO_SAMPLER + [(T_DATA, '    part = np.load(f"train-{hvd.rank()}.npz")\n'
-                                  '    train_set = TensorDataset(torch.from_numpy(part["x"]), torch.from_numpy(part["y"]))\n')]),
+                                  '    train_set = TensorDataset(torch.from_numpy(part["x"]), '
+                                  'torch.from_numpy(part["y"]))\n')]),
     Case("file_list_split_and_scattered", 3, TORCH,
          T_NO_SAMPLER + [("import numpy as np\n", "import glob\n\nimport numpy as np\nfrom mpi4py import MPI\n"),
                          (T_DATA, '    names = sorted(glob.glob("parts/*.npy"))\n'
@@ -107,14 +113,16 @@ CASES = [
                    "train = tf.data.Dataset.from_tensor_slices((rows[pick], labels[pick])).shuffle(128).batch(20)\n")]),
     Case("copies_of_one_take", 3, TF,
          [(F_SHARD, "    data = split(data.shuffle(256), hvd.size())[hvd.rank()].batch(BATCH)\n"),
-          ("def main(", "def split(ds, parts):\n    share = 512 // parts\n    return [ds.take(share) for _ in range(parts)]"
+          ("def main(", "def split(ds, parts):\n    share = 512 // parts\n    return [ds.take(share) for _ in "
+                        "range(parts)]"
                         "\n\n\ndef main(")],
          [(F_SHARD, "    data = split(data, hvd.size())[hvd.rank()].shuffle(256).batch(BATCH)\n"),
           ("def main(", "def split(ds, parts):\n    share = 512 // parts\n"
                         "    return [ds.skip(i * share).take(share) for i in range(parts)]\n\n\ndef main(")]),
     Case("unseeded_split_before_the_sampler", 3, TORCH,
          [("import numpy as np\n", "import numpy as np\nfrom sklearn.model_selection import train_test_split\n"),
-          (T_DATA, "    full = build_data(opts.samples)\n    kept, _ = train_test_split(np.arange(opts.samples), test_size=0.25)\n"
+          (T_DATA, "    full = build_data(opts.samples)\n    kept, _ = train_test_split(np.arange(opts.samples), "
+                   "test_size=0.25)\n"
                    "    train_set = torch.utils.data.Subset(full, kept)\n")],
          [("import numpy as np\n", "import numpy as np\nfrom sklearn.model_selection import train_test_split\n"),
           (T_DATA, "    full = build_data(opts.samples)\n"
@@ -128,7 +136,8 @@ CASES = [
     Case("steps_divided_on_top_of_the_sampler", 3, TORCH,
          [(T_LOOP, "        steps = len(train_loader) // hvd.size()\n"
                    "        for inputs, targets in zip(range(steps), train_loader):\n")],
-         [(T_LOOP, "        steps = len(train_loader)\n        for inputs, targets in zip(range(steps), train_loader):\n")]),
+         [(T_LOOP, "        steps = len(train_loader)\n        for inputs, targets in zip(range(steps), "
+                   "train_loader):\n")]),
     Case("step_cap_on_data_never_repeated", 3, TF,
          [(F_SHARD, "    data = data.shuffle(256).batch(BATCH)\n"),
           ("        for x, y in data:\n", "        for x, y in data.take(4000 // hvd.size()):\n")],
@@ -154,7 +163,8 @@ CASES = [
            "        if hvd.rank() == 0:\n")]),
     Case("average_helper_never_called", 8, TF,
          [("def main(", _HELPER + "def main("), (F_MEAN, "        mean_loss = loss_total / batches\n")],
-         [("def main(", _HELPER + "def main("), (F_MEAN, '        mean_loss = average(loss_total / batches, "loss")\n')]),
+         [("def main(", _HELPER + "def main("), (F_MEAN,
+                                                 '        mean_loss = average(loss_total / batches, "loss")\n')]),
     Case("last_batch_averaged_as_the_epoch", 8, TF,
          [(F_MEAN, "        mean_loss = hvd.allreduce(loss, op=hvd.Average)\n")], []),
     Case("average_assigned_and_never_read", 8, TORCH,
@@ -169,7 +179,8 @@ CASES = [
          [("import numpy as np\n", "import numpy as np\nfrom transformers import AdamW\n"),
           (T_SGD, "    sgd = AdamW(net.parameters(), lr=opts.base_lr * hvd.size())\n")]),
     Case("one_cycle_max_lr_not_scaled", 4, TORCH,
-         [(T_WRAP, T_WRAP + "    sched = torch.optim.lr_scheduler.OneCycleLR(sgd, max_lr=opts.base_lr, total_steps=100)\n"),
+         [(T_WRAP, T_WRAP + "    sched = torch.optim.lr_scheduler.OneCycleLR(sgd, max_lr=opts.base_lr, "
+                            "total_steps=100)\n"),
           (T_STEP, T_STEP + "            sched.step()\n")],
          [(T_WRAP, T_WRAP + "    sched = torch.optim.lr_scheduler.OneCycleLR(sgd, max_lr=opts.base_lr * hvd.size(), "
                             "total_steps=100)\n"),
@@ -181,20 +192,25 @@ CASES = [
          [(T_DEVICE, ""), (T_NET, ""), (T_PIN, T_DEVICE + T_NET + T_PIN)], []),
     Case("fixed_gpu_after_pinning", 2, TORCH, [('torch.device("cuda" if', 'torch.device("cuda:0" if')], []),
     Case("visible_devices_list_beside_local_rank", 2, TF,
-         [("import os\n", 'import os\n\nos.environ["CUDA_VISIBLE_DEVICES"] = "1"\n'), ("gpus[hvd.local_rank()]", "gpus[0]")],
+         [("import os\n", 'import os\n\nos.environ["CUDA_VISIBLE_DEVICES"] = "1"\n'), ("gpus[hvd.local_rank()]",
+                                                                                       "gpus[0]")],
          [("import os\n", 'import os\n\nos.environ["CUDA_VISIBLE_DEVICES"] = "0,1,2,3"\n')]),
     Case("cpu_only_script", 2, TORCH,
-         [("    torch.set_num_threads(1)\n", ""), ("        torch.cuda.set_device(hvd.local_rank())\n", "        pass\n")],
+         [("    torch.set_num_threads(1)\n", ""), ("        torch.cuda.set_device(hvd.local_rank())\n",
+                                                   "        pass\n")],
          [(T_PIN, ""), (T_DEVICE, '    device = torch.device("cpu")\n')]),
     # --- optimizer / broadcast ---------------------------------------------------------------------------
     Case("grad_scaler_without_synchronize", 5, TORCH,
          [(T_WRAP, T_WRAP + _SCALER), (T_BACKWARD, "            scaler.scale(error).backward()\n"
                                                    "            scaler.step(sgd)\n            scaler.update()\n")],
-         [(T_WRAP, T_WRAP + _SCALER), (T_BACKWARD, "            scaler.scale(error).backward()\n            sgd.synchronize()\n"
-                                                   "            scaler.unscale_(sgd)\n            with sgd.skip_synchronize():\n"
+         [(T_WRAP, T_WRAP + _SCALER), (T_BACKWARD, "            scaler.scale(error).backward()\n            "
+                                                   "sgd.synchronize()\n"
+                                                   "            scaler.unscale_(sgd)\n            with "
+                                                   "sgd.skip_synchronize():\n"
                                                    "                scaler.step(sgd)\n            scaler.update()\n")]),
     Case("clipping_without_synchronize", 5, TORCH,
-         [(T_BACKWARD, "            error.backward()\n            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)\n"
+         [(T_BACKWARD, "            error.backward()\n            torch.nn.utils.clip_grad_norm_(net.parameters(), "
+                       "1.0)\n"
                        "            sgd.step()\n")],
          [(T_BACKWARD, "            error.backward()\n            sgd.synchronize()\n"
                        "            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)\n"
@@ -224,7 +240,8 @@ CASES = [
                                       "named_parameters=critic.named_parameters())\n"),
           (T_STEP, T_STEP + _CRITIC_STEP),
           (T_BCAST, T_BCAST + "    hvd.broadcast_parameters(critic.state_dict(), root_rank=0)\n")]),
-    Case("root_rank_is_own_rank", 6, TORCH, [("net.state_dict(), root_rank=0)", "net.state_dict(), root_rank=hvd.rank())")],
+    Case("root_rank_is_own_rank", 6, TORCH, [("net.state_dict(), root_rank=0)", "net.state_dict(), "
+                                                                                "root_rank=hvd.rank())")],
          []),
     Case("another_models_state_broadcast", 6, TORCH,
          [(T_NET, T_NET + "    teacher = torch.nn.Linear(4, 1)\n"),

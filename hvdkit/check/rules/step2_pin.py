@@ -32,16 +32,21 @@ def judge(f):
                 continue  # a set of GPUs made visible to the job; the rank's pick among them comes elsewhere
             else:
                 _judge_device(f, a.node.value, a.node.lineno, good, bad)
-    bad += _all_gpus_per_rank(f) + _placed_before_pinning(f, good) + _hard_coded_gpu(f)
+    # With CUDA_VISIBLE_DEVICES (or visible_device_list) set from the local rank, 'cuda:0' is this rank's GPU.
+    env_pinned = any(w == "GPU chosen by local rank" and "CUDA_VISIBLE_DEVICES" in f.text(line)
+                     or "visible_device_list" in f.text(line) for line, w in good)
+    bad += _all_gpus_per_rank(f) + _placed_before_pinning(f, good) + ([] if env_pinned else _hard_coded_gpu(f))
     if not bad and not good and _cpu_only(f):
         return Finding(OK, "CPU-only script: no GPU to pin (threads per rank are not set: see the notes)")
     if bad:
         line, why = bad[0]
-        return Finding(WRONG, why, line, "select the GPU with hvd.local_rank(), e.g. torch.cuda.set_device(hvd.local_rank())")
+        return Finding(WRONG, why, line,
+                       "select the GPU with hvd.local_rank(), e.g. torch.cuda.set_device(hvd.local_rank())")
     if good:
         return Finding(OK, "; ".join(sorted({w for _, w in good})), good[0][0])
     return Finding(MISSING, "no GPU chosen by hvd.local_rank() and no CPU threads set per rank",
-                   fix="torch.cuda.set_device(hvd.local_rank()) / tf.config.set_visible_devices(gpus[hvd.local_rank()], "
+                   fix="torch.cuda.set_device(hvd.local_rank()) / "
+                       "tf.config.set_visible_devices(gpus[hvd.local_rank()], "
                        "'GPU'); on CPUs torch.set_num_threads(cores // hvd.local_size())")
 
 
@@ -80,7 +85,8 @@ def _placed_before_pinning(f, good):
         attr = getattr(e.node.func, "attr", "")
         if e.order >= first or not e.ctx.reached or attr not in names.GPU_PLACEMENT:
             continue
-        if attr == "cuda" and not e.node.args or attr == "to" and e.node.args and _cuda_without_index(f, e.node.args[0]):
+        if attr == "cuda" and not e.node.args or \
+                attr == "to" and e.node.args and _cuda_without_index(f, e.node.args[0]):
             return [(e.line, f"line {e.line} puts model or data on 'cuda' before set_device(local rank) at line "
                      f"{pins[0].line}: on every rank that is GPU 0")]
     return []

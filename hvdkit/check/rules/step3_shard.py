@@ -129,7 +129,9 @@ def _loader_given_rank(f, e):
     """A library loader told the number of ranks and this rank (KerasSequenceLoader(global_size=, global_rank=),
     make_torch_dataloader(cur_shard=, shard_count=)): it reads this rank's part."""
     kw = [k.value for k in e.node.keywords if k.arg]
-    return any(f.mentions(v, f.is_rank) for v in kw) and any(f.mentions(v, f.is_global_size) for v in kw)
+    ranks = [v for v in kw if f.mentions(v, f.is_rank) and not f.mentions(v, f.is_global_size)]
+    sizes = [v for v in kw if f.mentions(v, f.is_global_size) and not f.mentions(v, f.is_rank)]
+    return bool(ranks) and bool(sizes)  # two keywords: how many parts, and which one is this rank's
 
 
 def _per_rank_file(f, e):
@@ -138,6 +140,11 @@ def _per_rank_file(f, e):
     last = q.split(".")[-1]
     if ".datasets." in q or q.startswith("datasets."):
         return False  # keras.datasets.x.load_data(path=f"x-{rank}.npz"): a per-rank download cache, same data
+    if q.startswith("torch.") or "model" in q.lower() or "checkpoint" in q.lower():
+        return False  # a per-rank checkpoint or model file is not training data
+    if last == "open" and len(e.node.args) > 1 and not (isinstance(e.node.args[1], ast.Constant)
+                                                         and "r" in str(e.node.args[1].value)):
+        return False  # a file opened for writing (a per-rank log)
     if not (names.DATA_SOURCES.match(last) or last in ("open", "load", "loadtxt", "read_csv", "read_parquet")):
         return False
     return any(f.mentions(a, f.is_rank) for a in e.node.args[:1] + [k.value for k in e.node.keywords
@@ -309,7 +316,8 @@ def _random_batch(f):
     """A random tensor shaped by the batch size: a benchmark's single synthetic batch."""
     for e in f.s.events:
         q = f.s.qual(e.node.func)
-        if names.RANDOM_MAKERS.match(q.split(".")[-1]) and "random" in q or q in ("torch.randn", "torch.rand", "torch.randint"):
+        if names.RANDOM_MAKERS.match(q.split(".")[-1]) and "random" in q or \
+                q in ("torch.randn", "torch.rand", "torch.randint"):
             if any(re.search(r"batch", ast.unparse(a), re.I) for a in e.node.args[:1] + e.node.args[1:2]):
                 return e
     return None
@@ -419,7 +427,8 @@ def _same_seed(f):
         q = f.s.qual(e.node.func)
         last = q.split(".")[-1]
         seed = None
-        if last in names.SEEDERS and e.node.args and q.split(".")[0] in ("torch", "tensorflow", "keras", "numpy", "random"):
+        if last in names.SEEDERS and e.node.args and \
+                q.split(".")[0] in ("torch", "tensorflow", "keras", "numpy", "random"):
             seed = e.node.args[0]
         elif last == "shuffle":
             seed = next((k.value for k in e.node.keywords if k.arg == "seed"), None)

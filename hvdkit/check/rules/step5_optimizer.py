@@ -53,7 +53,8 @@ def _unwrapped_used(f, e):
     if (used(old) or passed(old)) and not (used(new) or passed(new)):
         x = (used(old) or passed(old))[0]
         return Finding(WRONG, f"line {e.line} wraps `{old}` as `{new}`, but line {x.line} uses the unwrapped `{old}`: "
-                       "gradients are not averaged", x.line, f"use `{new}` there (or assign the wrapper back to `{old}`)")
+                       "gradients are not averaged", x.line,
+                       f"use `{new}` there (or assign the wrapper back to `{old}`)")
     return None
 
 
@@ -97,8 +98,8 @@ def _unsynchronized_amp(f, e):
         clipping = func.attr in ("clip_grad_norm_", "clip_grad_value_") and x.order > e.order
         if via_scaler or clipping:
             what = "AMP's GradScaler" if via_scaler else "gradient clipping"
-            return Finding(WRONG, f"{what} at line {x.line} reads the gradients of the DistributedOptimizer made at line "
-                           f"{e.line} before they are averaged (no {opt}.synchronize())", x.line,
+            return Finding(WRONG, f"{what} at line {x.line} reads the gradients of the DistributedOptimizer made at "
+                           f"line {e.line} before they are averaged (no {opt}.synchronize())", x.line,
                            f"call {opt}.synchronize() before it, then step inside `with {opt}.skip_synchronize():`")
     return None
 
@@ -128,7 +129,8 @@ def _partial_named_parameters(f, e):
         return None
     given = _params_owner(f, named)
     base = e.node.args[0]
-    made = [a for a in f.s.assignments_to(dotted(base) or "") if a.order < e.order and isinstance(a.node.value, ast.Call)]
+    made = [a for a in f.s.assignments_to(dotted(base) or "")
+            if a.order < e.order and isinstance(a.node.value, ast.Call)]
     trained = _params_owner(f, made[-1].node.value.args[0]) if made and made[-1].node.value.args else None
     if given and trained and given != trained and not given.startswith(trained + ".") and trained != "self":
         return Finding(WRONG, f"line {e.line} names the parameters of `{given}`, but the optimizer trains those of "
@@ -171,7 +173,7 @@ def _optimizer_left_unwrapped(f, wraps):
         steps = [x for x in f.s.events if isinstance(x.node.func, ast.Attribute) and x.node.func.attr == "step"
                  and dotted(x.node.func.value) == name and x.ctx.reached]
         if steps:
-            return Finding(WRONG, f"the optimizer `{name}` (line {o.line}) is never wrapped in DistributedOptimizer but "
-                           f"steps at line {steps[0].line}: its gradients are this rank's own", o.line,
+            return Finding(WRONG, f"the optimizer `{name}` (line {o.line}) is never wrapped in DistributedOptimizer "
+                           f"but steps at line {steps[0].line}: its gradients are this rank's own", o.line,
                            f"{name} = hvd.DistributedOptimizer({name}, named_parameters=...)")
     return None

@@ -40,7 +40,8 @@ def judge(f):
 
 def _optimizer_only(f, e):
     arg = ast.unparse(e.node.args[0]) if e.node.args else ""
-    return bool(re.search(r"opt", arg)) and not re.search(r"model|variables\b|weights", arg.replace("opt.variables", ""))
+    return bool(re.search(r"opt", arg)) and \
+        not re.search(r"model|variables\b|weights", arg.replace("opt.variables", ""))
 
 
 def _broadcast_problem(f, e):
@@ -137,9 +138,10 @@ def _trained_not_broadcast(f, casts):
     covered = set()
     for e in casts:
         for arg in e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in ("params", "variables")]:
-            covered |= {dotted(n).split(".")[0] for n in ast.walk(arg) if isinstance(n, (ast.Name, ast.Attribute))
-                        and dotted(n)}
-            covered |= {_owner(n) for n in ast.walk(arg) if isinstance(n, ast.Attribute)} - {None}
+            for expr in _with_assigned_values(f, arg):
+                covered |= {dotted(n).split(".")[0] for n in ast.walk(expr)
+                            if isinstance(n, (ast.Name, ast.Attribute)) and dotted(n)}
+                covered |= {_owner(n) for n in ast.walk(expr) if isinstance(n, ast.Attribute)} - {None}
     trained = []
     for e in f.s.events:
         attr = getattr(e.node.func, "attr", "")
@@ -156,6 +158,18 @@ def _trained_not_broadcast(f, casts):
                            f"broadcast it too: hvd.broadcast_parameters({model}.state_dict(), root_rank=0) / "
                            f"hvd.broadcast_variables({model}.variables, 0)")
     return None
+
+
+def _with_assigned_values(f, expr, depth=0):
+    """The expression and, through names, the values assigned to them (`state = model.state_dict()`)."""
+    out = [expr]
+    if depth < 4:
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Name):
+                for a in f.s.assignments_to(n.id):
+                    if a.node.value is not None:
+                        out += _with_assigned_values(f, a.node.value, depth + 1)
+    return out
 
 
 def _owner(node):

@@ -83,8 +83,8 @@ def _best_without_validation(f, e):
     if any(k.arg in ("validation_data", "validation_split") for fit in f.fits for k in fit.node.keywords) or \
             any(len(fit.node.args) > 6 for fit in f.fits):
         return None
-    return Finding(WRONG, f"the checkpoint at line {e.line} saves only the best `{watched}`, but fit gets no validation "
-                   "data: Keras warns and never writes it", e.line,
+    return Finding(WRONG, f"the checkpoint at line {e.line} saves only the best `{watched}`, but fit gets no "
+                   "validation data: Keras warns and never writes it", e.line,
                    "pass validation_data to fit, or monitor a training metric ('loss')")
 
 

@@ -45,7 +45,8 @@ def judge(f):
     if unused and (sh.train_partitioned or sh.eval_parts):
         func = unused[0].ctx.frames[0].func.name if unused[0].ctx.frames else "?"
         return Finding(MISSING, f"the averaging at line {unused[0].line} is in `{func}()`, which nothing calls: the "
-                       "metrics reported are each rank's own", unused[0].line, f"call {func}() on every metric reported")
+                       "metrics reported are each rank's own", unused[0].line,
+                       f"call {func}() on every metric reported")
     if not sh.train_partitioned and not sh.eval_parts:
         return Finding(OK, "no rank has a part of its own: every rank computes its metrics on the same, whole data, "
                        "so rank 0's are the job's")
