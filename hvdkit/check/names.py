@@ -49,6 +49,8 @@ OPTIMIZER_CLASS = re.compile(r"^(torch\.optim|keras\.optimizers|tensorflow\.kera
 # a call of a capitalised name ending like an optimizer, in a module that is not Horovod's.
 FOREIGN_OPTIMIZER = re.compile(r"(^|\.)(Adam\w*|SGD\w*|RMSprop|Adagrad|Adadelta|Adamax|Nadam|LAMB|Lamb|LARS|Lars|"
                                r"Ftrl|Momentum\w*|Novograd|NovoGrad|Lion|BertAdam|FusedAdam|FusedLAMB|\w+Optimizer)$")
+# Factories of other libraries given the LR (timm's create_optimizer_v2(model, "adamw", lr=...)).
+OPTIMIZER_FACTORY = re.compile(r"^(create|build|get|make)_optimizer\w*$")
 LR_KEYWORDS = ("lr", "learning_rate")
 # Schedulers that set the LR themselves from their own argument (the optimizer's lr is overwritten).
 LR_OVERWRITING_SCHEDULERS = {"OneCycleLR": ("max_lr",), "CyclicLR": ("base_lr", "max_lr")}

@@ -17,7 +17,9 @@ def optimizers(f):
         q = f.s.qual(e.node.func)
         if not e.ctx.reached or not q or "schedule" in q or e.api or f.local_function(e.node) or _WRAPPING.search(q):
             continue
-        if names.OPTIMIZER_CLASS.match(q) or names.FOREIGN_OPTIMIZER.search(q) and q.split(".")[-1][:1].isupper():
+        last = q.split(".")[-1]
+        factory = names.OPTIMIZER_FACTORY.match(last) and any(k.arg in names.LR_KEYWORDS for k in e.node.keywords)
+        if names.OPTIMIZER_CLASS.match(q) or names.FOREIGN_OPTIMIZER.search(q) and last[:1].isupper() or factory:
             out.append(e)
     return out
 

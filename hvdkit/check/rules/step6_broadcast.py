@@ -160,15 +160,18 @@ def _trained_not_broadcast(f, casts):
     return None
 
 
-def _with_assigned_values(f, expr, depth=0):
-    """The expression and, through names, the values assigned to them (`state = model.state_dict()`)."""
-    out = [expr]
-    if depth < 4:
-        for n in ast.walk(expr):
-            if isinstance(n, ast.Name):
-                for a in f.s.assignments_to(n.id):
-                    if a.node.value is not None:
-                        out += _with_assigned_values(f, a.node.value, depth + 1)
+def _with_assigned_values(f, expr, limit=200):
+    """The expression and, through names, the values assigned to them (`state = model.state_dict()`) and the
+    arguments a helper was called with; each name followed once."""
+    out, todo, names_seen = [], [expr], set()
+    while todo and len(out) < limit:
+        node = todo.pop()
+        out.append(node)
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and n.id not in names_seen:
+                names_seen.add(n.id)
+                todo += [a.node.value for a in f.s.assignments_to(n.id) if a.node.value is not None]
+                todo += f._frames_binding(n.id)
     return out
 
 

@@ -47,6 +47,8 @@ def judge(f):
         return Finding(MISSING, f"the averaging at line {unused[0].line} is in `{func}()`, which nothing calls: the "
                        "metrics reported are each rank's own", unused[0].line,
                        f"call {func}() on every metric reported")
+    if not sh.train_partitioned and not sh.eval_parts and not f.fits and not any(e.ctx.reached for e in _reports(f)):
+        return Finding(UNKNOWN, "no metric is reported", None, None)
     if not sh.train_partitioned and not sh.eval_parts:
         return Finding(OK, "no rank has a part of its own: every rank computes its metrics on the same, whole data, "
                        "so rank 0's are the job's")
