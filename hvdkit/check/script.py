@@ -7,26 +7,40 @@ there. Functions reached from no call (Keras `train_step` methods, callbacks) ar
 No framework is imported.
 """
 import ast
+from typing import NamedTuple, Optional
 
-# Horovod's and hvdkit's framework modules: the first name of the pair says whose API it is.
-API_MODULES = (
-    ("horovod.tensorflow.keras", "horovod"), ("horovod.tensorflow", "horovod"), ("horovod.torch", "horovod"),
-    ("horovod.keras", "horovod"), ("hvdkit.torch.hvd", "horovod"), ("hvdkit.tensorflow.hvd", "horovod"),
-    ("hvdkit.torch", "hvdkit"), ("hvdkit.tensorflow", "hvdkit"),
-)
+from hvdkit.check.names import api_name
+
 MAX_DEPTH = 12
 
 
+class Guard(NamedTuple):
+    """A condition around an event: `test` must be `branch` for it to run (evaluated in `frame`, inside
+    the first `loop_depth` loops of the event's context)."""
+    test: ast.expr
+    branch: bool
+    frame: Optional["Frame"]
+    loop_depth: int
+
+
+class Binding(NamedTuple):
+    """A parameter of a walked call: the argument expression, read in the caller's frame."""
+    expr: ast.expr
+    frame: Optional["Frame"]
+
+
 class Ctx:
-    """Where an event happens: enclosing guards (test, branch taken), loops, and the call frames."""
+    """Where an event happens: enclosing guards, loops, and the call frames."""
 
     def __init__(self, guards=(), loops=(), frames=(), reached=True):
         self.guards, self.loops, self.frames, self.reached = tuple(guards), tuple(loops), tuple(frames), reached
 
     def with_(self, guard=None, loop=None, frame=None):
-        return Ctx(self.guards + ((guard, self.frames[-1] if self.frames else None, len(self.loops)),)
-                   if guard else self.guards,
-                   self.loops + (loop,) if loop else self.loops,
+        """guard: (test, branch taken)."""
+        guards = self.guards
+        if guard:
+            guards += (Guard(guard[0], guard[1], self.frames[-1] if self.frames else None, len(self.loops)),)
+        return Ctx(guards, self.loops + (loop,) if loop else self.loops,
                    self.frames + (frame,) if frame else self.frames, self.reached)
 
     @property
@@ -44,16 +58,16 @@ class Frame:
             params = params[1:]
         defaults = func.args.defaults
         for name, default in zip(params[len(params) - len(defaults):], defaults):
-            self.bindings[name] = (default, None)
+            self.bindings[name] = Binding(default, None)
         for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults):
             if d is not None:
-                self.bindings[a.arg] = (d, None)
+                self.bindings[a.arg] = Binding(d, None)
         if call is not None:
             for name, arg in zip(params, [a for a in call.args if not isinstance(a, ast.Starred)]):
-                self.bindings[name] = (arg, caller)
+                self.bindings[name] = Binding(arg, caller)
             for kw in call.keywords:
                 if kw.arg:
-                    self.bindings[kw.arg] = (kw.value, caller)
+                    self.bindings[kw.arg] = Binding(kw.value, caller)
 
 
 class Event:
@@ -68,14 +82,6 @@ class Event:
         return self.node.lineno
 
 
-def api_name(qual):
-    """('horovod' | 'hvdkit', 'DistributedOptimizer') for a name in Horovod's or hvdkit's API, else None."""
-    for module, owner in API_MODULES:
-        if qual and qual.startswith(module + "."):
-            return owner, qual[len(module) + 1:]
-    return None
-
-
 class Script:
     def __init__(self, source, path="<script>"):
         self.path, self.source = path, source
@@ -84,8 +90,9 @@ class Script:
             for child in ast.iter_child_nodes(node):
                 child.parent = node
         self.aliases = {}
-        self.funcs, self.methods = {}, {}
+        self.funcs, self.methods, self.classes = {}, {}, {}
         self._collect()
+        self._module_aliases()
         self.events, self.assigns, self.walked = [], [], set()
         self._walk_body(self.tree.body, Ctx())
         for func in list(self.funcs.values()) + [f for fs in self.methods.values() for f in fs]:
@@ -104,12 +111,23 @@ class Script:
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 for a in node.names:
                     self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+            elif isinstance(node, ast.ClassDef):
+                self.classes.setdefault(node.name, node)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 parent = getattr(node, "parent", None)
                 if isinstance(parent, ast.ClassDef):
                     self.methods.setdefault(node.name, []).append(node)
                 else:
                     self.funcs.setdefault(node.name, node)
+
+    def _module_aliases(self):
+        """`mnist = tf.keras.datasets.mnist` (at any level): an alias of a module path, like an import."""
+        for stmt in ast.walk(self.tree):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.Attribute):
+                q = self.qual(stmt.value)
+                if q and q.split(".")[0] in set(self.aliases.values()) | {"tensorflow", "torch", "keras"}:
+                    self.aliases.setdefault(stmt.targets[0].id, q)
 
     def qual(self, node):
         """Dotted name of a Name/Attribute chain with its import alias expanded ('' when not a chain)."""
@@ -188,7 +206,7 @@ class Script:
         elif isinstance(s, ast.Try) or type(s).__name__ == "TryStar":
             self._walk_body(s.body, ctx)
             for h in s.handlers:
-                self._walk_body(h.body, ctx.with_(guard=(ast.Constant(value=None), True)))
+                self._walk_body(h.body, ctx.with_(guard=(_handler_test(h), True)))
             self._walk_body(s.orelse, ctx)
             self._walk_body(s.finalbody, ctx)
         else:
@@ -212,23 +230,63 @@ class Script:
             for child in [node.func] + node.args + [k.value for k in node.keywords]:
                 self._walk_expr(child, ctx)
             self._emit(node, ctx)
-            target = self._local_target(node.func)
+            target = self._local_target(node.func, ctx)
             if target is not None:
                 self._enter(target, node, ctx)
             for arg in node.args + [k.value for k in node.keywords]:
                 # A local function handed to another (timeit, hvd.elastic.run, map): it runs there.
-                func = self._local_target(arg) if isinstance(arg, (ast.Name, ast.Attribute)) else None
+                func = self._local_target(arg, ctx) if isinstance(arg, (ast.Name, ast.Attribute)) else None
                 if func is not None and func not in self.walked:
                     self._enter(func, None, ctx.with_(loop=node))
             return
         for child in ast.iter_child_nodes(node):
             self._walk_expr(child, ctx)
 
-    def _local_target(self, func):
-        if isinstance(func, ast.Name) and func.id in self.funcs:
-            return self.funcs[func.id]
-        if isinstance(func, ast.Attribute) and len(self.methods.get(func.attr, ())) == 1:
+    def _local_target(self, func, ctx):
+        """The function of this file a call runs: a function, a class's __init__, or a method found
+        through `self`, through a name assigned an instance of a local class, or by a unique name."""
+        if isinstance(func, ast.Name):
+            if func.id in self.funcs:
+                return self.funcs[func.id]
+            if func.id in self.classes:
+                return self._method_of(self.classes[func.id], "__init__")
+            return None
+        if not isinstance(func, ast.Attribute):
+            return None
+        owner = self._class_of(func.value, ctx)
+        if owner is not None:
+            found = self._method_of(owner, func.attr)
+            if found is not None:
+                return found
+        if len(self.methods.get(func.attr, ())) == 1:
             return self.methods[func.attr][0]
+        return None
+
+    def _class_of(self, node, ctx):
+        """The local class of `self` inside a walked method, or of a name assigned `Class(...)`."""
+        if isinstance(node, ast.Name) and node.id in ("self", "cls") and ctx.frames:
+            parent = getattr(ctx.frames[-1].func, "parent", None)
+            return parent if isinstance(parent, ast.ClassDef) else None
+        name = _dotted(node)
+        if not name:
+            return None
+        for a in reversed(self.assigns):
+            if isinstance(a.node, ast.Assign) and any(_dotted(t) == name for t in a.node.targets):
+                v = a.node.value
+                if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in self.classes:
+                    return self.classes[v.func.id]
+                return None
+        return None
+
+    def _method_of(self, cls, name, seen=0):
+        for stmt in cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+                return stmt
+        for base in cls.bases:  # a local base class
+            if isinstance(base, ast.Name) and base.id in self.classes and seen < 5:
+                found = self._method_of(self.classes[base.id], name, seen + 1)
+                if found is not None:
+                    return found
         return None
 
     def _enter(self, func, call, ctx):
@@ -247,14 +305,16 @@ class Script:
 
     def assignments_to(self, name):
         """Assignment events whose target is `name` (a Name id or dotted attribute like 'args.lr')."""
-        out = []
-        for e in self.assigns:
-            targets = e.node.targets if isinstance(e.node, ast.Assign) else [e.node.target]
-            for t in targets:
-                for sub in (t.elts if isinstance(t, ast.Tuple) else [t]):
-                    if _dotted(sub) == name:
-                        out.append(e)
-        return out
+        if getattr(self, "_by_target", None) is None:  # indexed once: the rules ask thousands of times
+            self._by_target = {}
+            for e in self.assigns:
+                targets = e.node.targets if isinstance(e.node, ast.Assign) else [e.node.target]
+                for t in targets:
+                    for sub in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                        key = _dotted(sub)
+                        if key is not None:
+                            self._by_target.setdefault(key, []).append(e)
+        return list(self._by_target.get(name, ()))
 
     def line_text(self, line):
         lines = self.source.splitlines()
@@ -272,6 +332,19 @@ def _dotted(node):
 
 def dotted(node):
     return _dotted(node)
+
+
+def _handler_test(handler):
+    """The guard of an except clause: unknown as a condition, marked so that values.py can tell that the
+    script's normal path (the try body) is the one a value comes from."""
+    test = ast.Constant(value=None)
+    test.handler = handler
+    ast.copy_location(test, handler)
+    return test
+
+
+def in_handler(event):
+    return any(getattr(g.test, "handler", None) is not None for g in event.ctx.guards)
 
 
 def _is_main_guard(test):

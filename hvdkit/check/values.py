@@ -1,12 +1,18 @@
-"""What an expression is worth on the first training step, as far as the source says.
+"""What an expression is worth on a rank, on the first training step or a later one, as far as the source says.
 
-Used to judge conditions around a broadcast: `batch == 0` with `batch` from `enumerate` is true on the
-first step; `nstep == 0` with `nstep = len(x) // bs` is never true; `step == 0` after `step += 1` is
-not true either. Values are numbers/bools, POS (a count known to be >= 1: len(), hvd.size(), a shape),
-RANK (differs between ranks), or None (cannot tell).
+The one evaluator the rules share, for guards and counts: `batch == 0` with `batch` from `enumerate` is
+true on the first step; `nstep == 0` with `nstep = len(x) // bs` is never true; `step == 0` after
+`step += 1` is not true either; `hvd.rank() == 0` is true on rank 0 and false on rank 1; a flag set in
+`try: import horovod ...` keeps the try body's value (the script imports Horovod, so that path ran).
+Values are numbers/bools/strings, POS (a count known to be >= 1: len(), hvd.size(), a shape), RANK
+(differs between ranks, when no rank is given), or None (cannot tell).
 """
 import ast
 import operator
+from typing import NamedTuple, Optional
+
+from hvdkit.check.names import LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES
+from hvdkit.check.script import in_handler
 
 POS, RANK = "POS", "RANK"
 _BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
@@ -15,27 +21,34 @@ _CMP = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.Lt
         ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not}
 # POS compared with 0: what each comparison gives for any count >= 1.
 _POS_VS_ZERO = {ast.Eq: False, ast.NotEq: True, ast.Gt: True, ast.GtE: True, ast.Lt: False, ast.LtE: False}
+_FLIP = {ast.Gt: ast.Lt, ast.Lt: ast.Gt, ast.GtE: ast.LtE, ast.LtE: ast.GtE}
 
 
 def is_num(v):
     return isinstance(v, (int, float, bool)) and not isinstance(v, str)
 
 
+class Where(NamedTuple):
+    """The point of view of an evaluation: which rank (None: symbolic RANK) and whether on the first step."""
+    rank: Optional[int] = None
+    first_step: bool = True
+
+
 class Evaluator:
-    def __init__(self, script):
-        self.s = script
+    def __init__(self, script, where=Where()):
+        self.s, self.where = script, where
 
     def value(self, node, frame, event, depth=0):
         if depth > 20 or node is None:
             return None
-        ev = lambda n, f=frame: self.value(n, f, event, depth + 1)  # noqa: E731
+        ev = lambda n, f=frame: self.value(n, f, event, depth + 1)  # noqa: E731 - a local shorthand
         if isinstance(node, ast.Constant):
-            return node.value if is_num(node.value) else None
+            return node.value if is_num(node.value) or isinstance(node.value, str) else None
         if isinstance(node, ast.Name):
             return self._name(node.id, frame, event, depth)
-        if self.s.is_hvd_query(node, "rank", "local_rank", "cross_rank"):
-            return RANK
-        if self.s.is_hvd_query(node, "size", "local_size", "cross_size"):
+        if self.s.is_hvd_query(node, *RANK_QUERIES, *LOCAL_RANK_QUERIES):
+            return RANK if self.where.rank is None else self.where.rank
+        if self.s.is_hvd_query(node, *SIZE_QUERIES):
             return POS
         if isinstance(node, ast.Call):
             q = self.s.qual(node.func)
@@ -45,6 +58,8 @@ class Evaluator:
             return None
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             return POS
+        if isinstance(node, ast.Attribute):
+            return self._attribute(node, frame, event, depth)
         if isinstance(node, ast.BinOp):
             return self._binop(node.op, ev(node.left), ev(node.right))
         if isinstance(node, ast.UnaryOp):
@@ -58,8 +73,21 @@ class Evaluator:
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
             return self._compare(node.ops[0], ev(node.left), ev(node.comparators[0]))
         if isinstance(node, ast.IfExp):
-            t = ev(node.test)
+            t = truthy(ev(node.test))
             return ev(node.body) if t is True else ev(node.orelse) if t is False else None
+        return None
+
+    def _attribute(self, node, frame, event, depth):
+        """`self.x` / `args.x` / `config.x`: the value of its last assignment in the script, if plain."""
+        from hvdkit.check.script import dotted
+        name = dotted(node)
+        if not name:
+            return None
+        plain = [a for a in self.s.assignments_to(name) if a.order < event.order and not in_handler(a)
+                 and isinstance(a.node, (ast.Assign, ast.AnnAssign))]
+        if len(plain) == 1:
+            a = plain[0]
+            return self.value(a.node.value, a.ctx.env, a, depth + 1)
         return None
 
     def _binop(self, op, a, b):
@@ -78,74 +106,124 @@ class Evaluator:
     def _compare(self, op, a, b):
         if RANK in (a, b):
             return RANK
+        if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(a, str) and isinstance(b, str) and POS not in (a, b):
+            return (a == b) == isinstance(op, ast.Eq)
         if is_num(a) and is_num(b) and type(op) in _CMP:
             return _CMP[type(op)](a, b)
         if a == POS and b == 0 and type(op) in _POS_VS_ZERO:
             return _POS_VS_ZERO[type(op)]
         if b == POS and a == 0 and type(op) in _POS_VS_ZERO:
-            flipped = {ast.Gt: ast.Lt, ast.Lt: ast.Gt, ast.GtE: ast.LtE, ast.LtE: ast.GtE}.get(type(op), type(op))
-            return _POS_VS_ZERO[flipped]
+            return _POS_VS_ZERO[_FLIP.get(type(op), type(op))]
         return None
 
     def _boolop(self, node, vals):
+        t = [truthy(v) for v in vals]
         if isinstance(node.op, ast.And):
-            if any(v is False or v == 0 and is_num(v) for v in vals):
+            if False in t:
                 return False
-            if RANK in vals:
+            if RANK in t:
                 return RANK
-            return True if all(v is True or v == POS or (is_num(v) and v) for v in vals) else None
-        if any(v is True or v == POS or (is_num(v) and v) for v in vals):
+            return True if all(x is True for x in t) else None
+        if True in t:
             return True
-        if RANK in vals:
+        if RANK in t:
             return RANK
-        return False if all(v is False or (is_num(v) and not v) for v in vals) else None
+        return False if all(x is False for x in t) else None
 
     def _name(self, name, frame, event, depth):
         f = frame
         if f is not None and name in f.bindings:
-            expr, caller = f.bindings[name]
-            return self.value(expr, caller, event, depth + 1)
+            b = f.bindings[name]
+            return self.value(b.expr, b.frame, event, depth + 1)
         if name in self.s.ctx_names():
             return None
         for loop in reversed(event.ctx.loops):
-            v = self._loop_first(loop, name, frame, event, depth)
+            v = self._loop_value(loop, name, frame, event, depth)
             if v != "absent":
                 return v
         return self._counter(name, frame, event, depth)
 
-    def _loop_first(self, loop, name, frame, event, depth):
-        """The value `name` takes on a loop's first iteration; 'absent' when the loop does not bind it."""
+    def _loop_value(self, loop, name, frame, event, depth):
+        """The value `name` takes on a loop's first iteration (None on later ones); 'absent' when the loop
+        does not bind it."""
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
             return "absent"
         target, it = loop.target, loop.iter
+        binds = any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target))
+        if not binds:
+            return "absent"
+        if not self.where.first_step:
+            return None
         if isinstance(it, ast.Call) and self.s.qual(it.func) == "enumerate" and isinstance(target, ast.Tuple):
             if isinstance(target.elts[0], ast.Name) and target.elts[0].id == name:
-                start = it.args[1] if len(it.args) > 1 else next((k.value for k in it.keywords if k.arg == "start"), None)
+                start = it.args[1] if len(it.args) > 1 else \
+                    next((k.value for k in it.keywords if k.arg == "start"), None)
                 return self.value(start, frame, event, depth + 1) if start is not None else 0
-            return None if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)) else "absent"
-        if isinstance(target, ast.Name) and target.id == name:
-            if isinstance(it, ast.Call) and self.s.qual(it.func) == "range" and it.args:
-                return 0 if len(it.args) == 1 else self.value(it.args[0], frame, event, depth + 1)
             return None
-        return None if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)) else "absent"
+        if isinstance(target, ast.Name) and isinstance(it, ast.Call) and self.s.qual(it.func) == "range" and it.args:
+            return 0 if len(it.args) == 1 else self.value(it.args[0], frame, event, depth + 1)
+        return None
 
     def _counter(self, name, frame, event, depth):
         """A variable set before the event, plus any `+=` that runs before it on the first pass."""
         func = frame.func if frame is not None else None
-        mine = [a for a in self.s.assignments_to(name) if a.order < event.order and _func_of(a) is func]
+        mine = [a for a in self.s.assignments_to(name) if a.order < event.order and _func_of(a) is func
+                and not in_handler(a)]
         plain = [a for a in mine if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
+        if not plain and func is not None and not any(_func_of(a) is func for a in self.s.assignments_to(name)):
+            # a global read in a function: its module-level value (set before the function runs)
+            mine = [a for a in self.s.assignments_to(name) if _func_of(a) is None and not in_handler(a)]
+            plain = [a for a in mine if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
         if not plain:
             return None
         first = plain[-1]
         value = self.value(first.node.value, first.ctx.env, first, depth + 1)
-        for a in mine:
-            if a.order > first.order and isinstance(a.node, ast.AugAssign):
-                value = self._binop(a.node.op, value, self.value(a.node.value, a.ctx.env, a, depth + 1))
+        augs = [a for a in mine if a.order > first.order and isinstance(a.node, ast.AugAssign)]
+        if augs and not self.where.first_step:
+            return None  # a counter changes from step to step
+        for a in augs:
+            value = self._binop(a.node.op, value, self.value(a.node.value, a.ctx.env, a, depth + 1))
         return value
 
 
 def _func_of(event):
     return event.ctx.frames[-1].func if event.ctx.frames else None
+
+
+class Runs(NamedTuple):
+    """Does an event run (True / False / None: cannot tell) on rank 0 and on rank 1 at the first step?"""
+    rank0: Optional[bool]
+    rank1: Optional[bool]
+
+    @property
+    def kind(self):
+        """'always' | 'never' | 'rank' (some ranks only) | 'unknown'."""
+        if self.rank0 is True and self.rank1 is True:
+            return "always"
+        if self.rank0 is False and self.rank1 is False:
+            return "never"
+        if False in (self.rank0, self.rank1):
+            return "rank"  # not on every rank, whatever the other one does
+        return "unknown"
+
+
+def runs(script, event, skip=(), first_step=True, guards=None):
+    """Runs(rank0, rank1) for `event` under its guards (or `guards`), leaving out those in `skip`."""
+    out = []
+    for rank in (0, 1):
+        ev = Evaluator(script, Where(rank, first_step))
+        status = True
+        for g in (event.ctx.guards if guards is None else guards):
+            if any(g.test is t and g.branch == b for t, b in skip):
+                continue
+            v = truthy(ev.value(g.test, g.frame, event))
+            if v is None or v == RANK:
+                status = None if status is True else status
+            elif v != g.branch:
+                status = False
+                break
+        out.append(status)
+    return Runs(*out)
 
 
 def guard_status(script, event, skip=()):
@@ -154,19 +232,7 @@ def guard_status(script, event, skip=()):
     `skip`: guards to leave out (those that also enclose the training steps: they decide whether the
     script trains at all, not whether this event runs when it does).
     """
-    ev = Evaluator(script)
-    status = "always"
-    for (test, truth), frame, _ in event.ctx.guards:
-        if any(test is t and truth == b for t, b in skip):
-            continue
-        v = truthy(ev.value(test, frame, event))
-        if v == RANK:
-            status = "rank"
-        elif v is None:
-            status = "unknown" if status == "always" else status
-        elif v != truth:
-            return "never"
-    return status
+    return runs(script, event, skip).kind
 
 
 def truthy(v):

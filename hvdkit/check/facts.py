@@ -1,0 +1,157 @@
+"""What several rules share: the script, its frameworks, its optimizer steps and fit calls, data flow
+through assignments, Horovod queries (rank, size, local rank), and where an event runs."""
+import ast
+
+from hvdkit.check.names import LOCAL_RANK_QUERIES, OPTIMIZER_STEPS, RANK_QUERIES, SIZE_QUERIES
+from hvdkit.check.script import dotted
+from hvdkit.check.values import RANK, Evaluator, runs, truthy
+
+
+class Facts:
+    def __init__(self, script):
+        self.s = script
+        self.ev = Evaluator(script)
+        self.notes = []
+        self._memo, self._bindings = {}, None
+        mods = set(script.aliases.values())
+        self.frameworks = {fw for fw, keys in (("torch", ("torch",)), ("tensorflow", ("tensorflow", "keras")))
+                           if any(m.split(".")[0] in keys or f".{keys[0]}" in m for m in mods)}
+        self.fits = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
+                                 and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached)
+        self.steps = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
+                                  and e.node.func.attr in OPTIMIZER_STEPS
+                                  and "sched" not in self.s.qual(e.node.func.value).lower() and e.ctx.reached)
+
+    # --- data flow: does an expression depend on something, through assignments to names? ----------
+    def mentions(self, node, pred, seen=None):
+        """Does `node`, or what its names were assigned, contain a node for which `pred` holds?"""
+        if seen is None and getattr(pred, "__self__", None) is self:  # the queries below: memoised
+            key = (id(node), pred.__name__)
+            if key not in self._memo:
+                self._memo[key] = self._mentions(node, pred, set())
+            return self._memo[key]
+        return self._mentions(node, pred, set() if seen is None else seen)
+
+    def _mentions(self, node, pred, seen):
+        mentions = self._mentions
+        for sub in ast.walk(node):
+            if pred(sub):
+                return True
+            name = dotted(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
+            if name and name not in seen:
+                seen.add(name)
+                for a in self.s.assignments_to(name):
+                    if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
+                        return True  # pred sees the assignment too (`x /= n` is a division of x)
+                if isinstance(sub, ast.Name):
+                    for f in self._frames_binding(sub.id):
+                        if mentions(f, pred, seen):
+                            return True
+        return False
+
+    def _frames_binding(self, name):
+        """Argument expressions bound to a parameter `name` in the walked calls."""
+        if self._bindings is None:
+            self._bindings, frames = {}, {}
+            for e in self.s.events + self.s.assigns:
+                for fr in e.ctx.frames:
+                    frames[id(fr)] = fr
+            for fr in frames.values():
+                for param, b in fr.bindings.items():
+                    if b.frame is not None:
+                        self._bindings.setdefault(param, []).append(b.expr)
+        return self._bindings.get(name, [])
+
+    def is_size(self, n):
+        return self.s.is_hvd_query(n, *SIZE_QUERIES) or self._ctx_attr(n, "size")
+
+    def is_global_size(self, n):
+        return self.s.is_hvd_query(n, "size") or self._ctx_attr(n, "size")
+
+    def is_rank(self, n):
+        return self.s.is_hvd_query(n, *RANK_QUERIES) or self._ctx_attr(n, "rank", "is_root")
+
+    def is_local_rank(self, n):
+        return self.s.is_hvd_query(n, *LOCAL_RANK_QUERIES) or self._ctx_attr(n, "local_rank")
+
+    def _ctx_attr(self, n, *names):
+        return isinstance(n, ast.Attribute) and n.attr in names and dotted(n.value) in self.s.ctx_names()
+
+    # --- where an event runs -----------------------------------------------------------------------
+    def guard_kind(self, event):
+        """'always' | 'never' | 'rank' | 'unknown' for the event's enclosing conditions on the first step."""
+        return runs(self.s, event, self.path_guards(event)).kind
+
+    def runs(self, event, first_step=True):
+        """values.Runs(rank0, rank1): does the event run on rank 0 / rank 1 (the script's path taken)?"""
+        return runs(self.s, event, self.path_guards(event), first_step=first_step)
+
+    def path_guards(self, event):
+        """Guards the event shares with an optimizer step of the same walk: the script's path, not its condition."""
+        out = set()
+        for s in self.steps:
+            if same_walk(s, event):
+                mine = {(id(g.test), g.branch) for g in s.ctx.guards}
+                out |= {(g.test, g.branch) for g in event.ctx.guards if (id(g.test), g.branch) in mine}
+        return out
+
+    def rank_guards(self, event):
+        """The rank-dependent conditions around an event: [Guard]."""
+        return [g for g in event.ctx.guards if truthy(self.ev.value(g.test, g.frame, event)) == RANK]
+
+    def rank0_only(self, event):
+        """The event runs on rank 0 and not on rank 1."""
+        r = runs(self.s, event, self.path_guards(event))
+        return r.rank1 is False and r.rank0 is not False
+
+    def off_path(self, event):
+        """The event is on the script's non-Horovod path: in the else branch of an `if` whose body uses
+        Horovod (`if args.horovod: ...hvd... else: torch.save(...)`)."""
+        for g in event.ctx.guards:
+            stmt = getattr(g.test, "parent", None)
+            if isinstance(stmt, ast.If) and stmt.test is g.test and g.branch is False and stmt.orelse:
+                body_api = any(self.s.api(n.func) for b in stmt.body for n in ast.walk(b) if isinstance(n, ast.Call))
+                else_api = any(self.s.api(n.func) for b in stmt.orelse for n in ast.walk(b) if isinstance(n, ast.Call))
+                if body_api and not else_api:
+                    return True
+        return False
+
+    def local_function(self, call):
+        """The call runs a function or method defined in the script (walked into, not a library call)."""
+        func = call.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        return name in self.s.funcs or name in self.s.methods or name in self.s.classes
+
+    def flows_to_callbacks(self, event):
+        """A callback object created by `event` ends up in some fit(callbacks=...)."""
+        sinks = [k.value for f in self.fits for k in f.node.keywords if k.arg == "callbacks"]
+        sinks += [f.node.args[5] for f in self.fits if len(f.node.args) > 5]
+        names = {dotted(n) for s in sinks for n in ast.walk(s) if isinstance(n, (ast.Name, ast.Attribute))}
+        node = event.node
+        while node is not None and not isinstance(node, ast.stmt):
+            if any(node is s for s in sinks):
+                return True
+            node = getattr(node, "parent", None)
+        if node is None:
+            return False
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            return any(dotted(t) in names for t in targets)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            f = node.value.func
+            return isinstance(f, ast.Attribute) and f.attr in ("append", "extend", "insert") \
+                and dotted(f.value) in names
+        return False
+
+    def api(self, e, *names):
+        a = e.api
+        return bool(a) and (a[1] in names or a[1].split(".")[-1] in names)
+
+    def text(self, line):
+        return self.s.line_text(line)
+
+
+def same_walk(a, b):
+    """Both events come from the same walk of their outermost function (not two separate calls of main)."""
+    fa, fb = a.ctx.frames, b.ctx.frames
+    return (not fa and not fb) or (bool(fa) and bool(fb) and fa[0] is fb[0]) or not fa or not fb

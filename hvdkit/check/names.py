@@ -1,0 +1,128 @@
+"""The one vocabulary of Horovod's and hvdkit's names that the static rules look for.
+
+Keyword lists are Horovod 0.28.1's real signatures (horovod/torch/optimizer.py, horovod/tensorflow/
+__init__.py, horovod/tensorflow/keras/__init__.py, horovod/keras/__init__.py, their functions.py and
+callbacks.py), so a misspelled keyword is the TypeError Horovod raises.
+"""
+import re
+
+# Horovod's and hvdkit's framework modules: the second name says whose API it is.
+API_MODULES = (
+    ("horovod.tensorflow.keras", "horovod"), ("horovod.tensorflow", "horovod"), ("horovod.torch", "horovod"),
+    ("horovod.keras", "horovod"), ("hvdkit.torch.hvd", "horovod"), ("hvdkit.tensorflow.hvd", "horovod"),
+    ("hvdkit.torch", "hvdkit"), ("hvdkit.tensorflow", "hvdkit"),
+)
+API_PREFIXES = ("horovod", "hvdkit.torch", "hvdkit.tensorflow")
+
+# --- step 1: everything that needs init() first ------------------------------------------------
+NEEDS_INIT = ("rank", "size", "local_rank", "local_size", "cross_rank", "cross_size", "allreduce", "broadcast",
+              "broadcast_parameters", "broadcast_variables", "broadcast_optimizer_state", "allgather",
+              "broadcast_global_variables", "scale_lr", "shard")
+RANK_QUERIES = ("rank", "cross_rank")
+LOCAL_RANK_QUERIES = ("local_rank",)
+SIZE_QUERIES = ("size", "local_size", "cross_size")
+
+# --- step 2: pinning ---------------------------------------------------------------------------
+GPU_CALLS = ("set_device", "set_visible_devices", "cuda")
+THREAD_CALLS = ("set_num_threads", "set_intra_op_parallelism_threads", "set_inter_op_parallelism_threads")
+GPU_PLACEMENT = ("cuda", "to")  # model.cuda(), x.to('cuda')
+
+# --- step 3: sharding --------------------------------------------------------------------------
+SAMPLERS = ("DistributedSampler",)
+# keyword pairs a loader takes to read its rank's part: (count keyword, index keyword)
+PARTITION_KEYWORDS = (("num_replicas", "rank"), ("global_size", "global_rank"), ("num_shards", "shard_id"),
+                      ("num_shards", "index"), ("world_size", "rank"), ("num_workers", "worker_index"),
+                      ("num_parts", "part"), ("size", "rank"))
+STEP_KWARGS = ("steps_per_epoch", "epochs", "steps", "max_steps", "num_steps")
+STEP_NAMES = re.compile(r"step|epoch|iter|batches|n_batch|num_batch", re.I)
+EVAL_NAMES = re.compile(r"val|test|eval|(^|_|\b)dev(_|\b)", re.I)
+SEEDERS = ("manual_seed", "set_seed", "set_random_seed", "seed")
+DATA_SOURCES = re.compile(r"^(DataLoader|\w*Dataset\w*|from_tensor_slices|load_data|flow\w*|from_generator|"
+                          r"image_dataset_from_directory|load|read_\w+|fromfile|\w*Loader)$")
+RANDOM_MAKERS = re.compile(r"^(uniform|normal|randn|rand|randint|random_normal|random_uniform|truncated_normal)$")
+RANDOM_PICKS = ("choice", "permutation", "randint", "sample", "randperm", "train_test_split", "random_split")
+
+# --- step 4: learning rate ---------------------------------------------------------------------
+OPTIMIZER_CLASS = re.compile(r"^(torch\.optim|keras\.optimizers|tensorflow\.keras\.optimizers|tensorflow\.optimizers|"
+                             r"keras\.optimizers\.legacy)\.[A-Z]\w*$|^tensorflow\.(compat\.v1\.)?train\.\w*Optimizer$")
+# Optimizer classes of other libraries (timm, transformers, tf-addons, Sonnet, apex, pytorch-pretrained-bert):
+# a call of a capitalised name ending like an optimizer, in a module that is not Horovod's.
+FOREIGN_OPTIMIZER = re.compile(r"(^|\.)(Adam\w*|SGD\w*|RMSprop|Adagrad|Adadelta|Adamax|Nadam|LAMB|Lamb|LARS|Lars|"
+                               r"Ftrl|Momentum\w*|Novograd|NovoGrad|Lion|BertAdam|FusedAdam|FusedLAMB|\w+Optimizer)$")
+# Factories of other libraries given the LR (timm's create_optimizer_v2(model, "adamw", lr=...)).
+OPTIMIZER_FACTORY = re.compile(r"^(create|build|get|make)_optimizer\w*$")
+LR_KEYWORDS = ("lr", "learning_rate")
+# Schedulers that set the LR themselves from their own argument (the optimizer's lr is overwritten).
+LR_OVERWRITING_SCHEDULERS = {"OneCycleLR": ("max_lr",), "CyclicLR": ("base_lr", "max_lr")}
+
+# --- step 5: gradient averaging ----------------------------------------------------------------
+WRAPPERS = ("DistributedOptimizer", "distributed_optimizer", "DistributedGradientTape", "allreduce_gradients",
+            "PartialDistributedGradientTape", "PartialDistributedOptimizer")
+SUM_OPS = re.compile(r"^(Sum|sum)$")
+OPTIMIZER_STEPS = ("step", "apply_gradients", "minimize", "train_on_batch", "fit", "fit_generator")
+SIGNATURES = {  # (module, name): the keywords Horovod 0.28.1 accepts
+    ("horovod.torch", "DistributedOptimizer"): (
+        "optimizer", "named_parameters", "compression", "backward_passes_per_step", "op", "gradient_predivide_factor",
+        "num_groups", "groups", "sparse_as_dense", "process_set"),
+    ("horovod.tensorflow", "DistributedOptimizer"): (
+        "optimizer", "name", "use_locking", "device_dense", "device_sparse", "compression", "sparse_as_dense",
+        "backward_passes_per_step", "op", "gradient_predivide_factor", "average_aggregated_gradients", "num_groups",
+        "groups", "process_set", "scale_local_gradients"),
+    ("horovod.tensorflow.keras", "DistributedOptimizer"): (
+        "optimizer", "name", "device_dense", "device_sparse", "compression", "sparse_as_dense",
+        "gradient_predivide_factor", "op", "backward_passes_per_step", "average_aggregated_gradients", "num_groups",
+        "groups", "process_set", "scale_local_gradients"),
+    ("horovod.keras", "DistributedOptimizer"): (
+        "optimizer", "name", "device_dense", "device_sparse", "compression", "sparse_as_dense",
+        "gradient_predivide_factor", "op", "num_groups", "groups"),
+    ("horovod.tensorflow", "DistributedGradientTape"): (
+        "gradtape", "device_dense", "device_sparse", "compression", "sparse_as_dense", "op",
+        "gradient_predivide_factor", "num_groups", "groups", "process_set", "scale_local_gradients"),
+    ("horovod.tensorflow", "PartialDistributedGradientTape"): (
+        "gradtape", "device_dense", "device_sparse", "compression", "sparse_as_dense", "op",
+        "gradient_predivide_factor", "num_groups", "groups", "process_set", "local_layers", "scale_local_gradients"),
+    ("horovod.torch", "broadcast_parameters"): ("params", "root_rank"),
+    ("horovod.torch", "broadcast_optimizer_state"): ("optimizer", "root_rank", "model"),
+    ("horovod.tensorflow", "broadcast_variables"): ("variables", "root_rank", "process_set", "inplace"),
+    ("horovod.tensorflow.keras.callbacks", "BroadcastGlobalVariablesCallback"): (
+        "root_rank", "device", "local_variables"),
+    ("horovod.keras.callbacks", "BroadcastGlobalVariablesCallback"): ("root_rank", "device", "local_variables"),
+}
+# Horovod's API re-exports: horovod.tensorflow.keras.callbacks.X is looked up under these modules.
+
+# --- step 6: broadcast -------------------------------------------------------------------------
+BROADCASTS = ("broadcast_parameters", "broadcast_optimizer_state", "broadcast_variables", "broadcast_global_variables",
+              "broadcast_state", "BroadcastGlobalVariablesCallback", "BroadcastGlobalVariablesHook",
+              "BroadcastCallback",
+              "broadcast_object", "broadcast", "broadcast_")
+BROADCAST_CALLBACKS = ("BroadcastGlobalVariablesCallback", "BroadcastCallback")
+ELASTIC_STATES = ("TorchState", "TensorFlowKerasState", "KerasState", "TensorFlowState", "ObjectState")
+
+# --- step 7: checkpoints -----------------------------------------------------------------------
+SAVES = ("save", "save_weights", "save_model", "write", "ModelCheckpoint", "BackupAndRestore", "save_state_dict",
+         "save_pretrained", "save_checkpoint")
+NOT_SAVES = ("numpy", "np", "plt", "matplotlib", "json", "pickle", "fig", "f", "file", "sys", "os", "Image", "cv2",
+             "imageio", "scipy", "pd", "pandas", "writer", "summary_writer", "tf.summary", "io")
+SAVE_CALLBACKS = ("ModelCheckpoint", "BackupAndRestore")
+
+# --- step 8: metrics ---------------------------------------------------------------------------
+METRIC_AVERAGERS = ("average_metrics", "MetricAverageCallback", "allreduce", "allreduce_", "grouped_allreduce",
+                    "allgather", "allgather_object", "metric_average")
+REPORTED = re.compile(r"loss|acc|metric|score|error|top1|top5|perplex|ppl|f1|auc|mse|mae", re.I)
+REPORTERS = ("print", "info", "print0", "log", "add", "add_scalar", "write", "log_metrics", "scalar", "add_scalars")
+
+
+def api_name(qual):
+    """('horovod' | 'hvdkit', 'DistributedOptimizer') for a name in Horovod's or hvdkit's API, else None."""
+    for module, owner in API_MODULES:
+        if qual and qual.startswith(module + "."):
+            return owner, qual[len(module) + 1:]
+    return None
+
+
+def signature(qual):
+    """The keywords Horovod accepts for the dotted name `qual`, or None when not in the table."""
+    for (module, name), keywords in SIGNATURES.items():
+        if qual == f"{module}.{name}":
+            return keywords
+    return None

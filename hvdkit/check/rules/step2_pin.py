@@ -1,0 +1,131 @@
+"""Step 2: each rank one GPU chosen by its local rank (or, on CPUs, its share of the cores)."""
+import ast
+import re
+
+from hvdkit.check import names
+from hvdkit.check.findings import MISSING, OK, WRONG, Finding
+from hvdkit.check.script import dotted
+
+
+def judge(f):
+    hk = [e for e in f.s.api_calls("init") if e.api == ("hvdkit", "init")]
+    if hk:
+        return Finding(OK, "hvdkit's init() pins a device and splits the cores per rank", hk[0].line)
+    good, bad = [], []
+    for e in f.s.events:
+        attr = e.node.func.attr if isinstance(e.node.func, ast.Attribute) else ""
+        if attr in names.THREAD_CALLS or _thread_env(e):
+            good.append((e.line, "CPU threads set per rank"))
+        elif attr in names.GPU_CALLS and (e.node.args or attr != "cuda"):
+            _judge_device(f, e.node, e.line, good, bad)
+        elif attr in ("device", "to") and f.mentions(e.node, f.is_local_rank):
+            good.append((e.line, "GPU chosen by local rank"))  # torch.device("cuda", hvd.local_rank())
+    for a in f.s.assigns:
+        t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
+        key = dotted(t) or ""
+        env = isinstance(t, ast.Subscript) and "CUDA_VISIBLE_DEVICES" in ast.unparse(t.slice)
+        if key.endswith("visible_device_list") or env:
+            value = a.node.value.value if isinstance(a.node.value, ast.Constant) else None
+            if env and str(value).startswith("-"):
+                good.append((a.node.lineno, "GPUs hidden: CPU run"))
+            elif isinstance(value, str) and "," in value:
+                continue  # a set of GPUs made visible to the job; the rank's pick among them comes elsewhere
+            else:
+                _judge_device(f, a.node.value, a.node.lineno, good, bad)
+    # With CUDA_VISIBLE_DEVICES (or visible_device_list) set from the local rank, 'cuda:0' is this rank's GPU.
+    env_pinned = any(w == "GPU chosen by local rank" and "CUDA_VISIBLE_DEVICES" in f.text(line)
+                     or "visible_device_list" in f.text(line) for line, w in good)
+    bad += _all_gpus_per_rank(f) + _placed_before_pinning(f, good) + ([] if env_pinned else _hard_coded_gpu(f))
+    if not bad and not good and _cpu_only(f):
+        return Finding(OK, "CPU-only script: no GPU to pin (threads per rank are not set: see the notes)")
+    if bad:
+        line, why = bad[0]
+        return Finding(WRONG, why, line,
+                       "select the GPU with hvd.local_rank(), e.g. torch.cuda.set_device(hvd.local_rank())")
+    if good:
+        return Finding(OK, "; ".join(sorted({w for _, w in good})), good[0][0])
+    return Finding(MISSING, "no GPU chosen by hvd.local_rank() and no CPU threads set per rank",
+                   fix="torch.cuda.set_device(hvd.local_rank()) / "
+                       "tf.config.set_visible_devices(gpus[hvd.local_rank()], "
+                       "'GPU'); on CPUs torch.set_num_threads(cores // hvd.local_size())")
+
+
+def _judge_device(f, node, line, good, bad):
+    if f.mentions(node, f.is_local_rank):
+        good.append((line, "GPU chosen by local rank"))
+    elif f.mentions(node, f.is_rank):
+        bad.append((line, f"GPU chosen by the global rank (line {line}): on 2+ nodes rank 4 asks for GPU 4"))
+    else:
+        bad.append((line, f"every rank takes the same GPU (line {line}: {f.text(line)})"))
+
+
+
+
+def _all_gpus_per_rank(f):
+    """torch.nn.DataParallel in a Horovod job: every rank drives all the node's GPUs."""
+    return [(e.line, f"line {e.line} wraps the model in DataParallel: each rank spreads over every GPU of the node, "
+             "on top of the GPU its local rank pinned") for e in f.s.events
+            if f.s.qual(e.node.func).split(".")[-1] == "DataParallel" and e.ctx.reached]
+
+
+def _cuda_without_index(f, node):
+    def pred(n):
+        return isinstance(n, ast.Constant) and n.value == "cuda"
+    return f.mentions(node, pred) and not f.mentions(node, f.is_local_rank)
+
+
+def _placed_before_pinning(f, good):
+    """Model or data put on 'cuda' (the current device: GPU 0 on every rank) before set_device(local_rank)."""
+    pins = [e for e in f.s.events if getattr(e.node.func, "attr", "") == "set_device" and e.ctx.reached
+            and f.mentions(e.node, f.is_local_rank)]
+    if not pins:
+        return []
+    first = min(p.order for p in pins)
+    for e in f.s.events:
+        attr = getattr(e.node.func, "attr", "")
+        if e.order >= first or not e.ctx.reached or attr not in names.GPU_PLACEMENT:
+            continue
+        if attr == "cuda" and not e.node.args or \
+                attr == "to" and e.node.args and _cuda_without_index(f, e.node.args[0]):
+            return [(e.line, f"line {e.line} puts model or data on 'cuda' before set_device(local rank) at line "
+                     f"{pins[0].line}: on every rank that is GPU 0")]
+    return []
+
+
+def _thread_env(e):
+    """os.environ["OMP_NUM_THREADS"] = ... is not a call; os.environ.setdefault / putenv are."""
+    return "OMP_NUM_THREADS" in ast.unparse(e.node) and getattr(e.node.func, "attr", "") in ("setdefault", "putenv",
+                                                                                           "update")
+
+
+def _hard_coded_gpu(f):
+    """.to('cuda:1') / .cuda(0) / torch.device('cuda:0'): the same GPU on every rank, whatever was pinned."""
+    out = []
+    for e in f.s.events:
+        attr = getattr(e.node.func, "attr", "")
+        if not e.ctx.reached or attr not in ("to", "cuda", "device") or not e.node.args:
+            continue
+        arg = e.node.args[0]
+        if f.mentions(arg, f.is_local_rank):
+            continue
+        fixed = f.mentions(arg, lambda n: isinstance(n, ast.Constant) and isinstance(n.value, str)
+                           and re.fullmatch(r"cuda:\d+", n.value) is not None)
+        if attr == "cuda" and isinstance(arg, ast.Constant) and isinstance(arg.value, int):
+            fixed = True
+        if fixed:
+            out.append((e.line, f"line {e.line} uses a fixed GPU ({f.text(e.line)}): every rank on that one GPU"))
+    return out
+
+
+def _cpu_only(f):
+    """The script names only the CPU as its device: no 'cuda', no GPU lists, no .cuda()."""
+    cpu = gpu = False
+    for node in ast.walk(f.s.tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            low = node.value.lower()
+            cpu = cpu or low == "cpu" or low.startswith("/cpu")
+            gpu = gpu or low.startswith("cuda") or low == "gpu" or low.startswith("/gpu")
+        elif isinstance(node, ast.Attribute) and node.attr in ("cuda", "list_physical_devices"):
+            gpu = gpu or node.attr == "list_physical_devices" or not isinstance(getattr(node, "parent", None),
+                                                                                ast.Attribute)
+    return cpu and not gpu

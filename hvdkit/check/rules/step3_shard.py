@@ -1,0 +1,459 @@
+"""Step 3: together the ranks take the data set once per epoch, each its own part."""
+import ast
+import re
+
+from hvdkit.check import names
+from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.script import assigned_name, dotted, result_discarded
+
+
+class Shares:
+    """What the ranks read: partitions found (events or nodes with a .line), shards made and not used,
+    splits not given size and rank, step counts divided by hvd.size(), and partitions of evaluation data."""
+
+    def __init__(self, parts, discarded, bad_args, divided, eval_parts):
+        self.parts, self.discarded, self.bad_args = parts, discarded, bad_args
+        self.divided, self.eval_parts = divided, eval_parts
+
+    @property
+    def train_partitioned(self):
+        return bool(self.parts or self.divided)
+
+
+def shares(f):
+    """Shares of the script (computed once; step 8 asks too)."""
+    if getattr(f, "_shares", None) is None:
+        f._shares = _find_shares(f)
+    return f._shares
+
+
+def _find_shares(f):
+    s = f.s
+    parts, discarded, bad_args, eval_parts = [], [], [], []
+    for e in s.events:
+        q = s.qual(e.node.func)
+        name = q.split(".")[-1]
+        is_api = f.api(e, "shard")
+        if (name == "shard" and isinstance(e.node.func, ast.Attribute)) or is_api or name in names.SAMPLERS:
+            if _is_eval(f, e):
+                eval_parts.append(e)
+            elif not is_api and not (f.mentions(e.node, f.is_size) and f.mentions(e.node, f.is_rank)):
+                bad_args.append(e)
+            elif result_discarded(e.node) or (name in names.SAMPLERS and not _sampler_used(f, e)):
+                discarded.append(e)
+            else:
+                parts.append(e)
+        elif _loader_given_rank(f, e) or _per_rank_file(f, e) or name == "scatter" and e.ctx.reached:
+            (eval_parts if _is_eval(f, e) else parts).append(e)
+    for node in ast.walk(s.tree):
+        if isinstance(node, ast.Subscript) and f.mentions(node.slice, f.is_rank) and f.mentions(node, f.is_size):
+            parts.append(_Pseudo(node))
+        elif isinstance(node, ast.Call) and s.qual(node.func) == "range" and len(node.args) == 3 \
+                and f.mentions(node.args[0], f.is_rank) and f.mentions(node.args[2], f.is_size):
+            tgt = getattr(node, "parent", None)
+            if not names.EVAL_NAMES.search(ast.unparse(tgt) if tgt is not None else ""):
+                parts.append(_Pseudo(node))
+    parts += _branches_by_rank(f)
+    return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts)
+
+
+def judge(f):
+    sh = shares(f)
+    parts, discarded, bad_args, divided = sh.parts, sh.discarded, sh.bad_args, sh.divided
+    picked = _random_picks(f)
+    if not parts and not discarded and not bad_args and not _has_data(f) and not picked:
+        return Finding(UNKNOWN, "no data pipeline found (synthetic data?): nothing to shard")
+    one_batch = _random_batch(f)
+    if not parts and not discarded and not bad_args and not divided and one_batch is not None and not picked:
+        return Finding(UNKNOWN, f"synthetic data: one random batch (line {one_batch.line}) fed again and again; "
+                       "nothing to shard", one_batch.line)
+    if bad_args:
+        e = bad_args[0]
+        return Finding(WRONG, f"line {e.line} splits the data without hvd.size() and hvd.rank(): {f.text(e.line)}",
+                       e.line, "pass num_replicas=hvd.size(), rank=hvd.rank() (or shard(hvd.size(), hvd.rank()))")
+    both = _sampler_and_shuffle(f)
+    if both is not None:
+        return Finding(WRONG, f"line {both.line} gives the DataLoader a sampler and shuffle=True: PyTorch raises "
+                       "ValueError (sampler option is mutually exclusive with shuffle)", both.line,
+                       "drop shuffle=True (the DistributedSampler shuffles) and call sampler.set_epoch(epoch)")
+    overlap = _overlapping_subsets(f, picked, parts)
+    if overlap is not None:
+        return overlap
+    copies = _copies(f)
+    if copies is not None:
+        return Finding(WRONG, f"line {copies.lineno} makes hvd.size() copies of the same part of the data and each "
+                       "rank takes one: the ranks read the same samples, and the rest is never read", copies.lineno,
+                       "shard: ds.shard(hvd.size(), hvd.rank()) (or give each rank a different slice)")
+    if parts:
+        sharded = _sharded_names(f, parts)
+        twice = [d for d in divided if _mentions_name(f, d.left, sharded)]
+        if twice:
+            d = twice[0]
+            return Finding(WRONG, f"steps divided twice: line {d.lineno} divides this rank's own share of the data "
+                           f"(already sharded, line {parts[0].line}) by hvd.size() again: an epoch covers 1/size of it",
+                           d.lineno, "shard OR divide the steps by hvd.size(), not both")
+        before = _len_before_shard(f, sharded)
+        if before is not None:
+            return Finding(WRONG, f"steps per epoch at line {before.lineno} count the whole data set, not this rank's "
+                           "shard: every rank makes a full epoch of steps", before.lineno,
+                           "take len() of the sharded data, or divide that count by hvd.size()")
+        return Finding(OK, f"the ranks read disjoint parts: {f.text(parts[0].line)}", parts[0].line)
+    if discarded:
+        e = discarded[0]
+        return Finding(WRONG, f"the shard at line {e.line} is made and then not used: every rank reads everything",
+                       e.line, "use the result: ds = ds.shard(...), or DataLoader(..., sampler=sampler)")
+    if divided:
+        d = divided[0]
+        same = _same_seed(f)
+        if same is not None:
+            return Finding(WRONG, f"steps divided by hvd.size() (line {d.lineno}) but the shuffle is seeded alike on "
+                           f"every rank (line {same.lineno}): all ranks read the same batches", same.lineno,
+                           "seed with the rank (seed + hvd.rank()) or shard the data")
+        if not _shuffled(f):
+            return Finding(WRONG, f"steps divided by hvd.size() (line {d.lineno}) over unshuffled data: every rank "
+                           "reads the same first 1/size of it", d.lineno, "shard the data, or shuffle it per rank")
+        finite = _cap_on_finite_data(f, d)
+        if finite is not None:
+            return Finding(WRONG, f"line {d.lineno} caps the steps at a count divided by hvd.size(), but the data set "
+                           f"(line {finite.lineno}) is not repeated: an epoch ends at its own end, and each rank reads "
+                           "all of it until the cap is smaller than its number of batches", d.lineno,
+                           "shard the data (ds.shard(hvd.size(), hvd.rank())), or repeat() it before take()")
+        return Finding(OK, f"Horovod's idiom: a per-rank shuffle and the steps divided by hvd.size() (line "
+                       f"{d.lineno})", d.lineno)
+    return Finding(MISSING, "every rank trains on the whole data set each epoch", None,
+                   "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / "
+                   "ds.shard(hvd.size(), hvd.rank()), or divide steps per epoch by hvd.size()")
+
+
+def _loader_given_rank(f, e):
+    """A library loader told the number of ranks and this rank (KerasSequenceLoader(global_size=, global_rank=),
+    make_torch_dataloader(cur_shard=, shard_count=)): it reads this rank's part."""
+    kw = [k.value for k in e.node.keywords if k.arg]
+    ranks = [v for v in kw if f.mentions(v, f.is_rank) and not f.mentions(v, f.is_global_size)]
+    sizes = [v for v in kw if f.mentions(v, f.is_global_size) and not f.mentions(v, f.is_rank)]
+    return bool(ranks) and bool(sizes)  # two keywords: how many parts, and which one is this rank's
+
+
+def _per_rank_file(f, e):
+    """Data read from a file whose name holds the rank: a partition made offline, one file per rank."""
+    q = f.s.qual(e.node.func)
+    last = q.split(".")[-1]
+    if ".datasets." in q or q.startswith("datasets."):
+        return False  # keras.datasets.x.load_data(path=f"x-{rank}.npz"): a per-rank download cache, same data
+    if q.startswith("torch.") or "model" in q.lower() or "checkpoint" in q.lower():
+        return False  # a per-rank checkpoint or model file is not training data
+    if last == "open" and len(e.node.args) > 1 and not (isinstance(e.node.args[1], ast.Constant)
+                                                         and "r" in str(e.node.args[1].value)):
+        return False  # a file opened for writing (a per-rank log)
+    if not (names.DATA_SOURCES.match(last) or last in ("open", "load", "loadtxt", "read_csv", "read_parquet")):
+        return False
+    return any(f.mentions(a, f.is_rank) for a in e.node.args[:1] + [k.value for k in e.node.keywords
+                                                                      if k.arg in ("file", "path", "filename")])
+
+
+def _branches_by_rank(f):
+    """Data chosen by hand in branches on the rank (`if hvd.rank() == 0: data = a ... elif hvd.rank() == 1:
+    data = b`): two or more branches, each for a different rank, each picking data."""
+    picks = []
+    for node in ast.walk(f.s.tree):
+        if not isinstance(node, ast.If) or not f.mentions(node.test, f.is_rank):
+            continue
+        if not (isinstance(node.test, ast.Compare) and isinstance(node.test.ops[0], ast.Eq)):
+            continue
+        const = [c.value for c in [node.test.left] + node.test.comparators if isinstance(c, ast.Constant)]
+        body = " ".join(ast.unparse(b) for b in node.body)
+        if const and re.search(r"data|set\b|loader|split|half|shard|cluster|part", body, re.I):
+            picks.append((const[0], node))
+    if len({c for c, _ in picks}) >= 2:
+        return [_Pseudo(picks[0][1])]
+    return []
+
+
+def _random_picks(f):
+    """Calls that pick a random subset or split of the data: [(event, its count argument or None)]."""
+    out = []
+    for e in f.s.events:
+        q = f.s.qual(e.node.func)
+        last = q.split(".")[-1]
+        if last in names.RANDOM_PICKS and ("random" in q or last in ("train_test_split", "random_split", "randperm")):
+            out.append(e)
+    return out
+
+
+def _seeded(f, e):
+    """The pick is the same on every rank: a seed keyword, or a constant global seed set before it."""
+    if any(k.arg in ("random_state", "seed", "generator", "rng") for k in e.node.keywords):
+        return True
+    receiver = e.node.func.value if isinstance(e.node.func, ast.Attribute) else None
+    seeded_maker = lambda n: isinstance(n, ast.Call) and bool(n.args or n.keywords) and \
+        f.s.qual(n.func).split(".")[-1] in ("RandomState", "default_rng", "Generator", "Random") and \
+        not f.mentions(n, f.is_rank)  # noqa: E731 - a predicate for mentions()
+    if receiver is not None and f.mentions(receiver, seeded_maker):
+        return True
+    for s in f.s.events:
+        q = f.s.qual(s.node.func)
+        if s.order < e.order and q.split(".")[-1] in names.SEEDERS and s.node.args and \
+                q.split(".")[0] in ("torch", "tensorflow", "keras", "numpy", "random", "sklearn") and \
+                not f.mentions(s.node.args[0], f.is_rank):
+            return True
+    return False
+
+
+def _overlapping_subsets(f, picked, parts):
+    """Each rank draws its own random subset (or split) of the data: the ranks' parts overlap."""
+    for e in picked:
+        if _is_eval(f, e) or not e.ctx.reached:
+            continue
+        count = e.node.args[1] if len(e.node.args) > 1 else next(
+            (k.value for k in e.node.keywords if k.arg == "size"), None)
+        if count is not None and f.mentions(count, f.is_size) and not f.mentions(e.node, f.is_rank) \
+                and not (_seeded(f, e) and f.s.qual(e.node.func).split(".")[-1] == "permutation"):
+            return Finding(WRONG, f"line {e.line}: each rank draws its own random 1/size of the data "
+                           f"({f.text(e.line)}): the ranks' subsets overlap and together miss part of the data",
+                           e.line, "shard instead: a DistributedSampler / ds.shard(hvd.size(), hvd.rank()), or one "
+                           "permutation seeded alike on every rank, sliced [hvd.rank()::hvd.size()]")
+        target = assigned_name(e.node) or _tuple_targets(e.node)
+        if parts and target and not _seeded(f, e) and f.s.qual(e.node.func).split(".")[-1] != "permutation":
+            names_ = {target} if isinstance(target, str) else set(target)
+            used = [p for p in parts if hasattr(p, "node") and _mentions_name(f, p.node, names_ | _derived(f, names_))]
+            if used:
+                return Finding(WRONG, f"line {e.line} splits the data at random on every rank without a common seed "
+                               f"({f.text(e.line)}): the sampler at line {used[0].line} partitions a different "
+                               "subset on each rank, so the shards overlap", e.line,
+                               "seed the split alike on every rank (random_state=42), or split once before training")
+    return None
+
+
+def _tuple_targets(call):
+    parent = getattr(call, "parent", None)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Tuple):
+        return [dotted(t) for t in parent.targets[0].elts if dotted(t)]
+    return None
+
+
+def _derived(f, start):
+    out, changed = set(start), True
+    while changed:
+        changed = False
+        for a in f.s.assigns:
+            t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
+            name = dotted(t)
+            if name and name not in out and a.node.value is not None and _mentions_name(f, a.node.value, out):
+                out.add(name)
+                changed = True
+    return out
+
+
+def _copies(f):
+    """`[ds.take(n) for _ in range(k)]` then indexed by the rank: k copies of the same part."""
+    for node in ast.walk(f.s.tree):
+        if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
+            continue
+        loop_names = {n.id for n in ast.walk(node.generators[0].target) if isinstance(n, ast.Name)}
+        uses = {n.id for n in ast.walk(node.elt) if isinstance(n, ast.Name)}
+        if loop_names & uses or not isinstance(node.elt, ast.Call):
+            continue
+        if getattr(node.elt.func, "attr", "") not in ("take", "skip", "shard", "batch", "copy"):
+            continue
+        func = next((p for p in _parents(node) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+        holder = assigned_name(node) if func is None else func.name
+        for sub in ast.walk(f.s.tree):
+            if isinstance(sub, ast.Subscript) and f.mentions(sub.slice, f.is_rank) and holder and \
+                    holder in {dotted(n) for n in ast.walk(sub.value)} | _called_names(f, sub.value):
+                return node
+    return None
+
+
+def _called_names(f, node):
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            for a in f.s.assignments_to(n.id):
+                v = a.node.value
+                if isinstance(v, ast.Call) and isinstance(v.func, ast.Name):
+                    out.add(v.func.id)
+    return out
+
+
+def _sampler_and_shuffle(f):
+    for e in f.s.events:
+        if f.s.qual(e.node.func).split(".")[-1] != "DataLoader":
+            continue
+        kw = {k.arg: k.value for k in e.node.keywords}
+        sh = kw.get("shuffle")
+        if "sampler" in kw and not (isinstance(kw["sampler"], ast.Constant) and kw["sampler"].value is None) and \
+                isinstance(sh, ast.Constant) and sh.value is True:
+            return e
+    return None
+
+
+def _cap_on_finite_data(f, division):
+    """take(n // size) on a data set that is never repeat()ed: the cap, not a partition, is what was meant."""
+    call = next((p for p in _parents(division) if isinstance(p, ast.Call)), None)
+    if call is None or getattr(call.func, "attr", "") != "take":
+        return None
+    receiver = call.func.value
+    repeats = lambda n: isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "repeat"  # noqa: E731
+    if f.mentions(receiver, repeats) or any(repeats(n) for n in ast.walk(f.s.tree)):
+        return None
+    # The data set may come back from a helper (a dict of data sets): any tf.data source with no repeat()
+    # anywhere in the script is finite.
+    for node in ast.walk(f.s.tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in (
+                "from_tensor_slices", "from_generator", "list_files", "TFRecordDataset"):
+            return node
+    return None
+
+
+def _has_data(f):
+    if any(e.node.args or any(k.arg == "x" for k in e.node.keywords) for e in f.fits):
+        return True
+    return any(names.DATA_SOURCES.match(f.s.qual(e.node.func).split(".")[-1]) or ".datasets." in f.s.qual(e.node.func)
+               for e in f.s.events)
+
+
+def _random_batch(f):
+    """A random tensor shaped by the batch size: a benchmark's single synthetic batch."""
+    for e in f.s.events:
+        q = f.s.qual(e.node.func)
+        if names.RANDOM_MAKERS.match(q.split(".")[-1]) and "random" in q or \
+                q in ("torch.randn", "torch.rand", "torch.randint"):
+            if any(re.search(r"batch", ast.unparse(a), re.I) for a in e.node.args[:1] + e.node.args[1:2]):
+                return e
+    return None
+
+
+class _Pseudo:
+    def __init__(self, node):
+        self.node, self.line = node, node.lineno
+
+
+def _is_eval(f, e):
+    text = (assigned_name(e.node) or "") + " " + " ".join(ast.unparse(a) for a in e.node.args[:1])
+    return bool(names.EVAL_NAMES.search(text))
+
+
+def _sampler_used(f, e):
+    if any(isinstance(p, ast.keyword) and p.arg in ("sampler", "batch_sampler") for p in _parents(e.node)):
+        return True
+    name = assigned_name(e.node)
+    for other in f.s.events:
+        for k in other.node.keywords:
+            if k.arg in ("sampler", "batch_sampler") and name and name in {dotted(n) for n in ast.walk(k.value)}:
+                return True
+    return False
+
+
+def _parents(node):
+    while getattr(node, "parent", None) is not None:
+        node = node.parent
+        yield node
+
+
+def _divided_steps(f):
+    """Divisions by hvd.size() that set how many steps (or epochs) a rank takes."""
+    out = []
+    for node in ast.walk(f.s.tree):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv))
+                and f.mentions(node.right, f.is_size)):
+            continue
+        for p in _parents(node):
+            if isinstance(p, ast.keyword) and p.arg:
+                if p.arg in names.STEP_KWARGS:
+                    out.append(node)
+                break
+            if isinstance(p, ast.Call) and f.s.qual(p.func).split(".")[-1] in ("take", "range", "islice"):
+                out.append(node)
+                break
+            if isinstance(p, (ast.Assign, ast.AugAssign)):
+                t = p.targets[0] if isinstance(p, ast.Assign) else p.target
+                name = dotted(t) or ""
+                if names.STEP_NAMES.search(name) and not names.EVAL_NAMES.search(name) and "lr" not in name.lower():
+                    out.append(node)
+                break
+            if isinstance(p, ast.stmt):
+                break
+    return out
+
+
+def _sharded_names(f, parts):
+    """Names holding sharded data: a shard's result, and names assigned from expressions using one."""
+    names = {assigned_name(p.node) for p in parts if hasattr(p.node, "func")} - {None}
+    for p in parts:  # DataLoader(..., sampler=DistributedSampler(...)) written inline
+        for anc in _parents(p.node):
+            if isinstance(anc, (ast.Assign, ast.AnnAssign)):
+                names.add(assigned_name(anc.value) if isinstance(anc.value, ast.Call) else None)
+                break
+    names.discard(None)
+    changed = True
+    while changed:
+        changed = False
+        for a in f.s.assigns:
+            t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
+            name = dotted(t)
+            if name and name not in names and a.node.value is not None and _mentions_name(f, a.node.value, names):
+                names.add(name)
+                changed = True
+    return names
+
+
+def _mentions_name(f, node, names):
+    return any(dotted(n) in names for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute)))
+
+
+def _len_before_shard(f, sharded):
+    """A steps_per_epoch=/take() count built from len() of data that is not a shard's result."""
+    # take(n) on a finite shard only caps the epoch; on a repeated one it makes every rank take n steps.
+    # fit(steps_per_epoch=n) needs n batches per epoch either way (or Keras stops: "ran out of data").
+    repeated = any(isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "repeat" for n in ast.walk(f.s.tree))
+    for e in f.s.events:
+        sinks = [k.value for k in e.node.keywords if k.arg == "steps_per_epoch"]
+        if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "take" and repeated:
+            sinks += e.node.args[:1]
+        for sink in sinks:
+            if f.mentions(sink, f.is_size):
+                continue
+            lens = [n for n in ast.walk(sink) if isinstance(n, ast.Call) and f.s.qual(n.func) == "len"]
+            for a in (x for n in ast.walk(sink) if isinstance(n, ast.Name) for x in f.s.assignments_to(n.id)):
+                lens += [n for n in ast.walk(a.node) if isinstance(n, ast.Call) and f.s.qual(n.func) == "len"]
+            for n in lens:
+                if n.args and dotted(n.args[0]) not in sharded:
+                    return sink
+    return None
+
+
+def _same_seed(f):
+    for e in f.s.events:
+        q = f.s.qual(e.node.func)
+        last = q.split(".")[-1]
+        seed = None
+        if last in names.SEEDERS and e.node.args and \
+                q.split(".")[0] in ("torch", "tensorflow", "keras", "numpy", "random"):
+            seed = e.node.args[0]
+        elif last == "shuffle":
+            seed = next((k.value for k in e.node.keywords if k.arg == "seed"), None)
+        if seed is not None and not f.mentions(seed, f.is_rank):
+            return e.node
+    return None
+
+
+def _shuffled(f):
+    for e in f.s.events:
+        q = f.s.qual(e.node.func)
+        last = q.split(".")[-1]
+        kw = {k.arg: k.value for k in e.node.keywords}
+        if last == "shuffle" and isinstance(e.node.func, ast.Attribute):
+            return True
+        if last == "DataLoader" and isinstance(kw.get("shuffle"), ast.Constant) and kw["shuffle"].value:
+            return True
+        if last in ("fit", "flow", "flow_from_directory") and not (
+                isinstance(kw.get("shuffle"), ast.Constant) and kw["shuffle"].value is False):
+            first = e.node.args[0] if e.node.args else kw.get("x")
+            if last != "fit" or first is not None and not _is_dataset(f, first):
+                return True
+    return False
+
+
+def _is_dataset(f, node):
+    return f.mentions(node, lambda n: isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                      and n.func.attr in ("from_tensor_slices", "batch", "repeat", "flow", "from_generator"))

@@ -1,0 +1,195 @@
+"""Step 6: every rank starts from rank 0's weights (and optimizer state)."""
+import ast
+import re
+
+from hvdkit.check import names
+from hvdkit.check.facts import same_walk
+from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.script import dotted
+
+
+def judge(f):
+    casts = [e for e in f.s.events if f.api(e, *names.BROADCASTS) and not f.api(e, "broadcast_optimizer_state")]
+    opt_only = [e for e in f.s.events if f.api(e, "broadcast_optimizer_state")]
+    elastic = [e for e in f.s.events if f.api(e, *names.ELASTIC_STATES)]
+    if elastic and any(e.api[1] == "elastic.run" for e in f.s.api_calls("run")) or elastic and any(
+            "elastic.run" in ast.unparse(d) for node in ast.walk(f.s.tree)
+            for d in getattr(node, "decorator_list", [])):
+        return Finding(OK, f"elastic state synchronised by hvd.elastic.run: {f.text(elastic[0].line)}", elastic[0].line)
+    opt_only += [e for e in casts if _optimizer_only(f, e)]
+    casts = [e for e in casts if not _optimizer_only(f, e)]
+    if not casts:
+        e = opt_only[0] if opt_only else None
+        why = "only the optimizer state is broadcast: replicas keep their own initial weights" if e else \
+            "no broadcast from rank 0: replicas start from different weights and never agree"
+        return Finding(MISSING if not e else WRONG, why, e.line if e else None,
+                       "hvd.broadcast_parameters(model.state_dict(), root_rank=0) / hvd.broadcast_variables(model."
+                       "variables, 0) / callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)]")
+    whole = _root_is_own_rank(f, casts) or _callback_reused(f, casts) or _trained_not_broadcast(f, casts)
+    if whole is not None:
+        return whole
+    problems = []
+    for e in casts:
+        p = _broadcast_problem(f, e)
+        if p is None:
+            return Finding(OK, f.text(e.line), e.line)
+        problems.append(p)
+    order = {WRONG: 0, UNKNOWN: 1}
+    return min(problems, key=lambda p: order[p.verdict])
+
+
+def _optimizer_only(f, e):
+    arg = ast.unparse(e.node.args[0]) if e.node.args else ""
+    return bool(re.search(r"opt", arg)) and \
+        not re.search(r"model|variables\b|weights", arg.replace("opt.variables", ""))
+
+
+def _broadcast_problem(f, e):
+    if not e.ctx.reached:
+        return Finding(WRONG, f"the broadcast at line {e.line} is in a function that nothing calls", e.line,
+                       "call it before the first step")
+    if f.api(e, *names.BROADCAST_CALLBACKS) and not f.flows_to_callbacks(e):
+        return Finding(WRONG, f"the broadcast callback made at line {e.line} is never passed to fit(callbacks=...)",
+                       e.line, "add it to the callbacks list given to model.fit")
+    kind = f.guard_kind(e)
+    if kind == "rank":
+        return Finding(WRONG, f"the broadcast at line {e.line} runs on some ranks only: a collective every rank must "
+                       "call (the others hang or never receive)", e.line, "call it on every rank")
+    if kind == "never":
+        test = next((ast.unparse(g.test) for g in e.ctx.guards), "")
+        return Finding(WRONG, f"the broadcast at line {e.line} is behind `{test}`, which is never true on the first "
+                       "step: replicas keep different weights", e.line,
+                       "make the condition true on the first step (e.g. pass batch == 0), or broadcast before the loop")
+    after = _after_training(f, e)
+    if after is not None:
+        return Finding(WRONG, f"the broadcast at line {e.line} comes after the training loop (step at line "
+                       f"{after.line}): replicas trained from different weights", e.line,
+                       "broadcast right after building the model and optimizer, before the first step")
+    if kind == "unknown":
+        test = " and ".join(ast.unparse(g.test) for g in e.ctx.guards)
+        return Finding(UNKNOWN, f"the broadcast at line {e.line} is behind `{test}`: cannot tell if it is true on the "
+                       "first step", e.line, "run `hvdkit check --run` to see")
+    return None
+
+
+def _after_training(f, e):
+    """A step that ran earlier in a loop the broadcast is not part of, in the same walk of the script."""
+    for s in f.steps:
+        if s.order > e.order or not same_walk(s, e):
+            continue
+        outer = [lp for lp in s.ctx.loops if not any(lp is m for m in e.ctx.loops)]
+        if any(isinstance(lp, (ast.For, ast.While, ast.AsyncFor)) for lp in outer):
+            return s
+    return None
+
+
+
+
+def _root_is_own_rank(f, casts):
+    for e in casts:
+        root = next((k.value for k in e.node.keywords if k.arg == "root_rank"), None)
+        if root is None and len(e.node.args) > (0 if f.api(e, *names.BROADCAST_CALLBACKS) else 1):
+            root = e.node.args[0 if f.api(e, *names.BROADCAST_CALLBACKS) else 1]
+        if root is not None and (f.mentions(root, f.is_rank) or f.mentions(root, f.is_local_rank)):
+            return Finding(WRONG, f"line {e.line} broadcasts from root_rank={ast.unparse(root)}: each rank names "
+                           "itself the root, so nobody receives rank 0's state", e.line, "use root_rank=0")
+    return None
+
+
+def _holders(e):
+    """Names that hold the callback object made by `e`: `cbs = [..., e, ...]`, `cbs.append(e)`, `cb = e`."""
+    node = e.node
+    while node is not None and not isinstance(node, ast.stmt):
+        node = getattr(node, "parent", None)
+    if isinstance(node, ast.Assign):
+        return {dotted(t) for t in node.targets} - {None}
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
+        return {dotted(node.value.func.value)} - {None}
+    return set()
+
+
+def _callback_reused(f, casts):
+    """One BroadcastGlobalVariablesCallback given to the fit of a second model: it broadcast once, in the
+    first fit, and never fires again, so the second model's replicas start apart."""
+    for e in casts:
+        if not f.api(e, *names.BROADCAST_CALLBACKS) or not e.ctx.reached:
+            continue
+        holders = _holders(e)
+        fits = [fit for fit in f.fits if any(
+            k.arg == "callbacks" and holders & {dotted(n) for n in ast.walk(k.value)} for k in fit.node.keywords)]
+        models = []
+        for fit in sorted(fits, key=lambda x: x.order):
+            who = dotted(fit.node.func.value)
+            if who and who not in models:
+                models.append(who)
+                if len(models) > 1:
+                    return Finding(WRONG, f"the broadcast callback made at line {e.line} is given again to "
+                                   f"{who}.fit at line {fit.line}: it broadcast once, in {models[0]}'s fit, and never "
+                                   f"fires for {who}", fit.line,
+                                   "give each fit its own hvd.callbacks.BroadcastGlobalVariablesCallback(0)")
+    return None
+
+
+def _trained_not_broadcast(f, casts):
+    """Models whose parameters an optimizer trains, and that no broadcast covers (a GAN's second network,
+    or another model's state broadcast instead)."""
+    if not casts or any(f.api(e, *names.BROADCAST_CALLBACKS, "broadcast_global_variables") for e in casts):
+        return None
+    covered = set()
+    for e in casts:
+        for arg in e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in ("params", "variables")]:
+            for expr in _with_assigned_values(f, arg):
+                covered |= {dotted(n).split(".")[0] for n in ast.walk(expr)
+                            if isinstance(n, (ast.Name, ast.Attribute)) and dotted(n)}
+                covered |= {_owner(n) for n in ast.walk(expr) if isinstance(n, ast.Attribute)} - {None}
+    trained = []
+    for e in f.s.events:
+        attr = getattr(e.node.func, "attr", "")
+        if attr in ("parameters", "named_parameters") and e.ctx.reached and _feeds_optimizer(f, e):
+            trained.append((dotted(e.node.func.value), e))
+        elif attr == "gradient" and len(e.node.args) > 1:
+            for n in ast.walk(e.node.args[1]):
+                if isinstance(n, ast.Attribute) and n.attr in ("trainable_variables", "trainable_weights"):
+                    trained.append((dotted(n.value), e))
+    for model, e in trained:
+        if model and model.split(".")[0] not in covered and model not in covered and model != "self":
+            return Finding(WRONG, f"`{model}` is trained (line {e.line}) but no broadcast covers it: its replicas "
+                           "start from different weights", e.line,
+                           f"broadcast it too: hvd.broadcast_parameters({model}.state_dict(), root_rank=0) / "
+                           f"hvd.broadcast_variables({model}.variables, 0)")
+    return None
+
+
+def _with_assigned_values(f, expr, limit=200):
+    """The expression and, through names, the values assigned to them (`state = model.state_dict()`) and the
+    arguments a helper was called with; each name followed once."""
+    out, todo, names_seen = [], [expr], set()
+    while todo and len(out) < limit:
+        node = todo.pop()
+        out.append(node)
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and n.id not in names_seen:
+                names_seen.add(n.id)
+                todo += [a.node.value for a in f.s.assignments_to(n.id) if a.node.value is not None]
+                todo += f._frames_binding(n.id)
+    return out
+
+
+def _owner(node):
+    """`gen` for gen.state_dict / gen.variables / gen.trainable_variables."""
+    if node.attr in ("state_dict", "variables", "trainable_variables", "weights", "parameters", "named_parameters"):
+        return dotted(node.value)
+    return None
+
+
+def _feeds_optimizer(f, e):
+    """model.parameters() given to an optimizer's constructor (directly or through a list/dict)."""
+    node = getattr(e.node, "parent", None)
+    while node is not None and not isinstance(node, ast.stmt):
+        if isinstance(node, ast.Call) and not f.s.api(node.func):
+            name = dotted(node.func) or ""
+            last = name.split(".")[-1]
+            if last[:1].isupper() and last not in ("DataParallel", "DistributedDataParallel") or "optim" in name:
+                return True
+        node = getattr(node, "parent", None)
+    return False

@@ -1,0 +1,211 @@
+"""Step 8: the metrics reported are averaged over the ranks (or every rank saw the same data)."""
+import ast
+import re
+
+from hvdkit.check import names
+from hvdkit.check.rules import step3_shard
+from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.script import assigned_name, dotted
+
+
+def judge(f):
+    avgs = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and e.ctx.reached
+            and not re.search(r"grad", ast.unparse(e.node), re.I)]
+    for e in avgs:
+        if f.api(e, "MetricAverageCallback") and not f.flows_to_callbacks(e):
+            return Finding(WRONG, f"MetricAverageCallback made at line {e.line} is never passed to fit", e.line,
+                           "add it to fit(callbacks=[...]), before other metric-based callbacks")
+        if f.rank_guards(e):
+            return Finding(WRONG, f"metrics averaged at line {e.line} on some ranks only: the collective hangs or "
+                           "mixes with others", e.line, "average on every rank, then print on rank 0")
+        kw = {k.arg: ast.unparse(k.value) for k in e.node.keywords}
+        if names.SUM_OPS.match(kw.get("op", "x").split(".")[-1]) or kw.get("average") == "False":
+            if not _divided_later(f, e):
+                return Finding(WRONG, f"line {e.line} sums a metric over ranks and reports the sum as its value",
+                               e.line, "divide the summed total by the summed count")
+        # A mean of per-rank means is exact when the shards are equal (DistributedSampler pads them): not flagged.
+        last = _last_batch_only(f, e)
+        if last is not None:
+            return last
+    if avgs:
+        lost = _average_not_used(f)
+        if lost is not None:
+            return lost
+        sh = step3_shard.shares(f)
+        raw = [e for e in _reports(f) if names.EVAL_NAMES.search(ast.unparse(e.node)) and e.ctx.reached
+               and not _averaged(f, e.node)]
+        if raw and sh.eval_parts:
+            return Finding(MISSING, f"the evaluation metric reported at line {raw[0].line} is this rank's part's "
+                           f"(evaluated on a shard, line {sh.eval_parts[0].line}) and is never averaged", raw[0].line,
+                           "average it over ranks before reporting (allreduce sum and count, then divide)")
+        return Finding(OK, f.text(avgs[0].line), avgs[0].line)
+    sh = step3_shard.shares(f)
+    unused = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and not e.ctx.reached
+              and not re.search(r"grad", ast.unparse(e.node), re.I)]
+    if unused and (sh.train_partitioned or sh.eval_parts):
+        func = unused[0].ctx.frames[0].func.name if unused[0].ctx.frames else "?"
+        return Finding(MISSING, f"the averaging at line {unused[0].line} is in `{func}()`, which nothing calls: the "
+                       "metrics reported are each rank's own", unused[0].line,
+                       f"call {func}() on every metric reported")
+    if not sh.train_partitioned and not sh.eval_parts and not f.fits and not any(e.ctx.reached for e in _reports(f)):
+        return Finding(UNKNOWN, "no metric is reported", None, None)
+    if not sh.train_partitioned and not sh.eval_parts:
+        return Finding(OK, "no rank has a part of its own: every rank computes its metrics on the same, whole data, "
+                       "so rank 0's are the job's")
+    reports = [e for e in _reports(f) if e.ctx.reached]
+    # Rank 0 alone reports its training metrics as the job's (each rank labelling its own is a per-rank log).
+    train_reports = [e for e in reports if sh.train_partitioned and _in_training_loop(f, e)
+                     and not names.EVAL_NAMES.search(ast.unparse(e.node))]
+    rank0_train = [e for e in train_reports if f.rank0_only(e)]
+    if any(f.runs(e).rank0 is False and f.runs(e).rank1 is not False for e in train_reports):
+        rank0_train = []  # other ranks log theirs in branches of their own: a per-rank log by design
+    evals = _eval_data(f)
+    if evals and not sh.eval_parts and not f.fits and not rank0_train:
+        return Finding(OK, f"the evaluation (line {evals[0].line}) reads the whole evaluation set on every rank: its "
+                       "metrics are the job's without averaging", evals[0].line)
+    if f.fits:
+        return Finding(MISSING, "fit's metrics are each rank's own (rank 0's shard in the log)", f.fits[0].line,
+                       "callbacks=[hvd.callbacks.MetricAverageCallback(), ...]")
+    if reports:
+        who = "rank 0's alone" if f.rank_guards(reports[0]) else "each rank's own"
+        return Finding(MISSING, f"the metrics reported (line {reports[0].line}) are {who}: never averaged over ranks",
+                       reports[0].line, "allreduce (sum, count) pairs, then divide: hvd.allreduce(t, op=hvd.Sum)")
+    if sh.eval_parts:
+        e = sh.eval_parts[0]
+        return Finding(MISSING, f"evaluation runs on this rank's part (line {e.line}) and its result is never "
+                       "averaged over ranks", e.line, "allreduce (sum, count) pairs, then divide")
+    return Finding(UNKNOWN, "no metric is reported", None, None)
+
+
+def _last_batch_only(f, e):
+    """`for batch in data: loss = ...` and after the loop `hvd.allreduce(loss)`: the last batch's value is
+    averaged and reported as the epoch's."""
+    if not e.node.args or not isinstance(e.node.args[0], ast.Name):
+        return None
+    name = e.node.args[0].id
+    mine = [a for a in f.s.assignments_to(name) if a.order < e.order and a.ctx.frames[-1:] == e.ctx.frames[-1:]]
+    if not mine or any(isinstance(a.node, ast.AugAssign) for a in mine):
+        return None
+    last = mine[-1]
+    inner = [loop for loop in last.ctx.loops if not any(loop is mine_ for mine_ in e.ctx.loops)]
+    if inner and isinstance(last.node, ast.Assign) and not isinstance(last.node.value, (ast.BinOp, ast.Name)):
+        return Finding(WRONG, f"line {e.line} averages `{name}`, set at line {last.line} inside a loop that ended: "
+                       "the last batch's value, reported as the whole epoch's", e.line,
+                       f"accumulate `{name}` over the loop (sum and count), then average the totals")
+    return None
+
+
+def _reports(f):
+    return [e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in names.REPORTERS
+            and names.REPORTED.search(ast.unparse(e.node))]
+
+
+def _averaging(f, node):
+    """A call that averages over ranks: Horovod's, or a local helper that does (metric_average(x, name))."""
+    if not isinstance(node, ast.Call):
+        return False
+    if f.s.is_api(node, *names.METRIC_AVERAGERS):
+        return True
+    func = f.s.funcs.get(node.func.id) if isinstance(node.func, ast.Name) else None
+    return func is not None and _averages_inside(f, func)
+
+
+def _averaged(f, node):
+    """The value depends on an average over ranks: through assignments, through a list it was appended to,
+    or through an object whose method averages (meter.update(x) allreducing inside)."""
+    if f.mentions(node, lambda n: _averaging(f, n)):
+        return True
+    for sub in ast.walk(node):
+        name = dotted(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
+        if not name:
+            continue
+        root = name.split(".")[0]
+        for e in f.s.events:
+            func = e.node.func
+            if not (isinstance(func, ast.Attribute) and dotted(func.value) in (name, root)):
+                continue
+            if func.attr in ("append", "extend", "insert", "add") and any(
+                    f.mentions(a, lambda n: _averaging(f, n)) for a in e.node.args):
+                return True
+            if any(_averages_inside(f, m) for m in f.s.methods.get(func.attr, ())):
+                return True
+    return False
+
+
+def _averages_inside(f, func):
+    return any(isinstance(n, ast.Call) and f.s.is_api(n, *names.METRIC_AVERAGERS) for n in ast.walk(func))
+
+
+def _outermost_chain(call):
+    """hvd.allreduce(x).item() / .numpy(): the expression whose value is assigned."""
+    node = call
+    while isinstance(getattr(node, "parent", None), (ast.Attribute, ast.Call)) and \
+            (isinstance(node.parent, ast.Attribute) or node.parent.func is node):
+        node = node.parent
+    return node
+
+
+def _average_not_used(f):
+    """`avg = average(x)` and then x, not avg, is what the code reads: the average is thrown away."""
+    for e in f.s.events:
+        if not e.ctx.reached or not _averaging(f, e.node) or not e.node.args:
+            continue
+        target = assigned_name(_outermost_chain(e.node))
+        inside = {n.id for n in ast.walk(e.node.args[0]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        inside -= set(f.s.aliases)  # torch in torch.tensor(x) is a module, not the value
+        source = dotted(e.node.args[0]) or (inside.pop() if len(inside) == 1 else None)
+        if not target or not source or target == source:
+            continue
+        scope = e.ctx.frames[-1].func if e.ctx.frames else f.s.tree
+        later = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                 and n.lineno > e.line]
+        if not any(n.id == target for n in later):
+            # a read of the value itself (`if loss < best`), not a method call on it (`meter.reset_states()`)
+            uses = [n for n in later if n.id == source and not isinstance(getattr(n, "parent", None), ast.Attribute)]
+            if uses:
+                return Finding(WRONG, f"line {e.line} averages `{source}` into `{target}`, which is never read; line "
+                               f"{uses[0].lineno} uses the unaveraged `{source}` (this rank's own value)",
+                               uses[0].lineno, f"use `{target}` there, or assign the average back to `{source}`")
+    return None
+
+
+def _in_training_loop(f, e):
+    return any(any(loop is mine for loop in s.ctx.loops for mine in e.ctx.loops) for s in f.steps)
+
+
+_DATA_WORDS = re.compile(r"data|set|loader|iter|ds$|batches|gen", re.I)
+
+
+def _eval_data(f):
+    """Evaluation data sources: a loader or data set named (or built from something named) val/test/eval,
+    or fit's validation data."""
+    out = []
+    for e in f.s.events:
+        last = f.s.qual(e.node.func).split(".")[-1]
+        if not (names.DATA_SOURCES.match(last) or last in ("DataLoader", "batch")) or not e.ctx.reached:
+            continue
+        text = (assigned_name(e.node) or "") + " " + " ".join(ast.unparse(a) for a in e.node.args[:1])
+        if names.EVAL_NAMES.search(text):
+            out.append(e)
+    for a in f.s.assigns:  # test_data = batchify(corpus.test, ...): a helper building evaluation data
+        name = assigned_name(a.node.value) if isinstance(a.node, ast.Assign) and isinstance(a.node.value, ast.Call) \
+            else None
+        if name and a.ctx.reached and names.EVAL_NAMES.search(name) and _DATA_WORDS.search(name.split(".")[-1]):
+            out.append(a)
+    out += [e for e in f.fits if any(k.arg in ("validation_data", "validation_split") for k in e.node.keywords)]
+    return out
+
+
+def _is_division(n):
+    return isinstance(n, (ast.BinOp, ast.AugAssign)) and isinstance(n.op, (ast.Div, ast.FloorDiv))
+
+
+def _divided_later(f, e):
+    name = assigned_name(e.node)
+    parent = getattr(e.node, "parent", None)
+    if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div):
+        return True
+    return bool(name) and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and name in
+                              {dotted(x) for x in ast.walk(n)} for n in ast.walk(f.s.tree))
+
+
