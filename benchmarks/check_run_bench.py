@@ -24,6 +24,8 @@ import sys
 import tempfile
 import time
 
+from benchmarks import harness
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "check-corpus")
 OUT = os.path.join(ROOT, "benchmarks", "results", "check_run.json")
@@ -123,6 +125,7 @@ def main(argv=None):
     if not os.path.isdir(CORPUS):
         print(f"no corpus at {CORPUS}: put shared/check-corpus beside the repository", file=sys.stderr)
         return 2
+    load_before = harness.loadavg()
     rows, skipped, labels = {}, {}, {}
     for framework in ("tf", "torch"):
         with open(os.path.join(CORPUS, framework, "labels.json")) as f:
@@ -152,7 +155,8 @@ def main(argv=None):
                 continue
         print(f"{key}: {rows[key]['ended_with']}; run flags {rows[key]['observed_flags']} "
               f"crash {rows[key]['crash_flags']} report {rows[key]['report_flags']} ({seconds} s)", flush=True)
-    result = {"corpus": "../shared/check-corpus", "ranks": 2, "steps": 3, "timeout_s": args.timeout,
+    result = {"command": "python -m benchmarks.check_run_bench " + " ".join(argv if argv is not None else sys.argv[1:]),
+              "corpus": "../shared/check-corpus", "ranks": 2, "steps": 3, "timeout_s": args.timeout,
               "scripts": rows, "skipped": skipped,
               "no_verdict": sorted(k for k, r in rows.items() if r["ended_with"] == "NO VERDICT"),
               "score_observed": score(rows, labels, "observed_flags"),
@@ -160,9 +164,7 @@ def main(argv=None):
                                                  for k, r in rows.items()}, labels, "run_flags"),
               "score_report": score(rows, labels, "report_flags")}
     if not args.only:
-        os.makedirs(os.path.dirname(args.out), exist_ok=True)
-        with open(args.out, "w") as f:
-            json.dump(result, f, indent=1)
+        harness.write(result, args.out, load_before)
     for k in ("score_observed", "score_observed_and_crash", "score_report"):
         print(k, result[k]["overall"])
     print(f"{len(rows)} run, {len(skipped)} skipped, {len(result['no_verdict'])} without a verdict")

@@ -13,7 +13,8 @@ from hvdkit.common.errors import HvdkitError
 NEEDS_FRAMEWORK = ("hvdkit.torch", "hvdkit.tensorflow", "hvdkit.check.hooks_",
                    "hvdkit.data.keras_standin.sitecustomize")
 # Exceptions that never reach a user: control flow caught by hvdkit itself.
-INTERNAL = {"hvdkit.check.run.observer.StopRun", "hvdkit.timeline.slicing.EmptyWindow"}
+INTERNAL = {"hvdkit.check.run.observer.StopRun", "hvdkit.check.run.observer.TimeLimit",
+            "hvdkit.common.npz_payload.UnsupportedValue", "hvdkit.timeline.slicing.EmptyWindow"}
 
 
 def _framework_free_modules(package=hvdkit):

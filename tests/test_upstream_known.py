@@ -1,6 +1,6 @@
 """The excuse matcher of the upstream runner (conformance/upstream_known.py): an entry excuses only the
 failure it was written for; a failure of another type, message, file or line, on any rank, is not excused.
-No upstream run: failures as benchmarks.upstream records them, made up here from a real entry."""
+No upstream run: failures as conformance.upstream records them, made up here from a real entry."""
 import pytest
 
 from conformance import upstream_known
