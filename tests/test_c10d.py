@@ -117,7 +117,7 @@ def test_ddp_vs_manual(ranks):
 
 @pytest.mark.parametrize("name,args,message", [
     ("p2p.py", [], "p2p.py: error: point-to-point needs 2 ranks or more, got 1: mpirun -n 2 python p2p.py"),
-    ("sampler.py", ["--length", "0"], "sampler.py: error: argument --length: must be >= 1, got 0"),
+    ("sampler.py", ["--length", "0"], "sampler.py: error: argument --length: must be at least 1, got 0"),
 ])
 def test_usage_errors_are_one_line_and_exit_2(tmp_path, name, args, message):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMI", "PMIX_"))}

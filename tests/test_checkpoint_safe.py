@@ -107,6 +107,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow  # launches ranks
 @pytest.mark.parametrize("framework,train,form,word", CASES)
 def test_planted_checkpoint_is_refused_and_runs_nothing(ranks, tmp_path, framework, train, form, word):
     ranks(1, train, [1]).check()  # a genuine epoch-0 checkpoint, which must not be silently resumed instead
@@ -124,6 +125,7 @@ def test_planted_checkpoint_is_refused_and_runs_nothing(ranks, tmp_path, framewo
     assert {p.name: p.read_bytes() for p in (tmp_path / "ckpt").iterdir()} == before, "nothing overwritten"
 
 
+@pytest.mark.slow  # launches ranks
 @pytest.mark.tensorflow
 @pytest.mark.horovod
 def test_older_tensorflow_checkpoint_converts_and_resumes(ranks, tmp_path):

@@ -13,25 +13,15 @@ import os
 import socket
 import sys
 
+from hvdkit.common.argtypes import Parser
+from hvdkit.common.ranks import rank_and_size
+
 BACKENDS = ("gloo", "mpi")
-_ENV = (("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"), ("PMI_RANK", "PMI_SIZE"), ("RANK", "WORLD_SIZE"))
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        usage_error(message)
-
-
-def positive_int(text):
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
 
 
 def make_parser(doc):
     """An argument parser described by the first paragraph of a script's docstring, with --backend."""
-    parser = _Parser(description=doc.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser = Parser(description=doc.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--backend", choices=BACKENDS, default="gloo",
                         help="c10d backend; mpi only if torch was built with it (torch.distributed.is_mpi_available())")
     return parser
@@ -42,13 +32,6 @@ def usage_error(message):
     if rank_and_size()[0] == 0:
         print(f"{os.path.basename(sys.argv[0])}: error: {message}", file=sys.stderr, flush=True)
     sys.exit(2)
-
-
-def rank_and_size():
-    for rank, size in _ENV:
-        if size in os.environ:
-            return int(os.environ[rank]), int(os.environ[size])
-    return 0, 1
 
 
 def _free_port():

@@ -18,7 +18,8 @@ import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
-from c10d_common import distributed, make_parser, positive_int
+from c10d_common import distributed, make_parser
+from hvdkit.common.argtypes import positive_int
 
 
 def mlp(features, hidden, classes):

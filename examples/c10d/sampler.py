@@ -13,7 +13,8 @@ num_replicas and rank explicitly: the sampler needs no process group and can be 
 import torch.distributed as dist
 from torch.utils.data import BatchSampler, DataLoader, Dataset, DistributedSampler
 
-from c10d_common import distributed, make_parser, positive_int
+from c10d_common import distributed, make_parser
+from hvdkit.common.argtypes import positive_int
 
 
 class SimpleDataSet(Dataset):

@@ -13,6 +13,7 @@ LAUNCHERS = (
     ("PMI_RANK", "PMI_SIZE"),                          # MPICH / Intel MPI (Hydra), srun --mpi=pmi2
     ("HOROVOD_RANK", "HOROVOD_SIZE"),                  # horovodrun's Gloo launcher
     ("SLURM_PROCID", "SLURM_NTASKS"),                  # srun without an MPI plug-in
+    ("RANK", "WORLD_SIZE"),                            # torchrun (last: RANK is a common name)
 )
 LOCAL = (
     ("OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE"),
