@@ -102,7 +102,7 @@ def test_step_ratios_come_from_each_sides_own_launches(monkeypatch):
             hv, hw = next(inside)
             return {"interleaved": {"step_s": {"hvdkit": hv / 1e3, "horovod": hw / 1e3}, "steps_per_block": 1,
                                     "max_weight_difference": 0.0}}
-        return {"step_s": next(separate[side]) / 1e3, "cpu_s_per_step": 0.001, "warmup_s": 0.1,
+        return {"step_s": next(separate[side]) / 1e3, "cpu_s_per_step": 0.001, "untimed_s": 0.1,
                 "loadavg_1min_at_start": 0.0, "loss": 1.0, "weight_checksum": 1.0, "ranks_agree": True,
                 "command": side, "threads": 1, "info": {}, "tensors": 2, "parameters": 3, "batch_per_rank": 4}
     monkeypatch.setattr(step_bench, "run_side", fake_run_side)
