@@ -232,7 +232,9 @@ def test_tensorflow_two_ranks_fp16_allreduce_and_timeline_window(tmp_path):
     assert summarize(str(tmp_path / "tl" / "trace.json"))["cycles"]["count"] > 0  # --timeline-mark-cycles
 
 
-@pytest.mark.parametrize("script", [SCRIPT, SCRIPT_TORCH], ids=["tensorflow", "torch"])
+# The TensorFlow cases import TensorFlow 12 times (~30 s): they run in `make test`, not in `make test-fast`.
+@pytest.mark.parametrize("script", [pytest.param(SCRIPT, id="tensorflow", marks=pytest.mark.slow),
+                                    pytest.param(SCRIPT_TORCH, id="torch")])
 @pytest.mark.parametrize("args,message", [
     (["--image-size", "0"], "--image-size"),
     (["--global-batch-size", "x"], "--global-batch-size"),
