@@ -7,6 +7,8 @@
 # TensorFlow/Keras Python layer assumes Keras 2. The patches in scripts/patches/ fix that
 # (docs/horovod-patch.md):
 #   horovod-0.28.1.patch   the smallest build change (C++17, XLA ops only for GPU builds);
+#   horovod-core/*.patch   C++ changes, one file per fix, applied in name order: the background thread
+#                          wakes when a tensor is enqueued instead of sleeping out its cycle;
 #   horovod-python/*.patch Python only, one file per fix, applied in name order: Horovod's own TF/Keras
 #                          API on Keras 3, and two faults of horovod.torch's broadcast_optimizer_state;
 #                          Keras 2 keeps its original code paths. (horovod-0.28.1-python.patch is their
@@ -24,6 +26,7 @@ HOROVOD_VERSION=0.28.1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 patch_file="$here/patches/horovod-$HOROVOD_VERSION.patch"
 py_patches=("$here"/patches/horovod-python/[0-9][0-9]-*.patch)  # name order: the order they apply in
+core_patches=("$here"/patches/horovod-core/[0-9][0-9]-*.patch)
 [ -f "${py_patches[0]}" ] || { echo "build_horovod: no patches in $here/patches/horovod-python" >&2; exit 1; }
 PYTHON=${1:-${PYTHON:-}}
 if [ -z "$PYTHON" ]; then
@@ -66,7 +69,7 @@ export CMAKE_POLICY_VERSION_MINIMUM=${CMAKE_POLICY_VERSION_MINIMUM:-3.5}
 
 # Every setting that changes the binary goes into the cache key.
 build_env=$(env | grep -E '^(HOROVOD_|CMAKE_|CC=|CXX=|CUDA)' | sort || true)
-patch_hash=$(sha256sum "$patch_file" | cut -c1-12)
+patch_hash=$(cat "$patch_file" "${core_patches[@]}" | sha256sum | cut -c1-12)
 env_hash=$(printf '%s' "$build_env" | sha256sum | cut -c1-12)
 build_key="horovod-$HOROVOD_VERSION-patch-$patch_hash-py$py_ver-torch-$torch_ver-tf-$tf_ver-env-$env_hash"
 build_dir="$cache_root/wheels/$build_key"
@@ -87,7 +90,9 @@ if ! ls "$build_dir"/horovod-*.whl >/dev/null 2>&1; then
     "$PYTHON" -m pip download --quiet --no-deps --no-binary :all: "horovod==$HOROVOD_VERSION" -d "$work" \
         || die "could not download the horovod==$HOROVOD_VERSION source distribution from the package index"
     tar xzf "$work/horovod-$HOROVOD_VERSION.tar.gz" -C "$work"
-    (cd "$work/horovod-$HOROVOD_VERSION" && patch -p1 --quiet < "$patch_file") || die "patch $patch_file does not apply"
+    for p in "$patch_file" "${core_patches[@]}"; do
+        (cd "$work/horovod-$HOROVOD_VERSION" && patch -p1 --quiet < "$p") || die "patch $p does not apply"
+    done
     "$PYTHON" -m pip install --quiet setuptools wheel packaging psutil pyyaml cloudpickle cffi
     MAKEFLAGS="-j$(nproc)" "$PYTHON" -m pip wheel --no-deps --no-build-isolation -w "$work/dist" \
         "$work/horovod-$HOROVOD_VERSION" > "$work/build.log" 2>&1 || {
