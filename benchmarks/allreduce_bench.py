@@ -8,17 +8,21 @@ Each side is its own 2-rank launch of benchmarks/ranks/allreduce_rank.py through
 starts one side later), --repeats times. A call's latency is
 the slowest rank's time for it (nccl-tests also take the maximum over ranks); per size: the median and
 min-max over all timed calls, algorithm bandwidth = bytes / median latency, bus bandwidth = algbw x
-2(n-1)/n (nccl-tests' definition for allreduce: what each link carries). Target: Horovod's bus
-bandwidth >= 0.9 x the best side's at every size >= 16 MB, with Horovod's defaults and with
-HOROVOD_CYCLE_TIME=0. The extra sides hvd_mpi_cycle0.1 (up to 1 MB) and hvd_mpi_cycle0 (every size)
-show what cuts Horovod's small-message latency, hvd_mpi_cycle0_4k_pages what huge pages do for large
-ones (hvdkit's launchers set THP_MEM_ALLOC_ENABLE=1); "notes" in the JSON says what this run measured.
+2(n-1)/n (nccl-tests' definition for allreduce: what each link carries). Targets: Horovod's bus
+bandwidth with hvdkit's defaults (side hvdkit: hvdkit.torch.init() on hvdkit's Horovod) >= 0.9 x mpi4py's at
+every size >= 16 MB; upstream's defaults and HOROVOD_CYCLE_TIME=0 against the best side are reported
+beside it. hvdkit_cycle_sleep is the hvdkit side with upstream's sleep between cycles put back
+(HVDKIT_CYCLE_WAKE=0, scripts/patches/horovod-core/), hvdkit_cma with OpenMPI's own single-copy transport.
+The extra sides hvd_mpi_cycle0.1 (up to 1 MB) and hvd_mpi_cycle0 (every size) show what cuts Horovod's
+small-message latency, hvd_mpi_cycle0_4k_pages what huge pages do for large ones (hvdkit's launchers set
+THP_MEM_ALLOC_ENABLE=1); "notes" in the JSON says what this run measured.
 
-Why a blocking Horovod call costs about a cycle at small sizes (horovod/common/operations.cc in 0.28.1):
-hvd.allreduce_ only enqueues the tensor; Horovod's background thread wakes once per HOROVOD_CYCLE_TIME
-(1 ms by default), agrees with the other ranks which tensors are ready, runs the collective and marks the
-handle done. HOROVOD_CYCLE_TIME=0 removes the wait, but the thread then polls without pause on the core
-the compute uses. Large messages go to MPI_Allreduce / Gloo on the tensor itself. NumPy puts arrays of
+Why a blocking call on upstream Horovod costs about a cycle at small sizes (horovod/common/operations.cc in
+0.28.1): hvd.allreduce_ only enqueues the tensor; Horovod's background thread wakes once per
+HOROVOD_CYCLE_TIME (1 ms by default), agrees with the other ranks which tensors are ready, runs the collective
+and marks the handle done. HOROVOD_CYCLE_TIME=0 removes the wait, but the thread then polls without pause on
+the core the compute uses. hvdkit's Horovod wakes the thread on the enqueue instead (every side here but
+hvdkit_cycle_sleep runs on it). Large messages go to MPI_Allreduce / Gloo on the tensor itself. NumPy puts arrays of
 4 MB and more on transparent huge pages (madvise), PyTorch only with THP_MEM_ALLOC_ENABLE=1; on 4 KB pages
 OpenMPI's shared-memory copies touch 512x more pages. mpirun with HOROVOD_CONTROLLER=gloo does not give a
 Gloo job (no rendezvous server: each process is its own 1-rank job), so the Gloo side uses horovodrun --gloo.
@@ -42,6 +46,12 @@ SMALL_LIMIT = 2**20  # the cycle-time side: small messages only, where the cycle
 # name: (rank script --impl, launcher, extra launcher args, environment, small sizes only)
 SIDES = {
     "hvd_mpi": ("hvd", "mpirun", [], {}, False),
+    # hvdkit.torch.init()'s CPU defaults on hvdkit's Horovod (its background thread wakes on an enqueue),
+    # and the same with upstream's sleep between cycles put back.
+    "hvdkit": ("hvdkit", "mpirun", [], {}, False),
+    "hvdkit_cycle_sleep": ("hvdkit", "mpirun", [], {"HVDKIT_CYCLE_WAKE": "0"}, False),
+    # init() sets OpenMPI's two-copy shared-memory path on GPU-less ranks; this is the same with CMA.
+    "hvdkit_cma": ("hvdkit", "mpirun", [], {"OMPI_MCA_btl_vader_single_copy_mechanism": "cma"}, False),
     "hvd_gloo": ("hvd", "horovodrun", ["--gloo"], {}, False),
     "mpi4py": ("mpi4py", "mpirun", [], {}, False),
     "torch_gloo": ("torch", "mpirun", [], {"MASTER_ADDR": "127.0.0.1"}, False),
@@ -50,6 +60,9 @@ SIDES = {
     # What hvdkit's launch environment gains over a plain launch: PyTorch tensors on 4 KB pages.
     "hvd_mpi_cycle0_4k_pages": ("hvd", "mpirun", [], {"HOROVOD_CYCLE_TIME": "0", "THP_MEM_ALLOC_ENABLE": "0"}, False),
 }
+
+
+QUICK_SIDES = ("hvd_mpi", "hvdkit", "hvd_gloo", "mpi4py", "torch_gloo")  # --quick: one launch of each
 
 
 def iterations(nbytes, quick):
@@ -107,16 +120,18 @@ def summarize(runs, sizes):
 def targets(table, sizes):
     result = {}
     large = [s for s in sizes if s >= LARGE]
-    for side in ("hvd_mpi", "hvd_mpi_cycle0", "hvd_gloo"):
-        if side not in table:
+    # (side, what it is compared with: the best side at that size, or one named side)
+    for side, base in (("hvdkit", "mpi4py"), ("hvd_mpi", None), ("hvd_mpi_cycle0", None), ("hvd_gloo", None)):
+        if side not in table or (base and base not in table):
             continue
         ratios = {}
         for s in large:
-            best = max(rows[str(s)]["busbw_GBps"] for rows in table.values() if str(s) in rows)
+            best = (table[base][str(s)]["busbw_GBps"] if base else
+                    max(rows[str(s)]["busbw_GBps"] for rows in table.values() if str(s) in rows))
             ratios[str(s)] = table[side][str(s)]["busbw_GBps"] / best
         if ratios:
             worst = min(ratios.values())
-            result[f"{side}_busbw_over_best_at_16MB_plus"] = {
+            result[f"{side}_busbw_over_{base or 'best'}_at_16MB_plus"] = {
                 "target": TARGET, "measured": round(worst, 3), "met": worst >= TARGET, "per_size": ratios}
     return result
 
@@ -185,7 +200,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=5, help="alternating launches of every side")
     parser.add_argument("--sides", default=",".join(SIDES), help=f"some of {', '.join(SIDES)}")
     parser.add_argument("--quick", action="store_true",
-                        help="smoke run: 4 KB and 64 KB, 5 calls, one launch of each main side")
+                        help=f"smoke run: 4 KB and 64 KB, 5 calls, one launch of each of {', '.join(QUICK_SIDES)}")
     parser.add_argument("--out", default=OUT)
     args = parser.parse_args(argv)
     sizes = [4096, 65536] if args.quick else sorted(int(s) for s in args.sizes.split(","))
@@ -194,7 +209,7 @@ def main(argv=None):
     if unknown:
         parser.error(f"unknown side {unknown[0]!r}: use some of {', '.join(SIDES)}")
     if args.quick:
-        sides = [s for s in sides if not SIDES[s][4]]
+        sides = [s for s in sides if s in QUICK_SIDES]
     repeats = 1 if args.quick else args.repeats
 
     load_before = harness.loadavg()
@@ -220,7 +235,7 @@ def main(argv=None):
         print(f"{name}: {t['measured']:.3f} (target >= {t['target']}) {'met' if t['met'] else 'NOT met'}")
     record = {
         "benchmark": "allreduce",
-        "command": "python -m benchmarks.allreduce_bench" + (" --quick" if args.quick else ""),
+        "command": " ".join(["python -m benchmarks.allreduce_bench", *(argv if argv is not None else sys.argv[1:])]),
         "ranks": RANKS, "dtype": "float32", "op": "sum, in place", "repeats": repeats,
         "elapsed_s": time.perf_counter() - t0,
         "side_commands": commands,

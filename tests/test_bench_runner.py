@@ -128,7 +128,7 @@ def test_allreduce_every_side_every_size(records):
             assert 0 < row["latency_min_us"] <= row["latency_median_us"] <= row["latency_max_us"], (side, size)
             bus = int(size) / row["latency_median_us"] / 1e3 * 2 * (rec["ranks"] - 1) / rec["ranks"]
             assert row["busbw_GBps"] == pytest.approx(bus)
-    assert {"hvd_mpi", "hvd_gloo", "mpi4py", "torch_gloo"} <= set(rec["results"])
+    assert {"hvd_mpi", "hvdkit", "hvd_gloo", "mpi4py", "torch_gloo"} <= set(rec["results"])
     med = rec["results"]["mpi4py"]["4096"]["latency_median_us"]
     assert f"mpi4py {med:.0f} us" in rec["notes"][0], rec["notes"]
 

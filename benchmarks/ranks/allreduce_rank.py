@@ -3,6 +3,7 @@ sum-allreduces of each size, on every rank.
 
     mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl hvd --sizes 4096,16777216 --json-dir /tmp/ar
     horovodrun --gloo -np 2 -H localhost:2 python benchmarks/ranks/allreduce_rank.py --impl hvd --json-dir /tmp/ar
+    mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl hvdkit --sizes 16777216 --json-dir /tmp/ar
     mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl mpi4py --json-dir /tmp/ar
     MASTER_ADDR=127.0.0.1 MASTER_PORT=29511 mpirun -n 2 -x MASTER_ADDR -x MASTER_PORT \
         python benchmarks/ranks/allreduce_rank.py --impl torch --json-dir /tmp/ar
@@ -29,15 +30,20 @@ def pin_to_core(local_rank, local_size):
     return sorted(os.sched_getaffinity(0))
 
 
-def horovod_side():
+def horovod_side(hvdkit_init=False):
     import torch
     import horovod.torch as hvd
 
     torch.set_num_threads(1)
-    hvd.init()
+    if hvdkit_init:
+        import hvdkit.torch as hk
+        hk.init(threads=1)  # hvdkit's CPU defaults for Horovod and OpenMPI (hvdkit/common/context.py)
+    else:
+        hvd.init()
     info = {"mpi_enabled": hvd.mpi_enabled(), "gloo_enabled": hvd.gloo_enabled(),
             "cycle_time_ms": os.environ.get("HOROVOD_CYCLE_TIME", "default (1)"),
-            "controller": os.environ.get("HOROVOD_CONTROLLER", "default")}
+            "controller": os.environ.get("HOROVOD_CONTROLLER", "default"),
+            "settings": {k: v for k, v in os.environ.items() if k.startswith(("HOROVOD_", "OMPI_MCA_", "HVDKIT_"))}}
 
     def allreduce(buf):
         # A fixed name per size: Horovod's response cache then skips the full negotiation, as it does
@@ -82,7 +88,8 @@ def _torch_buffer(n, value):
     return torch.full((n,), float(value), dtype=torch.float32)
 
 
-SIDES = {"hvd": horovod_side, "mpi4py": mpi4py_side, "torch": torch_side}
+SIDES = {"hvd": horovod_side, "hvdkit": lambda: horovod_side(hvdkit_init=True), "mpi4py": mpi4py_side,
+         "torch": torch_side}
 
 
 def main(argv=None):
