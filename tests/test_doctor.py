@@ -25,6 +25,8 @@ def test_doctor_reports_frameworks_and_controllers():
     assert rows["mpirun -n 2"]["status"] == "ok"
     # make setup applied hvdkit's Keras 3 patch to Horovod, and doctor can tell.
     assert rows["horovod keras API"]["status"] == "ok" and "patched by hvdkit" in rows["horovod keras API"]["detail"]
+    # ... and its C++ patch: the background thread wakes on an enqueue.
+    assert rows["horovod cycle"]["status"] == "ok" and "wakes" in rows["horovod cycle"]["detail"], rows["horovod cycle"]
     # make setup patched torchvision's import: its Python parts work, its CUDA-built C++ ops do not load.
     assert rows["torchvision"]["status"] == "ok", rows["torchvision"]
     assert "models, datasets, transforms work" in rows["torchvision"]["detail"]
@@ -63,6 +65,14 @@ def test_doctor_warns_about_an_unpatched_horovod_on_keras3():
     assert status == WARN and "assume Keras 2" in detail and "build_horovod.sh" in fix
     assert keras_api_status({"keras": "2.15.0", "horovod": "0.28.1", "tensorflow": "2.15.0",
                              "horovod_keras3": False})[0] == "ok"
+
+
+def test_doctor_warns_about_a_horovod_that_sleeps_out_its_cycle():
+    from hvdkit.cli.doctor import OK, WARN, cycle_wake_status
+    status, detail, fix = cycle_wake_status({"horovod": "0.28.1", "horovod_cycle_wake": False})
+    assert status == WARN and "HOROVOD_CYCLE_TIME" in detail and "build_horovod.sh" in fix
+    assert cycle_wake_status({"horovod": "0.28.1", "horovod_cycle_wake": True})[0] == OK
+    assert cycle_wake_status({"horovod": None, "horovod_cycle_wake": None}) is None
 
 
 @pytest.mark.slow  # doctor launches 2 ranks to check mpirun

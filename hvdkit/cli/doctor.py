@@ -28,6 +28,11 @@ try:  # hvdkit's Keras 3 patch adds horovod/_keras/keras3.py (found without impo
     out["horovod_keras3"] = any(str(f) == "horovod/_keras/keras3.py" for f in files)  # RECORD paths use /
 except md.PackageNotFoundError:
     out["horovod_keras3"] = None
+try:  # hvdkit's C++ patch (scripts/patches/horovod-core/) reads HVDKIT_CYCLE_WAKE: its name is in the library
+    libs = [f.locate() for f in md.distribution("horovod").files or [] if str(f).endswith(".so")]
+    out["horovod_cycle_wake"] = any(b"HVDKIT_CYCLE_WAKE" in open(p, "rb").read() for p in libs) if libs else None
+except (md.PackageNotFoundError, OSError):
+    out["horovod_cycle_wake"] = None
 print(json.dumps(out))
 """
 _FIX = {
@@ -110,6 +115,17 @@ def keras_api_status(versions):
             "rebuild with hvdkit's patch: bash scripts/build_horovod.sh (hvdkit's own API works either way)")
 
 
+def cycle_wake_status(versions):
+    """(status, detail, fix) for how Horovod's background thread waits between cycles, or None without Horovod."""
+    wake = versions.get("horovod_cycle_wake")
+    if not versions.get("horovod") or wake is None:
+        return None
+    if wake:
+        return OK, "wakes when a tensor is enqueued (hvdkit's patch, scripts/patches/horovod-core/)", ""
+    return (WARN, "sleeps out each HOROVOD_CYCLE_TIME: a small blocking allreduce waits up to a cycle",
+            "rebuild with hvdkit's patch: bash scripts/build_horovod.sh (docs/horovod-patch.md)")
+
+
 def _run(argv, timeout=120, env=None):
     try:
         p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
@@ -149,6 +165,9 @@ def check_versions(report, python):
     keras_api = keras_api_status(versions)
     if keras_api:
         report.add(keras_api[0], "horovod keras API", *keras_api[1:])
+    cycle = cycle_wake_status(versions)
+    if cycle:
+        report.add(cycle[0], "horovod cycle", *cycle[1:])
     return versions
 
 
