@@ -13,7 +13,7 @@ alternate sides (a b c, b c a, ...) for --reps repetitions. Step time is the slo
 hand-written Horovod is also measured with both alternated in blocks inside one process (--interleaved-reps
 launches), which drifting machine load cannot bias. PyTorch also gets a sweep of Horovod settings on the
 hvdkit side and a Horovod timeline of it (TensorFlow's rank script has neither a timeline window nor
-backward passes per step). Targets: hvdkit / hand-written <= 1.03 and hvdkit / baseline <= 1.00, per model.
+backward passes per step). Targets: hvdkit / hand-written <= 1.02 and hvdkit / baseline <= 1.00, per model.
 """
 import argparse
 import os

@@ -2,7 +2,7 @@
 only: run on a new record, and on the committed ones when the page is written."""
 from benchmarks.harness import compare_sentence
 
-TARGETS = {"over_handwritten": 1.03, "over_baseline": 1.00}
+TARGETS = {"over_handwritten": 1.02, "over_baseline": 1.00}  # issue 26: hvdkit at no cost
 
 
 def baseline(record):
