@@ -42,9 +42,9 @@ LIBRARIES = ("torch", "tensorflow")
 # (framework, image size): variants measured against "hvdkit" there. XLA and Eigen at 224 px would take
 # minutes per step; torch.compile's gain or loss shows at 64 px already.
 VARIANTS = {
-    ("tensorflow", 64): ("keras_batch_norm", "xla", "inter_op_1", "onednn_off"),
+    ("tensorflow", 64): ("library_conv", "keras_batch_norm", "xla", "inter_op_1", "onednn_off"),
     ("tensorflow", 224): ("keras_batch_norm",),
-    ("torch", 64): ("channels_last", "torch_compile", "no_thp"),
+    ("torch", 64): ("library_conv", "channels_last", "torch_compile", "no_thp"),
     ("torch", 224): ("nchw", "no_thp"),
 }
 TARGET_FRACTION, TARGET_TF_OVER_TORCH = 0.5, 0.83

@@ -25,6 +25,8 @@ import time
 # name: (framework, what it changes from hvdkit's defaults)
 VARIANTS = {
     "hvdkit": ("both", "hvdkit's model and init() defaults"),
+    "library_conv": ("both", "every convolution by the framework's own kernel, none as one matrix product "
+                             "(hvdkit.models.im2col.IM2COL_MAX_PIXELS = 0)"),
     "keras_batch_norm": ("tensorflow", "Keras 3's own BatchNormalization layer instead of the fused kernel"),
     "xla": ("tensorflow", "the step compiled by XLA: tf.function(jit_compile=True)"),
     "inter_op_1": ("tensorflow", "one inter-op thread instead of init()'s min(2, threads)"),
@@ -189,6 +191,9 @@ def step(args):
     framework, _ = VARIANTS[args.variant]
     if framework not in ("both", args.framework):
         raise SystemExit(f"variant {args.variant} is for {framework}, not {args.framework}")
+    if args.variant == "library_conv":
+        import hvdkit.models.im2col
+        hvdkit.models.im2col.IM2COL_MAX_PIXELS = 0  # read at each layer's call (TF: when the step is traced)
     run, ctx, settings = (_tf_step if args.framework == "tensorflow" else _torch_step)(args)
     start = time.perf_counter()
     for _ in range(args.untimed):

@@ -15,7 +15,9 @@ variance (the unbiased batch variance, where Keras's own layer averages the bias
 Speed (docs/performance.md): on TensorFlow, batch norm is FusedBatchNormalization below, TF's fused
 kernel, which oneDNN runs on a CPU; Keras 3's BatchNormalization computes it from separate moments and
 arithmetic ops. Together with "same" padding (no Pad op and its gradient per convolution) that made a
-training step on the 2-core machine of the record faster at both image sizes measured.
+training step on the 2-core machine of the record faster at both image sizes measured. Convolutions whose
+output has at most 4 pixels per image (the last stage below 96 px) run as one matrix product, Conv2D below
+(hvdkit/models/im2col.py).
 
     from hvdkit.models.resnet_tf import resnet34
     model = resnet34(num_classes=1000, input_shape=(224, 224, 3))
@@ -23,6 +25,7 @@ training step on the 2-core machine of the record faster at both image sizes mea
 import math
 
 from hvdkit.common.frameworks import import_quietly
+from hvdkit.models.im2col import out_size, use_im2col
 
 # Importing this module imports TensorFlow without its C++ start-up notices (TF_CPP_MIN_LOG_LEVEL=0 shows
 # them), so a script that imports the model first prints nothing but its own lines.
@@ -59,13 +62,48 @@ class FusedBatchNormalization(layers.BatchNormalization):
         return y
 
 
+@keras.saving.register_keras_serializable(package="hvdkit")
+class Conv2D(layers.Conv2D):
+    """Keras's Conv2D (same kernel variable, names and options) that computes outputs of at most
+    IM2COL_MAX_PIXELS pixels per image as one matrix product (hvdkit/models/im2col.py says why and what was
+    measured). Other outputs, and dilated, grouped, channels-first or strided "same" convolutions, are Keras's
+    own code."""
+
+    def _padding(self):
+        """Symmetric padding (rows, columns) this layer applies, or None where it is not symmetric."""
+        if self.padding == "valid":
+            return 0, 0
+        if self.strides == (1, 1) and all(k % 2 for k in self.kernel_size):  # "same", stride 1, odd kernel
+            return tuple((k - 1) // 2 for k in self.kernel_size)
+        return None
+
+    def convolution_op(self, inputs, kernel):
+        pad = self._padding()
+        h, w = inputs.shape[1], inputs.shape[2]
+        if (pad is None or self.data_format != "channels_last" or self.dilation_rate != (1, 1) or self.groups != 1
+                or h is None or w is None):
+            return super().convolution_op(inputs, kernel)
+        (kh, kw), (sh, sw) = self.kernel_size, self.strides
+        oh, ow = out_size(h, kh, sh, pad[0]), out_size(w, kw, sw, pad[1])
+        if not use_im2col(oh, ow):
+            return super().convolution_op(inputs, kernel)
+        x = tf.pad(inputs, [[0, 0], [pad[0]] * 2, [pad[1]] * 2, [0, 0]]) if any(pad) else inputs
+        # One slice per kernel tap, concatenated on channels: columns in (row, column, channel) order, the
+        # kernel's own (kh, kw, in, out) flattening order.
+        taps = [x[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] for i in range(kh) for j in range(kw)]
+        cols = tf.concat(taps, axis=-1) if len(taps) > 1 else taps[0]
+        depth = kh * kw * inputs.shape[-1]
+        y = tf.matmul(tf.reshape(cols, [-1, depth]), tf.reshape(kernel, [depth, self.filters]))
+        return tf.reshape(y, [-1, oh, ow, self.filters])
+
+
 def _conv(x, filters, kernel, stride, pad, name):
     # torchvision's kaiming_normal_(mode="fan_out", nonlinearity="relu").
     init = keras.initializers.VarianceScaling(scale=2.0, mode="fan_out", distribution="untruncated_normal")
     padding = "same" if stride == 1 and 2 * pad == kernel - 1 else "valid"
     if pad and padding == "valid":
         x = layers.ZeroPadding2D(pad, name=name + "_pad")(x)
-    return layers.Conv2D(filters, kernel, strides=stride, padding=padding, use_bias=False, kernel_initializer=init,
+    return Conv2D(filters, kernel, strides=stride, padding=padding, use_bias=False, kernel_initializer=init,
                          name=name)(x)
 
 

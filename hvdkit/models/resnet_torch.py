@@ -12,7 +12,8 @@ NCHW, where channels-last measured slower. Only the activations change layout: f
 input batch, the weights stay contiguous. A channels-last *model* (`model.to(memory_format=
 torch.channels_last)`) would be faster still at 96-128 pixels, but its weights and gradients are not
 contiguous and Horovod's broadcast and allreduce refuse them ("Tensor is required to be contiguous").
-`channels_last=False` (or True) overrides the size rule.
+`channels_last=False` (or True) overrides the size rule. Convolutions whose output has at most 4 pixels
+per image (the last stage below 96 px) run as one matrix product, Conv2d below (hvdkit/models/im2col.py).
 
     from hvdkit.models.resnet_torch import resnet34
     model = resnet34(num_classes=1000)
@@ -20,11 +21,33 @@ contiguous and Horovod's broadcast and allreduce refuse them ("Tensor is require
 import torch
 from torch import nn
 
+from hvdkit.models.im2col import out_size, use_im2col
+
 LAYERS = {"resnet18": (2, 2, 2, 2), "resnet34": (3, 4, 6, 3)}
 
 
+class Conv2d(nn.Conv2d):
+    """nn.Conv2d (same weight, same state_dict) that computes outputs of at most IM2COL_MAX_PIXELS pixels per
+    image as one matrix product (hvdkit/models/im2col.py says why and what was measured); any other output,
+    and any grouped, dilated or biased convolution, is nn.Conv2d's own."""
+
+    def forward(self, x):
+        if (self.groups != 1 or self.dilation != (1, 1) or self.bias is not None or isinstance(self.padding, str)
+                or self.padding_mode != "zeros" or x.dim() != 4):
+            return super().forward(x)
+        (kh, kw), (sh, sw), (ph, pw) = self.kernel_size, self.stride, self.padding
+        oh, ow = out_size(x.shape[2], kh, sh, ph), out_size(x.shape[3], kw, sw, pw)
+        if not use_im2col(oh, ow):
+            return super().forward(x)
+        n = x.shape[0]
+        cols = nn.functional.unfold(x, self.kernel_size, padding=self.padding, stride=self.stride)  # N, C*kh*kw, L
+        # Rows: (image, pixel); columns: unfold's (channel, kh, kw) order, the weight's own flattening order.
+        y = cols.transpose(1, 2).reshape(n * oh * ow, -1) @ self.weight.reshape(self.out_channels, -1).t()
+        return y.reshape(n, oh, ow, self.out_channels).permute(0, 3, 1, 2)
+
+
 def _conv3x3(cin, cout, stride=1):
-    return nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False)
+    return Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False)
 
 
 class BasicBlock(nn.Module):
@@ -39,7 +62,7 @@ class BasicBlock(nn.Module):
         self.bn2 = nn.BatchNorm2d(cout)
         self.downsample = None
         if stride != 1 or cin != cout:
-            self.downsample = nn.Sequential(nn.Conv2d(cin, cout, 1, stride=stride, bias=False), nn.BatchNorm2d(cout))
+            self.downsample = nn.Sequential(Conv2d(cin, cout, 1, stride=stride, bias=False), nn.BatchNorm2d(cout))
 
     def forward(self, x):
         identity = x if self.downsample is None else self.downsample(x)
@@ -60,7 +83,7 @@ class ResNet(nn.Module):
         if channels_last not in ("auto", True, False):
             raise ValueError(f"channels_last={channels_last!r}: use 'auto', True or False")
         self.channels_last = channels_last
-        self.conv1 = nn.Conv2d(3, 64, 7, stride=2, padding=3, bias=False)
+        self.conv1 = Conv2d(3, 64, 7, stride=2, padding=3, bias=False)
         self.bn1 = nn.BatchNorm2d(64)
         self.relu = nn.ReLU(inplace=True)
         self.maxpool = nn.MaxPool2d(3, stride=2, padding=1)
