@@ -28,6 +28,7 @@ patch_file="$here/patches/horovod-$HOROVOD_VERSION.patch"
 py_patches=("$here"/patches/horovod-python/[0-9][0-9]-*.patch)  # name order: the order they apply in
 core_patches=("$here"/patches/horovod-core/[0-9][0-9]-*.patch)
 [ -f "${py_patches[0]}" ] || { echo "build_horovod: no patches in $here/patches/horovod-python" >&2; exit 1; }
+[ -f "${core_patches[0]}" ] || { echo "build_horovod: no patches in $here/patches/horovod-core" >&2; exit 1; }
 PYTHON=${1:-${PYTHON:-}}
 if [ -z "$PYTHON" ]; then
     if [ -x "$here/../.venv/bin/python" ]; then PYTHON="$here/../.venv/bin/python"; else PYTHON=python3; fi
