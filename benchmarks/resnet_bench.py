@@ -66,7 +66,8 @@ REVERTED = {
 
 def measure_matmul(args):
     out = {}
-    for threads in (1, 2):
+    # --quick: only the rate the runs are measured against (--threads), 2 launches instead of 4.
+    for threads in ((args.threads,) if args.quick else (1, 2)):
         rates = {}
         for lib in LIBRARIES:
             rec = harness.ranks(1, [RANK, "matmul", "--library", lib, "--threads", str(threads),
@@ -223,7 +224,8 @@ def main(argv=None):
     p.add_argument("--no-variants", action="store_true")
     p.add_argument("--matmul-size", type=int, default=2048)
     p.add_argument("--timeout", type=float, default=900)
-    p.add_argument("--quick", action="store_true", help="smoke: 32 px, 2 steps after 1, once, no variants")
+    p.add_argument("--quick", action="store_true",
+                   help="smoke: 32 px, 2 steps after 1, once, no variants, matmul at --threads only")
     p.add_argument("--out", default=OUT)
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
@@ -243,7 +245,8 @@ def main(argv=None):
                 print(f"repeat {rep + 1}/{args.repeats} {fw} {size} px: {rate:.1f} img/s "
                       f"[{time.perf_counter() - t0:.0f} s]", flush=True)
         profile = harness.ranks(1, [RANK, "profile", "--image-size", str(sizes[0]), "--batch", str(args.batch),
-                                    "--threads", str(args.threads), "--steps", "5", "--untimed", str(args.untimed)],
+                                    "--threads", str(args.threads), "--steps", str(args.steps if args.quick else 5),
+                                    "--untimed", str(args.untimed)],
                                 threads=args.threads, timeout=args.timeout)[0]
         variants = {}
         if not args.no_variants:

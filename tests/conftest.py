@@ -88,3 +88,18 @@ def ranks(tmp_path):
         kwargs.setdefault("cwd", str(tmp_path))
         return run_ranks(n, script, *args, **kwargs)
     return _run
+
+
+@pytest.fixture(scope="session")
+def shared_checks(tmp_path_factory):
+    """shared_checks(framework, n) -> the checked Result of tests/steps.py's shared launch at n ranks,
+    launched once per session and read by every test of the checks it runs."""
+    from steps import shared_argv
+    done = {}
+
+    def _get(framework, n):
+        if (framework, n) not in done:
+            cwd = tmp_path_factory.mktemp(f"steps-{framework}-{n}")
+            done[framework, n] = run_ranks(n, *shared_argv(framework, n), cwd=str(cwd))
+        return done[framework, n].check()
+    return _get

@@ -10,10 +10,23 @@ FRAMEWORKS = [pytest.param("torch", marks=[pytest.mark.torch, pytest.mark.horovo
               pytest.param("tensorflow", marks=[pytest.mark.tensorflow, pytest.mark.horovod])]
 
 
-def run_check(ranks, framework, n, check, *args):
-    return ranks(n, os.path.join(HERE, "ranks", SCRIPTS[framework]), [check, *args]).check()
-
-
 def json_rows(result, prefix):
     """`PREFIX <rank> {json}` or `PREFIX {json}` lines -> list of dicts."""
     return [json.loads(line[line.index("{"):]) for line in result.lines(prefix)]
+
+
+# The checks of steps 3-6 and 8 (and Keras's model.fit) need nothing from each other: one launch per framework
+# and rank count runs them all in turn, and each test reads its own lines of it (conftest.py's shared_checks).
+# A launch costs 10-35 s of imports on the 2-core test machine, the checks themselves well under a second.
+# The LR scaling rule depends on the rank count, so each rule is checked at one of the two sizes.
+SHARED = {2: ("shard", "metrics", "warmup", "order", "broadcast"), 4: ("shard", "metrics", "warmup", "broadcast")}
+RULES = {2: "sqrt", 4: "linear"}
+WARMUP = 4  # warmup steps, of the warmup check and the order check alike
+SHARD_N = 23  # samples of the shard check: not a multiple of ranks * batch, where shards go wrong
+
+
+def shared_argv(framework, n):
+    """(script, arguments) of the shared launch at n ranks."""
+    checks = SHARED[n] + (("fit",) if framework == "tensorflow" and n == 2 else ())
+    return os.path.join(HERE, "ranks", SCRIPTS[framework]), [*checks, "--rule", RULES[n], "--warmup", WARMUP,
+                                                      "--n", SHARD_N]

@@ -1,15 +1,15 @@
 """Step 6: after broadcast_state every rank holds rank 0's parameters, buffers and optimizer state."""
 import pytest
 
-from steps import FRAMEWORKS, run_check
+from steps import FRAMEWORKS
 
 pytestmark = pytest.mark.slow  # launches ranks
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 @pytest.mark.parametrize("n", [2, 4])  # 4: oversubscribed on 2 cores
-def test_broadcast_state(ranks, framework, n):
-    rows = [line.split() for line in run_check(ranks, framework, n, "broadcast").lines("BCAST")]
+def test_broadcast_state(shared_checks, framework, n):
+    rows = [line.split() for line in shared_checks(framework, n).lines("BCAST")]
     assert sorted(int(r[0]) for r in rows) == list(range(n))
     # Each rank seeded differently and took rank+1 local Adam steps with lr 0.01*(rank+1) before this.
     assert len({r[1] for r in rows}) == 1, "model parameters/buffers differ after broadcast"

@@ -14,11 +14,11 @@ def _rows(result, prefix):
     return [line.split() for line in result.lines(prefix)]
 
 
-# Under mpirun (MPI controller) for both frameworks, and under horovodrun's Gloo controller: with 2 ranks
-# a sum of two numbers does not depend on the order, so the resumed run must match bit for bit there too.
+# Under mpirun (MPI controller) for both frameworks. Resuming under horovodrun's Gloo controller is
+# tests/test_resume4.py's horovodrun case (4 ranks: epoch, sampler, LR step and rank 0's saved weights
+# restored, the end within a tolerance of the uninterrupted run).
 TORCH, TF = (pytest.mark.torch, pytest.mark.horovod), (pytest.mark.tensorflow, pytest.mark.horovod)
-CASES = [pytest.param("torch", "mpirun", marks=TORCH), pytest.param("tensorflow", "mpirun", marks=TF),
-         pytest.param("torch", "horovodrun", marks=TORCH)]
+CASES = [pytest.param("torch", "mpirun", marks=TORCH), pytest.param("tensorflow", "mpirun", marks=TF)]
 
 
 @pytest.mark.parametrize("framework,launcher", CASES)

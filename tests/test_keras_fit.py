@@ -2,15 +2,15 @@
 average epoch metrics over every sample of every rank (uneven validation shards)."""
 import pytest
 
-from steps import json_rows, run_check
+from steps import json_rows
 
 pytestmark = pytest.mark.slow  # launches ranks
 
 
 @pytest.mark.tensorflow
 @pytest.mark.horovod
-def test_fit_with_callbacks(ranks):
-    rows = json_rows(run_check(ranks, "tensorflow", 2, "fit"), "FIT")
+def test_fit_with_callbacks(shared_checks):
+    rows = json_rows(shared_checks("tensorflow", 2), "FIT")
     assert len(rows) == 2
     assert rows[0]["weights"] == rows[1]["weights"], "replicas diverged under model.fit"
     # The reference, computed here from each rank's own sums (no hvdkit call): every sample of every

@@ -4,16 +4,16 @@ import math
 import pytest
 
 from hvdkit.common import metrics
-from steps import FRAMEWORKS, json_rows, run_check
+from steps import FRAMEWORKS, json_rows
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 @pytest.mark.parametrize("n", [2, 4])
 @pytest.mark.slow
-def test_uneven_shards(ranks, framework, n):
+def test_uneven_shards(shared_checks, framework, n):
     # Rank r holds r + 1 samples of value r: global mean = sum r(r+1) / sum (r+1).
     expected = sum(r * (r + 1) for r in range(n)) / sum(r + 1 for r in range(n))
-    rows = json_rows(run_check(ranks, framework, n, "metrics"), "METRICS")
+    rows = json_rows(shared_checks(framework, n), "METRICS")
     assert len(rows) == n
     for row in rows:
         assert row["loss"] == pytest.approx(expected, rel=1e-12)

@@ -2,17 +2,17 @@
 evaluation shards (shard_eval) hold every sample exactly once."""
 import pytest
 
-from steps import FRAMEWORKS, json_rows, run_check
+from steps import FRAMEWORKS, SHARD_N, json_rows
 
 pytestmark = pytest.mark.slow  # launches ranks
 
-N = 23  # not a multiple of ranks * batch: the remainder is where shards go wrong
+N = SHARD_N  # not a multiple of ranks * batch: the remainder is where shards go wrong
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 @pytest.mark.parametrize("n", [2, 4])
-def test_shards(ranks, framework, n):
-    result = run_check(ranks, framework, n, "shard", "--n", N)
+def test_shards(shared_checks, framework, n):
+    result = shared_checks(framework, n)
     rows = json_rows(result, "SHARD")
     assert len(rows) == n * 4
     # Evaluation: rank r holds samples r, r + n, ... in order; together each of the N exactly once.

@@ -4,7 +4,7 @@ import math
 import pytest
 
 from hvdkit.common import schedule
-from steps import FRAMEWORKS, json_rows, run_check
+from steps import FRAMEWORKS, RULES, WARMUP, json_rows
 
 
 def test_scale_rules():
@@ -27,11 +27,12 @@ def test_warmup_formula_and_lengths():
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
-@pytest.mark.parametrize("rule,n", [("linear", 4), ("sqrt", 2)])  # 4 ranks: oversubscribed on 2 cores
+@pytest.mark.parametrize("rule,n", [(RULES[4], 4), (RULES[2], 2)])  # 4 ranks: oversubscribed on 2 cores
 @pytest.mark.slow
-def test_scheduler_follows_formula(ranks, framework, rule, n):
-    base, warm = 0.1, 5
-    rows = json_rows(run_check(ranks, framework, n, "warmup", "--rule", rule, "--warmup", warm), "LRS")
+def test_scheduler_follows_formula(shared_checks, framework, rule, n):
+    base, warm = 0.1, WARMUP
+    rows = json_rows(shared_checks(framework, n), "LRS")
+    assert len(rows) == n
     target = schedule.scaled_lr(base, n, rule)
     for row in rows:
         assert row["scaled"] == pytest.approx(target)
@@ -41,12 +42,13 @@ def test_scheduler_follows_formula(ranks, framework, rule, n):
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 @pytest.mark.slow
-def test_warmup_before_or_after_distributed_optimizer_is_exact_and_silent(ranks, framework):
+def test_warmup_before_or_after_distributed_optimizer_is_exact_and_silent(shared_checks, framework):
     """Steps 4 and 5 in either order: the LR each step really applied (read off the weight update) follows
     the ramp from 0.1 to 0.2 over 4 steps at 2 ranks, and no warning is raised (the rank script turns any
     warning into an error: PyTorch's "lr_scheduler.step() before optimizer.step()" among them)."""
     expected = [0.1, 0.125, 0.15, 0.175, 0.2, 0.2]  # 0.1 + (0.2 - 0.1) * min(s / 4, 1), s = 0..5
-    rows = json_rows(run_check(ranks, framework, 2, "order", "--warmup", 4), "ORDER")
+    assert WARMUP == 4, "the expected ramp below is worked out for 4 warmup steps"
+    rows = json_rows(shared_checks(framework, 2), "ORDER")
     assert len(rows) == 2
     for row in rows:
         assert set(row) == {"warmup_first", "optimizer_first"}

@@ -1,6 +1,9 @@
 """Rank script for hvdkit.tensorflow's steps, one check per subcommand (mirror of steps_torch.py).
 
-    mpirun -n 2 python tests/ranks/steps_tf.py shard|metrics|warmup|order|broadcast|checkpoint|fit [...]
+    mpirun -n 2 python tests/ranks/steps_tf.py shard|metrics|warmup|order|broadcast|checkpoint|fit [...] [...]
+
+Several checks run in turn in one launch (tests/steps.py's shared launches): each sets up its own model,
+seeds and data, so none depends on what ran before it.
 """
 import argparse
 import hashlib
@@ -163,7 +166,8 @@ def fit(ctx, args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("check", choices=["shard", "metrics", "warmup", "order", "broadcast", "checkpoint", "fit"])
+    ap.add_argument("checks", nargs="+", metavar="check",
+                    choices=["shard", "metrics", "warmup", "order", "broadcast", "checkpoint", "fit"])
     ap.add_argument("--n", type=int, default=23)
     ap.add_argument("--rule", default="linear")
     ap.add_argument("--warmup", type=int, default=5)
@@ -172,7 +176,9 @@ def main():
     ap.add_argument("--kill-after", type=int, default=-1)
     args = ap.parse_args()
     ctx = hk.init(seed=0, threads=1)
-    globals()[args.check](ctx, args)
+    for check in args.checks:  # in turn, each with the warning filters it started with
+        with warnings.catch_warnings():
+            globals()[check](ctx, args)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 """Rank script for hvdkit.torch's steps, one check per subcommand; prints lines the tests parse.
 
-    mpirun -n 2 python tests/ranks/steps_torch.py shard|metrics|warmup|order|broadcast|checkpoint [...]
+    mpirun -n 2 python tests/ranks/steps_torch.py shard|metrics|warmup|order|broadcast|checkpoint [...] [...]
+
+Several checks run in turn in one launch (tests/steps.py's shared launches): each sets up its own model,
+seeds and data, so none depends on what ran before it.
 """
 import argparse
 import hashlib
@@ -146,7 +149,8 @@ def checkpoint(ctx, args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("check", choices=["shard", "metrics", "warmup", "order", "broadcast", "checkpoint"])
+    ap.add_argument("checks", nargs="+", metavar="check",
+                    choices=["shard", "metrics", "warmup", "order", "broadcast", "checkpoint"])
     ap.add_argument("--n", type=int, default=23)
     ap.add_argument("--rule", default="linear")
     ap.add_argument("--warmup", type=int, default=5)
@@ -156,7 +160,9 @@ def main():
     ap.add_argument("--optimizer", choices=sorted(OPTIMIZERS), default="adam", help="checkpoint: optimizer")
     args = ap.parse_args()
     ctx = hk.init(seed=0, threads=1)
-    globals()[args.check](ctx, args)
+    for check in args.checks:  # in turn, each with the warning filters it started with
+        with warnings.catch_warnings():
+            globals()[check](ctx, args)
 
 
 if __name__ == "__main__":
