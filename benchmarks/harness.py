@@ -57,11 +57,15 @@ def thp_mode():
 
 def machine():
     """What this machine is, read now."""
-    cpu = platform.processor() or platform.machine()
+    cpu, vector = platform.processor() or platform.machine(), []
     if os.path.exists("/proc/cpuinfo"):
         with open("/proc/cpuinfo") as f:
-            names = [line.split(":", 1)[1].strip() for line in f if line.startswith("model name")]
+            lines = f.read().splitlines()
+        names = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
         cpu = names[0] if names else cpu
+        flags = next((line.split(":", 1)[1].split() for line in lines if line.startswith("flags")), [])
+        # The vector units the float32 kernels can use: same model name, different speed without AVX-512.
+        vector = [f for f in ("avx2", "fma", "avx512f", "avx512_bf16", "amx_tile") if f in flags]
     mem = None
     if os.path.exists("/proc/meminfo"):
         with open("/proc/meminfo") as f:
@@ -72,7 +76,7 @@ def machine():
             versions[name] = md.version(name)
         except md.PackageNotFoundError:
             versions[name] = None
-    return {"cpu": cpu, "cores": os.cpu_count(), "usable_cores": usable_cores(), "memory_gib": mem,
+    return {"cpu": cpu, "vector_extensions": vector, "cores": os.cpu_count(), "usable_cores": usable_cores(), "memory_gib": mem,
             "thp": thp_mode(), "python": platform.python_version(), "os": platform.platform(), "versions": versions}
 
 

@@ -6,7 +6,8 @@
 In one run, each piece a 1-rank launch through benchmarks/harness.py (benchmarks/ranks/resnet_limit_rank.py):
 - matmul: float32 2048 x 2048 products at 1 and 2 threads, by torch (`a @ b`: MKL) and by TensorFlow
   (`tf.matmul`: oneDNN). The machine's rate at T threads is the faster library's median: a rate the
-  hardware reached, not one library's (MKL takes its AVX2 path on AMD CPUs; oneDNN uses AVX-512).
+  hardware reached, not one library's (MKL takes its AVX2 path on AMD CPUs; oneDNN uses AVX-512 where the
+  CPU has it, and the record's machine entry says which CPU ran).
 - flops: hvdkit's ResNet34 training step's FLOPs per image, counted by torch's FlopCounterMode.
 - runs: the example users run, `mpirun --bind-to none -n 1 python examples/resnet34/train_hvd.py (train_hvd_torch.py)
   --image-size S --batch-size 16 --threads 2 ...`, each framework and size, alternated, --repeats times;
@@ -21,8 +22,8 @@ In one run, each piece a 1-rank launch through benchmarks/harness.py (benchmarks
   own (REVERTED), and with all of them at once.
 - variants: what else the field uses, each against hvdkit's defaults in the same launches (the step
   outside Horovod, benchmarks/ranks/resnet_limit_rank.py's VARIANTS), alternated, --variant-repeats times.
-Targets at 64 px, batch 16, 2 threads: each framework >= 0.5 of the matmul rate, TensorFlow >= 0.83 of
-PyTorch's images/s.
+Targets at batch 16, 2 threads: each framework >= 0.6 of the matmul rate at 64 px and >= 0.9 at 224 px,
+TensorFlow >= 0.83 of PyTorch's images/s at 64 px.
 """
 import argparse
 import json
@@ -47,7 +48,8 @@ VARIANTS = {
     ("torch", 64): ("library_conv", "channels_last", "torch_compile", "no_thp"),
     ("torch", 224): ("nchw", "no_thp"),
 }
-TARGET_FRACTION, TARGET_TF_OVER_TORCH = 0.5, 0.83
+# Fraction of the machine's 2-thread matmul rate each framework's step must reach, per image size (issue 26).
+TARGET_FRACTION, TARGET_TF_OVER_TORCH = {64: 0.6, 224: 0.9}, 0.83
 # hvdkit's CPU allreduce defaults (hvdkit/common/context.py, and the TF tape's 1/size seed), each put back to
 # Horovod's or OpenMPI's own in the 2-rank allreduce CPU runs, then all together: name -> (environment,
 # rank script variant, frameworks).
@@ -194,13 +196,15 @@ def notes(record):
     return lines
 
 
-def targets(record, size):
+def targets(record, size=64):
+    """Each framework's fraction of the matmul rate at every size with a target; TF over torch at `size`."""
     runs, out = record["runs"], {}
     for fw in runs:
-        if str(size) in runs[fw]:
-            frac = runs[fw][str(size)]["fraction_of_matmul"]
-            out[f"{fw}_fraction_of_matmul_{size}px"] = {"target": TARGET_FRACTION, "measured": round(frac, 3),
-                                                        "met": frac >= TARGET_FRACTION}
+        for px, target in TARGET_FRACTION.items():
+            if str(px) in runs[fw]:
+                frac = runs[fw][str(px)]["fraction_of_matmul"]
+                out[f"{fw}_fraction_of_matmul_{px}px"] = {"target": target, "measured": round(frac, 3),
+                                                          "met": frac >= target}
     if all(str(size) in runs.get(fw, {}) for fw in FRAMEWORKS):
         ratio = (runs["tensorflow"][str(size)]["images_per_s"]["median"]
                  / runs["torch"][str(size)]["images_per_s"]["median"])
