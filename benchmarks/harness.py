@@ -76,8 +76,9 @@ def machine():
             versions[name] = md.version(name)
         except md.PackageNotFoundError:
             versions[name] = None
-    return {"cpu": cpu, "vector_extensions": vector, "cores": os.cpu_count(), "usable_cores": usable_cores(), "memory_gib": mem,
-            "thp": thp_mode(), "python": platform.python_version(), "os": platform.platform(), "versions": versions}
+    return {"cpu": cpu, "vector_extensions": vector, "cores": os.cpu_count(), "usable_cores": usable_cores(),
+            "memory_gib": mem, "thp": thp_mode(), "python": platform.python_version(), "os": platform.platform(),
+            "versions": versions}
 
 
 def stats(values):
