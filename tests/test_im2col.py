@@ -1,7 +1,7 @@
 """hvdkit's ResNet convolutions with small outputs computed as one matrix product (hvdkit/models/im2col.py).
 
 For each framework: a convolution whose output has at most IM2COL_MAX_PIXELS pixels per image never reaches
-the framework's convolution kernel (it is patched to fail), and its output and both gradients equal the
+the framework's convolution kernel (its calls are counted), and its output and both gradients equal the
 kernel's (computed by the framework's own function, with the same weight) to float32 rounding; a larger
 output still goes to the kernel. Shapes: ResNet34's last stage at 64 px (2 x 2, stride 1), its strided entry
 (4 -> 2, 3 x 3 and 1 x 1), and odd sizes (5 -> 3 would be 9 pixels: kernel; 3 -> 2 strided: matrix product).

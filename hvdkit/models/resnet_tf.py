@@ -16,7 +16,7 @@ Speed (docs/performance.md): on TensorFlow, batch norm is FusedBatchNormalizatio
 kernel, which oneDNN runs on a CPU; Keras 3's BatchNormalization computes it from separate moments and
 arithmetic ops. Together with "same" padding (no Pad op and its gradient per convolution) that made a
 training step on the 2-core machine of the record faster at both image sizes measured. Convolutions whose
-output has at most 4 pixels per image (the last stage below 96 px) run as one matrix product, Conv2D below
+output has at most 4 pixels per image (the last stage at 64 px and below) run as one matrix product, Conv2D below
 (hvdkit/models/im2col.py).
 
     from hvdkit.models.resnet_tf import resnet34
@@ -104,7 +104,7 @@ def _conv(x, filters, kernel, stride, pad, name):
     if pad and padding == "valid":
         x = layers.ZeroPadding2D(pad, name=name + "_pad")(x)
     return Conv2D(filters, kernel, strides=stride, padding=padding, use_bias=False, kernel_initializer=init,
-                         name=name)(x)
+                  name=name)(x)
 
 
 BATCH_NORMS = {"fused": FusedBatchNormalization, "keras": layers.BatchNormalization}

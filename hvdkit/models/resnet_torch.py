@@ -13,7 +13,7 @@ input batch, the weights stay contiguous. A channels-last *model* (`model.to(mem
 torch.channels_last)`) would be faster still at 96-128 pixels, but its weights and gradients are not
 contiguous and Horovod's broadcast and allreduce refuse them ("Tensor is required to be contiguous").
 `channels_last=False` (or True) overrides the size rule. Convolutions whose output has at most 4 pixels
-per image (the last stage below 96 px) run as one matrix product, Conv2d below (hvdkit/models/im2col.py).
+per image (the last stage at 64 px and below) run as one matrix product, Conv2d below (hvdkit/models/im2col.py).
 
     from hvdkit.models.resnet_torch import resnet34
     model = resnet34(num_classes=1000)
