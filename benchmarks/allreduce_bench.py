@@ -12,20 +12,24 @@ min-max over all timed calls, algorithm bandwidth = bytes / median latency, bus 
 bandwidth with hvdkit's defaults (side hvdkit: hvdkit.torch.init() on hvdkit's Horovod) >= 0.9 x mpi4py's at
 every size >= 16 MB; upstream's defaults and HOROVOD_CYCLE_TIME=0 against the best side are reported
 beside it. hvdkit_cycle_sleep is the hvdkit side with upstream's sleep between cycles put back
-(HVDKIT_CYCLE_WAKE=0, scripts/patches/horovod-core/), hvdkit_cma with OpenMPI's own single-copy transport.
-The extra sides hvd_mpi_cycle0.1 (up to 1 MB) and hvd_mpi_cycle0 (every size) show what cuts Horovod's
-small-message latency, hvd_mpi_cycle0_4k_pages what huge pages do for large ones (hvdkit's launchers set
-THP_MEM_ALLOC_ENABLE=1); "notes" in the JSON says what this run measured.
+(HVDKIT_CYCLE_WAKE=0, scripts/patches/horovod-core/); hvdkit_two_copy and hvdkit_page_aligned are what earlier
+hvdkits chose, hvdkit_4k_pages is without the huge pages hvdkit's launchers ask glibc for, mpi4py_page_aligned
+is mpi4py on buffers that start on a page boundary. The extra sides hvd_mpi_cycle0.1 (up to 1 MB) and
+hvd_mpi_cycle0 (every size) show what cuts Horovod's small-message latency; "notes" in the JSON says what
+this run measured.
 
 Why a blocking call on upstream Horovod costs about a cycle at small sizes (horovod/common/operations.cc in
 0.28.1): hvd.allreduce_ only enqueues the tensor; Horovod's background thread wakes once per
 HOROVOD_CYCLE_TIME (1 ms by default), agrees with the other ranks which tensors are ready, runs the collective
 and marks the handle done. HOROVOD_CYCLE_TIME=0 removes the wait, but the thread then polls without pause on
 the core the compute uses. hvdkit's Horovod wakes the thread on the enqueue instead (every side here but
-hvdkit_cycle_sleep runs on it). Large messages go to MPI_Allreduce / Gloo on the tensor itself. NumPy puts arrays of
-4 MB and more on transparent huge pages (madvise), PyTorch only with THP_MEM_ALLOC_ENABLE=1; on 4 KB pages
-OpenMPI's shared-memory copies touch 512x more pages. mpirun with HOROVOD_CONTROLLER=gloo does not give a
-Gloo job (no rendezvous server: each process is its own 1-rank job), so the Gloo side uses horovodrun --gloo.
+hvdkit_cycle_sleep runs on it). Large messages go to MPI_Allreduce / Gloo on the tensor itself. At
+64 MB, OpenMPI's reduction ran 1.4x slower into a buffer that starts on a page boundary (mpi4py's too); NumPy's
+arrays start 16 bytes in, PyTorch's tensors 64 bytes in unless THP_MEM_ALLOC_ENABLE=1 aligns them to the page.
+Huge pages for glibc's malloc (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, set by hvdkit's launchers) keep the
+tensors' offset and put OpenMPI's own reduction buffers on 2 MB pages too. mpirun with
+HOROVOD_CONTROLLER=gloo does not give a Gloo job (no rendezvous server: each process is its own 1-rank job), so
+the Gloo side uses horovodrun --gloo.
 """
 import argparse
 import statistics
@@ -50,15 +54,19 @@ SIDES = {
     # and the same with upstream's sleep between cycles put back.
     "hvdkit": ("hvdkit", "mpirun", [], {}, False),
     "hvdkit_cycle_sleep": ("hvdkit", "mpirun", [], {"HVDKIT_CYCLE_WAKE": "0"}, False),
-    # init() sets OpenMPI's two-copy shared-memory path on GPU-less ranks; this is the same with CMA.
-    "hvdkit_cma": ("hvdkit", "mpirun", [], {"OMPI_MCA_btl_vader_single_copy_mechanism": "cma"}, False),
+    # What an earlier hvdkit chose: init() set OpenMPI's two-copy shared-memory path on GPU-less ranks, and the
+    # launchers PyTorch's THP_MEM_ALLOC_ENABLE=1, which puts large tensors on huge pages aligned to the page.
+    "hvdkit_two_copy": ("hvdkit", "mpirun", [], {"OMPI_MCA_btl_vader_single_copy_mechanism": "none"}, False),
+    "hvdkit_page_aligned": ("hvdkit", "mpirun", [], {"THP_MEM_ALLOC_ENABLE": "1"}, False),
+    # No huge pages for glibc's malloc (hvdkit's launchers ask for them): PyTorch's tensors, OpenMPI's buffers.
+    "hvdkit_4k_pages": ("hvdkit", "mpirun", [], {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"}, False),
     "hvd_gloo": ("hvd", "horovodrun", ["--gloo"], {}, False),
     "mpi4py": ("mpi4py", "mpirun", [], {}, False),
+    # mpi4py on buffers that start on a page boundary: the alignment, not Horovod, is what slows that side.
+    "mpi4py_page_aligned": ("mpi4py", "mpirun", [], {"BENCH_PAGE_ALIGNED": "1"}, False),
     "torch_gloo": ("torch", "mpirun", [], {"MASTER_ADDR": "127.0.0.1"}, False),
     "hvd_mpi_cycle0.1": ("hvd", "mpirun", [], {"HOROVOD_CYCLE_TIME": "0.1"}, True),
     "hvd_mpi_cycle0": ("hvd", "mpirun", [], {"HOROVOD_CYCLE_TIME": "0"}, False),
-    # What hvdkit's launch environment gains over a plain launch: PyTorch tensors on 4 KB pages.
-    "hvd_mpi_cycle0_4k_pages": ("hvd", "mpirun", [], {"HOROVOD_CYCLE_TIME": "0", "THP_MEM_ALLOC_ENABLE": "0"}, False),
 }
 
 
@@ -149,15 +157,17 @@ def notes(record):
 
     out = [f"Median latency at {fmt_size(sizes[0])}: {latencies(sizes[0])}."]
     out += [f"At {fmt_size(s)}: {latencies(s)}." for s in sizes if s >= LARGE]
-    huge, small = table.get("hvd_mpi_cycle0"), table.get("hvd_mpi_cycle0_4k_pages")
-    large = [s for s in sizes if s >= LARGE and huge and small and str(s) in huge and str(s) in small]
-    if large:
-        thp = record.get("machine", {}).get("thp")
-        out.append("Horovod with HOROVOD_CYCLE_TIME=0, PyTorch tensors on huge pages (THP_MEM_ALLOC_ENABLE=1, "
-                   "which hvdkit's launchers set) over 4 KB pages, bus bandwidth: "
-                   + ", ".join(f"{huge[str(s)]['busbw_GBps'] / small[str(s)]['busbw_GBps']:.2f}x at {fmt_size(s)}"
-                               for s in large)
-                   + (f"; the machine's THP mode, read at run time: '{thp}'." if thp else "."))
+    thp = record.get("machine", {}).get("thp")
+    for side, what in (("hvdkit_4k_pages", "glibc's malloc on 4 KB pages"),
+                       ("hvdkit_page_aligned", "PyTorch's own huge pages, page-aligned (THP_MEM_ALLOC_ENABLE=1)"),
+                       ("hvdkit_two_copy", "OpenMPI's two-copy path"), ("mpi4py_page_aligned", None)):
+        base = "mpi4py" if side.startswith("mpi4py") else "hvdkit"
+        large = [s for s in sizes if s >= LARGE and str(s) in table.get(side, {}) and str(s) in table.get(base, {})]
+        if large:
+            out.append(f"{base} over {side}{f' ({what})' if what else ''}, bus bandwidth: "
+                       + ", ".join(f"{table[base][str(s)]['busbw_GBps'] / table[side][str(s)]['busbw_GBps']:.2f}x "
+                                   f"at {fmt_size(s)}" for s in large)
+                       + (f"; the machine's THP mode, read at run time: '{thp}'." if thp and "pages" in side else "."))
     gloo = record.get("mpirun_with_gloo_controller")
     if gloo and "one_job" in gloo:
         out.append("mpirun with HOROVOD_CONTROLLER=gloo HOROVOD_CPU_OPERATIONS=gloo "

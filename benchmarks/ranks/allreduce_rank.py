@@ -5,6 +5,8 @@ sum-allreduces of each size, on every rank.
     horovodrun --gloo -np 2 -H localhost:2 python benchmarks/ranks/allreduce_rank.py --impl hvd --json-dir /tmp/ar
     mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl hvdkit --sizes 16777216 --json-dir /tmp/ar
     mpirun -n 2 python benchmarks/ranks/allreduce_rank.py --impl mpi4py --json-dir /tmp/ar
+    BENCH_PAGE_ALIGNED=1 mpirun -n 2 -x BENCH_PAGE_ALIGNED python benchmarks/ranks/allreduce_rank.py --impl mpi4py \
+        --json-dir /tmp/ar
     MASTER_ADDR=127.0.0.1 MASTER_PORT=29511 mpirun -n 2 -x MASTER_ADDR -x MASTER_PORT \
         python benchmarks/ranks/allreduce_rank.py --impl torch --json-dir /tmp/ar
 
@@ -65,6 +67,10 @@ def mpi4py_side():
         comm.Allreduce(MPI.IN_PLACE, buf, op=MPI.SUM)
 
     def buffer(n, value):
+        if os.environ.get(PAGE_ALIGNED):  # as PyTorch's THP_MEM_ALLOC_ENABLE=1 places large tensors
+            spare = np.full(n + 1024, value, dtype=np.float32)
+            start = (-spare.ctypes.data % 4096) // 4
+            return spare[start:start + n]
         return np.full(n, value, dtype=np.float32)
 
     info = {"mpi": MPI.Get_library_version().splitlines()[0]}
@@ -87,6 +93,8 @@ def _torch_buffer(n, value):
     import torch
     return torch.full((n,), float(value), dtype=torch.float32)
 
+
+PAGE_ALIGNED = "BENCH_PAGE_ALIGNED"  # set: mpi4py's buffers start on a page boundary (NumPy's start 16 bytes in)
 
 SIDES = {"hvd": horovod_side, "hvdkit": lambda: horovod_side(hvdkit_init=True), "mpi4py": mpi4py_side,
          "torch": torch_side}

@@ -4,26 +4,22 @@ from dataclasses import dataclass
 
 
 # On CPUs the cores that compute also reduce: the CPU time of Horovod's background thread and of MPI comes
-# out of the training step (docs/performance.md measures it per step from /proc). Three defaults cut it:
+# out of the training step (docs/performance.md measures it per step from /proc). Two defaults cut it:
 # - HOROVOD_FUSION_THRESHOLD (Horovod's default: 128 MiB). Horovod copies the gradients ready in a cycle into
 #   a fusion buffer of up to this size, allreduces it and copies it back. At 1 MiB the small tensors are
 #   still fused into few calls, while the large ones, most of the bytes, are reduced in place, uncopied.
-# - OpenMPI's shared-memory transport copies large messages with one process_vm_readv (CMA) by default;
-#   its two-copy path through shared memory cost less CPU time per PyTorch ResNet34 step and about the same
-#   per TensorFlow one (no page pinning in the kernel), though with idle cores it was the slower one for
-#   single messages of 64 MiB (docs/performance.md).
 # - OpenMPI busy-polls while it waits for a peer unless it knows the node is oversubscribed; here the core
 #   it spins on is the one that should be computing. Yielding costs nothing when a core is idle.
+# OpenMPI's single-copy transport (CMA) is left as it is: its two-copy path halved the bandwidth of 16 and
+# 64 MB allreduces and did not make the ResNet34 step cheaper on one quiet machine (docs/performance.md).
 CPU_FUSION_THRESHOLD = 1 * 2**20
-CPU_SINGLE_COPY = "none"
 
 
 def cpu_horovod_defaults(gpu):
-    """Before hvd.init() (MPI_Init reads OMPI_MCA_* then), on ranks without a GPU: hvdkit's fusion threshold,
-    OpenMPI single-copy choice and yielding, each unless the user set it."""
+    """Before hvd.init() (MPI_Init reads OMPI_MCA_* then), on ranks without a GPU: hvdkit's fusion threshold
+    and OpenMPI's yielding, each unless the user set it."""
     if not gpu:
         os.environ.setdefault("HOROVOD_FUSION_THRESHOLD", str(CPU_FUSION_THRESHOLD))
-        os.environ.setdefault("OMPI_MCA_btl_vader_single_copy_mechanism", CPU_SINGLE_COPY)
         os.environ.setdefault("OMPI_MCA_mpi_yield_when_idle", "1")
 
 

@@ -42,14 +42,25 @@ def child_env(n, base=None, threads=None):
         # programs that call hvd.init() themselves.
         env.setdefault("OMPI_MCA_mpi_yield_when_idle", "1")
     env.setdefault("OMP_NUM_THREADS", str(threads_per_rank(n, threads)))
-    # PyTorch's CPU tensors (and so Horovod's fusion buffer) on transparent huge pages, as NumPy's large
-    # arrays already are: OpenMPI's shared-memory copies then touch 512x fewer pages (a 16 MB allreduce
-    # at 2 ranks: 3.2 ms instead of 4.7 in benchmarks/results/allreduce.json, side hvd_mpi_cycle0_4k_pages).
-    env.setdefault("THP_MEM_ALLOC_ENABLE", "1")
+    env["GLIBC_TUNABLES"] = with_huge_pages(env.get("GLIBC_TUNABLES"))
     # Quiet OpenMPI's "no high-performance network" notices on laptops and CI containers.
     env.setdefault("OMPI_MCA_btl_base_warn_component_unused", "0")
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     return env
+
+
+def with_huge_pages(tunables):
+    """GLIBC_TUNABLES with glibc's malloc asking for transparent huge pages, unless the user chose a hugetlb mode.
+
+    Large buffers (PyTorch's tensors, OpenMPI's reduction buffers) then sit on 2 MB pages as NumPy's arrays do,
+    which made a 64 MB allreduce at 2 ranks twice as fast (benchmarks/results/allreduce.json, side
+    hvdkit_4k_pages). Not PyTorch's own THP_MEM_ALLOC_ENABLE=1: it aligns large tensors to the page, and
+    OpenMPI's reduction into a page-aligned buffer ran 1.4x slower at 64 MB, mpi4py's too (side
+    hvdkit_page_aligned). glibc older than 2.35 ignores the tunable.
+    """
+    if tunables and "glibc.malloc.hugetlb=" in tunables:
+        return tunables
+    return ":".join(t for t in (tunables, "glibc.malloc.hugetlb=1") if t)
 
 
 def command(n, argv, launcher="mpirun", extra=(), env_names=(), threads=None):
