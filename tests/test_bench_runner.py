@@ -151,7 +151,6 @@ def test_pi_timeline_scaling_records(records):
     assert all(0 < s["efficiency"] for runs in sweeps.values() for s in runs)
 
 
-@pytest.mark.horovod
 def _resnet34_training_flops(size, classes=1000):
     """FLOPs per image of a ResNet34 training step, by hand: 2 x multiply-adds of every convolution forward,
     twice that backward (input and weight gradients) except the stem's input gradient, and the classifier's."""
