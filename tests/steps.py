@@ -15,12 +15,15 @@ def json_rows(result, prefix):
     return [json.loads(line[line.index("{"):]) for line in result.lines(prefix)]
 
 
-# The checks of steps 3-6 and 8 (and Keras's model.fit) need nothing from each other: one launch per framework
-# and rank count runs them all in turn, and each test reads its own lines of it (conftest.py's shared_checks).
-# A launch costs 10-35 s of imports on the 2-core test machine, the checks themselves well under a second.
-# The LR scaling rule depends on the rank count, so each rule is checked at one of the two sizes.
-SHARED = {2: ("shard", "metrics", "warmup", "order", "broadcast"), 4: ("shard", "metrics", "warmup", "broadcast")}
+# The checks of steps 3-6 and 8 (and Keras's model.fit, Horovod's own allreduce, data-parallel against sequential
+# training) need nothing from each other: one launch per framework and rank count runs them all in turn, and each
+# test reads its own lines of it (conftest.py's shared_checks). A launch costs 10-35 s of imports on the 2-core
+# test machine, the checks themselves a few seconds. The LR scaling rule depends on the rank count, so each rule
+# is checked at one of the two sizes; so is each per-rank batch of the equivalence check.
+SHARED = {2: ("shard", "metrics", "warmup", "order", "broadcast", "allreduce", "equiv"),
+          4: ("shard", "metrics", "warmup", "broadcast", "allreduce", "equiv")}
 RULES = {2: "sqrt", 4: "linear"}
+EQUIV_BATCH = {2: 4, 4: 3}
 WARMUP = 4  # warmup steps, of the warmup check and the order check alike
 SHARD_N = 23  # samples of the shard check: not a multiple of ranks * batch, where shards go wrong
 
@@ -29,4 +32,4 @@ def shared_argv(framework, n):
     """(script, arguments) of the shared launch at n ranks."""
     checks = SHARED[n] + (("fit",) if framework == "tensorflow" and n == 2 else ())
     return os.path.join(HERE, "ranks", SCRIPTS[framework]), [*checks, "--rule", RULES[n], "--warmup", WARMUP,
-                                                      "--n", SHARD_N]
+                                                      "--n", SHARD_N, "--equiv-batch", EQUIV_BATCH[n]]

@@ -4,7 +4,6 @@ never appears; an older hvdkit TensorFlow checkpoint (a pickle) is refused with 
 it, and after that conversion the run resumes where it stopped."""
 import hashlib
 import io
-import os
 import pickle
 import subprocess
 import sys
@@ -29,21 +28,25 @@ for epoch in range(start, int(sys.argv[1])):
 print("WEIGHT", repr(float(model.weight.sum())), flush=True)
 """
 
+# Each argument EPOCHS[:DIR] is a run in turn, from the same seed, checkpointing in DIR (default ckpt).
 TF_TRAIN = """
 import sys
 import numpy as np
 import keras
 import hvdkit.tensorflow as hk
 ctx = hk.init(seed=0, threads=1)
-model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
-opt = keras.optimizers.Adam(0.1)
-ckpt = hk.Checkpointer("ckpt")
-start = ckpt.restore(model=model, optimizer=opt)
-print("START", start, flush=True)
-for epoch in range(start, int(sys.argv[1])):
-    model.layers[0].kernel.assign_add(np.ones((3, 2), "float32"))
-    ckpt.save(epoch, model=model, optimizer=opt, note=("epoch", epoch))
-print("WEIGHT", repr(float(np.sum(model.layers[0].kernel.numpy()))), "NOTE", ckpt.values.get("note"), flush=True)
+for arg in sys.argv[1:]:
+    epochs, _, where = arg.partition(":")
+    keras.utils.set_random_seed(0)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    opt = keras.optimizers.Adam(0.1)
+    ckpt = hk.Checkpointer(where or "ckpt")
+    start = ckpt.restore(model=model, optimizer=opt)
+    print("START", start, flush=True)
+    for epoch in range(start, int(epochs)):
+        model.layers[0].kernel.assign_add(np.ones((3, 2), "float32"))
+        ckpt.save(epoch, model=model, optimizer=opt, note=("epoch", epoch))
+    print("WEIGHT", repr(float(np.sum(model.layers[0].kernel.numpy()))), "NOTE", ckpt.values.get("note"), flush=True)
 """
 
 
@@ -102,7 +105,8 @@ CASES = [
     pytest.param("torch", TORCH_TRAIN, "zip", "open, and hvdkit", marks=(pytest.mark.torch, pytest.mark.horovod)),
     pytest.param("torch", TORCH_TRAIN, "pickle", "hvdkit.torch.convert_checkpoint",
                  marks=(pytest.mark.torch, pytest.mark.horovod)),
-    pytest.param("tensorflow", TF_TRAIN, "pickle", "hvdkit.tensorflow.convert_checkpoint",
+    # An older hvdkit TensorFlow checkpoint (a pickle) is refused by these same words before it is read.
+    pytest.param("tensorflow", TF_TRAIN, "pickle", "is a pickle",
                  marks=(pytest.mark.tensorflow, pytest.mark.horovod)),
 ]
 
@@ -121,7 +125,7 @@ def test_planted_checkpoint_is_refused_and_runs_nothing(ranks, tmp_path, framewo
     for n in (1, 2):  # 2 ranks: the root refuses and the other rank stops too, instead of waiting for it
         proc = ranks(n, train, [3])
         assert not marker.exists(), "loading the checkpoint ran its payload"
-        refused(proc, n, "epoch-0001.ckpt", word)
+        refused(proc, n, f"`python -m hvdkit.{framework}.convert_checkpoint ckpt/epoch-0001.ckpt`", word)
     assert {p.name: p.read_bytes() for p in (tmp_path / "ckpt").iterdir()} == before, "nothing overwritten"
 
 
@@ -130,22 +134,21 @@ def test_planted_checkpoint_is_refused_and_runs_nothing(ranks, tmp_path, framewo
 @pytest.mark.horovod
 def test_older_tensorflow_checkpoint_converts_and_resumes(ranks, tmp_path):
     from hvdkit.common import npz_payload
-    straight = ranks(1, TF_TRAIN, [3]).check()
-    os.rename(tmp_path / "ckpt", tmp_path / "full")
-    ranks(1, TF_TRAIN, [2]).check()
-    # What hvdkit wrote before the npz format: the same payload, pickled.
+    # One launch: the uninterrupted run (in "full"), then one stopped after 2 epochs of 3 (in "ckpt").
+    straight = ranks(1, TF_TRAIN, ["3:full", 2]).check()
+    # What hvdkit wrote before the npz format: the same payload, pickled. Resuming from it is refused with
+    # the command below: test_planted_checkpoint_is_refused_and_runs_nothing[tensorflow-...] (same file).
     path = tmp_path / "ckpt" / "epoch-0001.ckpt"
     old = pickle.dumps(npz_payload.decode(path.read_bytes()), protocol=pickle.HIGHEST_PROTOCOL)
     plant(tmp_path / "ckpt", 1, old)
     command = "python -m hvdkit.tensorflow.convert_checkpoint ckpt/epoch-0001.ckpt"
-    refused(ranks(1, TF_TRAIN, [3]), 1, "is a pickle", f"`{command}`")
     # The command as the error gives it, run where the job runs.
     proc = subprocess.run([sys.executable, *command.split()[1:]], capture_output=True, text=True, cwd=tmp_path,
                           timeout=120)
     assert proc.returncode == 0 and "converted ckpt/epoch-0001.ckpt" in proc.stdout, proc.stdout + proc.stderr
     assert (tmp_path / "ckpt" / "epoch-0001.ckpt.unsafe").read_bytes() == old
     resumed = ranks(1, TF_TRAIN, [3]).check()
-    assert resumed.lines("START") == ["2"]
+    assert resumed.lines("START") == ["2"] and straight.lines("START") == ["0", "0"]
     (weight, note), (reference, _) = (r.lines("WEIGHT")[0].split(" NOTE ") for r in (resumed, straight))
     assert weight == reference, "resumed from the converted file: the uninterrupted run's weights"
     assert note == "('epoch', 1)", "the saved value, a tuple still"

@@ -4,14 +4,13 @@ p ranks with per-rank batch b, after broadcast from rank 0 (each rank seeds its 
 end with the weights of plain training with batch p*b over the same sample order, with and without
 shuffling, for SGD (momentum) and Adam: to 1e-5 relative in float32. All ranks end bit-identical.
 """
-import os
 from collections import defaultdict
 
 import pytest
 
-pytestmark = pytest.mark.slow  # launches ranks
+from steps import FRAMEWORKS
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+pytestmark = pytest.mark.slow  # launches ranks
 
 
 def _check(result, n):
@@ -32,15 +31,9 @@ def _check(result, n):
         assert len({d for _, d in seen}) == 1, f"{case}: replicas diverged"
 
 
-@pytest.mark.horovod
-@pytest.mark.torch
-@pytest.mark.parametrize("n,batch", [(2, 4), (4, 3)])
-def test_torch_matches_sequential(ranks, n, batch):
-    _check(ranks(n, os.path.join(HERE, "ranks", "equiv_torch.py"), ["--batch", batch]), n)
-
-
-@pytest.mark.horovod
-@pytest.mark.tensorflow
-@pytest.mark.parametrize("n,batch", [(2, 4), (4, 3)])
-def test_tensorflow_matches_sequential(ranks, n, batch):
-    _check(ranks(n, os.path.join(HERE, "ranks", "equiv_tf.py"), ["--batch", batch]), n)
+# Each case's launch is the shared one of its framework and rank count (tests/steps.py: per-rank batch 4 at
+# 2 ranks, 3 at 4), which runs tests/ranks/equiv_*.py's run() among the other checks.
+@pytest.mark.parametrize("n", [2, 4])
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_matches_sequential(shared_checks, framework, n):
+    _check(shared_checks(framework, n), n)

@@ -1,6 +1,6 @@
 """Horovod's own TensorFlow/Keras API on Keras 3 (hvdkit's patched Horovod), used as users write it.
 
-Two launches at 2 ranks run tests/ranks/hvd_keras3_ops.py and hvd_keras3_fit.py; every expected value here
+One launch at 2 ranks runs tests/ranks/hvd_keras3_ops.py, then hvd_keras3_fit.py; every expected value here
 is computed with NumPy from the inputs the ranks report (or is a literal), never by Horovod or Keras.
 These also stand in for the upstream tests that fail only on their own Keras 2 code
 (docs/horovod-patch.md lists which test covers which).
@@ -18,25 +18,31 @@ N = 2
 pytestmark = [pytest.mark.tensorflow, pytest.mark.horovod, pytest.mark.slow]  # slow: launches ranks
 
 
-def _launch(script, tmp_path_factory, *args):
-    cwd = tmp_path_factory.mktemp(script.split(".")[0])
-    result = run_ranks(N, os.path.join(HERE, "ranks", script), [*args, str(cwd)] if args else [str(cwd)],
-                       cwd=str(cwd), timeout=300).check()
-    rows = {}
-    for line in result.lines("HVD3"):
-        row = json.loads(line)
-        rows.setdefault(row["check"], {})[row["rank"]] = row
-    return rows
+# Both rank scripts in one launch (a launch is mostly TensorFlow's import); their checks' names differ.
+BOTH = """
+import os, runpy, sys
+ranks, scratch = sys.argv[1:]
+for script in ("hvd_keras3_ops.py", "hvd_keras3_fit.py"):
+    sys.argv = [script, scratch]  # hvd_keras3_fit.py writes into its argv[1]
+    runpy.run_path(os.path.join(ranks, script), run_name="__main__")
+"""
 
 
 @pytest.fixture(scope="module")
 def ops(tmp_path_factory):
-    return _launch("hvd_keras3_ops.py", tmp_path_factory)
+    cwd = tmp_path_factory.mktemp("hvd_keras3")
+    result = run_ranks(N, BOTH, [os.path.join(HERE, "ranks"), str(cwd)], cwd=str(cwd), timeout=300).check()
+    rows = {}
+    for line in result.lines("HVD3"):
+        row = json.loads(line)
+        rows.setdefault(row["check"], {})[row["rank"]] = row
+    assert len(rows) == 12, sorted(rows)  # 8 checks of hvd_keras3_ops.py, 4 of hvd_keras3_fit.py
+    return rows
 
 
 @pytest.fixture(scope="module")
-def fit(tmp_path_factory):
-    return _launch("hvd_keras3_fit.py", tmp_path_factory)
+def fit(ops):
+    return ops
 
 
 def _a(v):

@@ -44,14 +44,18 @@ def main():
     ap.add_argument("--batch", type=int, default=4)
     ap.add_argument("--epochs", type=int, default=2)
     args = ap.parse_args()
-    ctx = hk.init(seed=0, threads=1)
+    run(hk.init(seed=0, threads=1), args.batch, args.epochs)
+
+
+def run(ctx, batch, epochs=2):
+    """Every case in turn; also one of the checks of steps_tf.py's shared launch (tests/steps.py)."""
     x, y = data()
     for opt_name in ("sgd", "adam"):
         for shuffle in (False, True):
             net = model(seed=100 + ctx.rank)  # different on each rank: broadcast must fix it
             opt = make_opt(opt_name)
             hk.broadcast_state(net, opt)
-            train = hk.shard(tf.data.Dataset.from_tensor_slices((x, y)), args.batch, shuffle=shuffle, seed=3)
+            train = hk.shard(tf.data.Dataset.from_tensor_slices((x, y)), batch, shuffle=shuffle, seed=3)
 
             @tf.function
             def step(xb, yb):
@@ -61,13 +65,13 @@ def main():
                 grads = tape.gradient(loss, net.trainable_variables)
                 opt.apply_gradients(zip(grads, net.trainable_variables))
 
-            for epoch in range(args.epochs):
+            for epoch in range(epochs):
                 for xb, yb in train.for_epoch(epoch):
                     step(xb, yb)
             w = flat(net)
             print("HASH", ctx.rank, opt_name, shuffle, hashlib.sha256(w.tobytes()).hexdigest(), flush=True)
             if ctx.rank == 0:
-                ref = sequential(x, y, opt_name, shuffle, args.batch, ctx.size, args.epochs)
+                ref = sequential(x, y, opt_name, shuffle, batch, ctx.size, epochs)
                 print("MAXREL", opt_name, shuffle, float(np.abs(w - ref).max() / np.abs(ref).max()), flush=True)
 
 

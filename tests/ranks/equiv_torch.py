@@ -38,7 +38,11 @@ def main():
     ap.add_argument("--batch", type=int, default=4)
     ap.add_argument("--epochs", type=int, default=2)
     args = ap.parse_args()
-    ctx = hk.init(seed=0, threads=1)
+    run(hk.init(seed=0, threads=1), args.batch, args.epochs)
+
+
+def run(ctx, batch, epochs=2):
+    """Every case in turn; also one of the checks of steps_torch.py's shared launch (tests/steps.py)."""
     ds = data()
     loss_fn = torch.nn.CrossEntropyLoss()
     for opt_name in ("sgd", "adam"):
@@ -46,8 +50,8 @@ def main():
             net = model(seed=100 + ctx.rank)  # deliberately different on each rank: broadcast must fix it
             opt = hk.distributed_optimizer(make_opt(opt_name, net.parameters()), net)
             hk.broadcast_state(net, opt)
-            loader = hk.shard(ds, args.batch, shuffle=shuffle, seed=3)
-            for epoch in range(args.epochs):
+            loader = hk.shard(ds, batch, shuffle=shuffle, seed=3)
+            for epoch in range(epochs):
                 loader.set_epoch(epoch)
                 for x, y in loader:
                     opt.zero_grad()
@@ -56,7 +60,7 @@ def main():
             w = flat(net)
             print("HASH", ctx.rank, opt_name, shuffle, hashlib.sha256(w.numpy().tobytes()).hexdigest(), flush=True)
             if ctx.rank == 0:
-                ref = sequential(ds, opt_name, shuffle, args.batch * ctx.size, args.epochs, loss_fn)
+                ref = sequential(ds, opt_name, shuffle, batch * ctx.size, epochs, loss_fn)
                 rel = ((w - ref).abs().max() / ref.abs().max()).item()
                 print("MAXREL", opt_name, shuffle, rel, flush=True)
 

@@ -147,13 +147,29 @@ def checkpoint(ctx, args):
     print("WEIGHTS", ctx.rank, json.dumps(flat, separators=(",", ":")), flush=True)
 
 
+def allreduce(ctx, args):
+    """tests/test_launch_allreduce.py: Horovod's own allreduce of (rank + 1) * [0, 1, 2, 3], Sum and Average."""
+    import horovod.torch as hvd
+    x = (hvd.rank() + 1) * torch.arange(4, dtype=torch.float64)
+    s = hvd.allreduce(x, op=hvd.Sum, name="s")
+    a = hvd.allreduce(x, op=hvd.Average, name="a")
+    print("RESULT", hvd.rank(), hvd.size(), *s.tolist(), *a.tolist(), flush=True)
+
+
+def equiv(ctx, args):
+    """tests/test_equivalence.py: data-parallel training against sequential training (equiv_torch.py)."""
+    from equiv_torch import run
+    run(ctx, args.equiv_batch)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("checks", nargs="+", metavar="check",
-                    choices=["shard", "metrics", "warmup", "order", "broadcast", "checkpoint"])
+                    choices=["shard", "metrics", "warmup", "order", "broadcast", "checkpoint", "allreduce", "equiv"])
     ap.add_argument("--n", type=int, default=23)
     ap.add_argument("--rule", default="linear")
     ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--equiv-batch", type=int, default=4, help="equiv: samples per rank per step")
     ap.add_argument("--dir", default="ckpt")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--kill-after", type=int, default=-1)
