@@ -11,7 +11,8 @@ from dataclasses import dataclass
 # - OpenMPI busy-polls while it waits for a peer unless it knows the node is oversubscribed; here the core
 #   it spins on is the one that should be computing. Yielding costs nothing when a core is idle.
 # OpenMPI's single-copy transport (CMA) is left as it is: its two-copy path halved the bandwidth of 16 and
-# 64 MB allreduces and did not make the ResNet34 step cheaper on one quiet machine (docs/performance.md).
+# 64 MB allreduces and cost the 2-rank ResNet34 step more CPU, not less, on a CPU without AVX-512
+# (docs/performance.md).
 CPU_FUSION_THRESHOLD = 1 * 2**20
 
 
