@@ -3,7 +3,6 @@ and writes its record. No assertion on speed (targets live in the records); the 
 a record must hold to be trusted: the machine read at run time, every side measured with consistent
 statistics, sides that compute the same thing ending with the same weights, and sentences that carry
 the record's own numbers."""
-import concurrent.futures
 import json
 import os
 import re
@@ -25,26 +24,14 @@ def _ordered(s):
     return 0 < s["min"] <= s["median"] <= s["max"] and len(s["all"]) >= 1
 
 
-# The runner twice at once, each with half of the benchmarks: a launch spends much of its time in one
-# process's imports, so two at a time fill the 2-core test machine better (quick records are not timings
-# anyone reads). Only the second half picks free ports (allreduce's Gloo sides): no two rendezvous race.
-HALVES = (("resnet", "step_tf", "pi"), ("scaling", "step_torch", "allreduce", "timeline", "check"))
-
-
 @pytest.fixture(scope="module")
 def records(tmp_path_factory):
-    from benchmarks.run import BENCHMARKS
-    assert sorted(sum(HALVES, ())) == sorted(BENCHMARKS)
     out_dir = tmp_path_factory.mktemp("bench")
-    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
-
-    def run(names):
-        only = [a for name in names for a in ("--only", name)]
-        return subprocess.run([sys.executable, "-m", "benchmarks.run", "--quick", *only, "--out-dir", str(out_dir)],
-                              cwd=ROOT, capture_output=True, text=True, timeout=1500, env=env)
-    with concurrent.futures.ThreadPoolExecutor(len(HALVES)) as pool:
-        for out in pool.map(run, HALVES):
-            assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    out = subprocess.run([sys.executable, "-m", "benchmarks.run", "--quick", "--out-dir", str(out_dir)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=1500,
+                         env=dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]))
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    from benchmarks.run import BENCHMARKS
     recs = {}
     for name in BENCHMARKS:
         with open(out_dir / f"{name}.json") as f:
