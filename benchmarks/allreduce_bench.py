@@ -24,7 +24,8 @@ HOROVOD_CYCLE_TIME (1 ms by default), agrees with the other ranks which tensors 
 and marks the handle done. HOROVOD_CYCLE_TIME=0 removes the wait, but the thread then polls without pause on
 the core the compute uses. hvdkit's Horovod wakes the thread on the enqueue instead (every side here but
 hvdkit_cycle_sleep runs on it). Large messages go to MPI_Allreduce / Gloo on the tensor itself. At
-64 MB, OpenMPI's reduction ran 1.4x slower into a buffer that starts on a page boundary (mpi4py's too); NumPy's
+64 MB, OpenMPI's reduction ran about 1.6x slower into a buffer that starts on a page boundary (mpi4py's too, sides
+hvdkit_page_aligned and mpi4py_page_aligned in benchmarks/results/allreduce.json); NumPy's
 arrays start 16 bytes in, PyTorch's tensors 64 bytes in unless THP_MEM_ALLOC_ENABLE=1 aligns them to the page.
 Huge pages for glibc's malloc (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, set by hvdkit's launchers) keep the
 tensors' offset and put OpenMPI's own reduction buffers on 2 MB pages too. mpirun with
@@ -158,16 +159,18 @@ def notes(record):
     out = [f"Median latency at {fmt_size(sizes[0])}: {latencies(sizes[0])}."]
     out += [f"At {fmt_size(s)}: {latencies(s)}." for s in sizes if s >= LARGE]
     thp = record.get("machine", {}).get("thp")
-    for side, what in (("hvdkit_4k_pages", "glibc's malloc on 4 KB pages"),
-                       ("hvdkit_page_aligned", "PyTorch's own huge pages, page-aligned (THP_MEM_ALLOC_ENABLE=1)"),
-                       ("hvdkit_two_copy", "OpenMPI's two-copy path"), ("mpi4py_page_aligned", None)):
-        base = "mpi4py" if side.startswith("mpi4py") else "hvdkit"
+    # (side, the side it is compared with, what it is, whether the machine's THP mode decides it)
+    for side, base, what, thp_decides in (
+            ("hvdkit_4k_pages", "hvdkit", "glibc's malloc on 4 KB pages", True),
+            ("hvdkit_page_aligned", "hvdkit", "PyTorch's own huge pages, page-aligned (THP_MEM_ALLOC_ENABLE=1)", False),
+            ("hvdkit_two_copy", "hvdkit", "OpenMPI's two-copy path", False),
+            ("mpi4py_page_aligned", "mpi4py", None, False)):
         large = [s for s in sizes if s >= LARGE and str(s) in table.get(side, {}) and str(s) in table.get(base, {})]
         if large:
             out.append(f"{base} over {side}{f' ({what})' if what else ''}, bus bandwidth: "
                        + ", ".join(f"{table[base][str(s)]['busbw_GBps'] / table[side][str(s)]['busbw_GBps']:.2f}x "
                                    f"at {fmt_size(s)}" for s in large)
-                       + (f"; the machine's THP mode, read at run time: '{thp}'." if thp and "pages" in side else "."))
+                       + (f"; the machine's THP mode, read at run time: '{thp}'." if thp and thp_decides else "."))
     gloo = record.get("mpirun_with_gloo_controller")
     if gloo and "one_job" in gloo:
         out.append("mpirun with HOROVOD_CONTROLLER=gloo HOROVOD_CPU_OPERATIONS=gloo "

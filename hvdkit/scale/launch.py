@@ -55,8 +55,8 @@ def with_huge_pages(tunables):
     Large buffers (PyTorch's tensors, OpenMPI's reduction buffers) then sit on 2 MB pages as NumPy's arrays do,
     which made a 64 MB allreduce at 2 ranks twice as fast (benchmarks/results/allreduce.json, side
     hvdkit_4k_pages). Not PyTorch's own THP_MEM_ALLOC_ENABLE=1: it aligns large tensors to the page, and
-    OpenMPI's reduction into a page-aligned buffer ran 1.4x slower at 64 MB, mpi4py's too (side
-    hvdkit_page_aligned). glibc older than 2.35 ignores the tunable.
+    OpenMPI's reduction into a page-aligned buffer ran about 1.6x slower at 64 MB, mpi4py's too (sides
+    hvdkit_page_aligned, mpi4py_page_aligned). glibc older than 2.35 ignores the tunable.
     """
     if tunables and "glibc.malloc.hugetlb=" in tunables:
         return tunables
