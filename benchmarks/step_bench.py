@@ -26,11 +26,15 @@ from benchmarks.harness import BenchError, stats
 
 FRAMEWORKS = {
     "torch": {"rank": "benchmarks/ranks/step_torch_rank.py", "baseline": "ddp", "sides": ("hvdkit", "horovod", "ddp"),
-              "steps": {"cnn": 40, "mlp": 40}, "untimed": 10, "reps": 5, "interleaved_reps": 5, "extras": True},
+              "steps": {"cnn": 40, "mlp": 40}, "untimed": 10, "reps": 5, "interleaved_reps": 5, "blocks": 8,
+              "extras": True},
     # hvdkit_grouped: hvdkit with DistributedGradientTape(tape, groups=1), all gradients in one collective.
     "tf": {"rank": "benchmarks/ranks/step_tf_rank.py", "baseline": "mwms",
            "sides": ("hvdkit", "horovod", "mwms", "hvdkit_grouped"),
-           "steps": {"cnn": 40, "mlp": 200}, "untimed": 3, "reps": 3, "interleaved_reps": 2, "extras": False},
+           # Interleaved: 5 launches of 16 blocks. With 2 launches of 8 (5 CNN steps a block) one record read 1.03
+           # and 1.04 where 4 launches of 16 blocks read 0.95 and 0.98 an hour later: too few blocks to cancel noise.
+           "steps": {"cnn": 40, "mlp": 200}, "untimed": 3, "reps": 3, "interleaved_reps": 5, "blocks": 16,
+           "extras": False},
 }
 MODELS = ("cnn", "mlp")
 HEADLINE_ENV = {}  # Horovod's defaults, for both frameworks; --env changes them for both Horovod sides
@@ -189,7 +193,7 @@ def main(argv=None):
     p.add_argument("--untimed", "--warmup", type=int, help="untimed steps per launch (default per framework)")
     p.add_argument("--batch", type=int, default=32, help="samples per rank per step")
     p.add_argument("--interleaved-reps", type=int, help="launches with both Horovod steps alternated in one process")
-    p.add_argument("--blocks", type=int, default=8, help="alternating blocks per interleaved launch")
+    p.add_argument("--blocks", type=int, help="alternating blocks per interleaved launch (default per framework)")
     p.add_argument("--sweep-reps", type=int, default=1, help="launches of each Horovod setting (torch; 0: no sweep)")
     p.add_argument("--env", action="append", metavar="KEY=VALUE", help=f"Horovod setting (default {HEADLINE_ENV})")
     p.add_argument("--models", default=",".join(MODELS), help="comma-separated subset of cnn,mlp")
@@ -200,6 +204,7 @@ def main(argv=None):
     models, sides = [m for m in args.models.split(",") if m], list(cfg["sides"])
     args.reps = args.reps or cfg["reps"]
     args.interleaved_reps = cfg["interleaved_reps"] if args.interleaved_reps is None else args.interleaved_reps
+    args.blocks = args.blocks or cfg["blocks"]
     extras = cfg["extras"]
     if args.quick:
         args.reps, args.steps, args.untimed, args.interleaved_reps, args.sweep_reps = 1, 5, 2, 1, 0
