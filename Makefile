@@ -10,8 +10,10 @@ export PATH := $(abspath $(BIN)):$(PATH)
 setup:
 	@bash scripts/setup.sh $(PYTHON)
 
+# Two workers: the serial run kept the two cores 67% busy (one-process tests, launch start-up, waits on
+# timeouts); tests/conftest.py keeps each file, and the files sharing launches, on one worker.
 test: setup
-	$(PYTHON) -m pytest tests
+	$(PYTHON) -m pytest tests -n 2
 
 # No setup and no multi-rank launch (tests marked slow): minutes -> about a minute, for every edit.
 test-fast:

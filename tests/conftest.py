@@ -27,6 +27,29 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=f"{module} is not installed in this interpreter"))
 
 
+# `make test` runs two pytest-xdist workers. Each file runs whole on one worker, so its module fixtures (a
+# launch several tests read) run once; the files that read the session's shared launches (shared_checks)
+# run on one worker together, or each of those launches would run on both.
+def _reads_shared_launches(name):
+    with open(os.path.join(ROOT, "tests", name)) as f:
+        return re.search(r"def test_\w*\([^)]*\bshared_checks\b", f.read()) is not None
+
+
+SHARED_LAUNCH_FILES = {f"tests/{name}" for name in os.listdir(os.path.join(ROOT, "tests"))
+                       if name.startswith("test_") and name.endswith(".py") and _reads_shared_launches(name)}
+
+
+@pytest.hookimpl(optionalhook=True)  # a plain `pytest` without xdist installed must not reject it
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadFileScheduling
+
+    class ByFile(LoadFileScheduling):
+        def _split_scope(self, nodeid):
+            path = nodeid.split("::", 1)[0]
+            return "shared_checks" if path in SHARED_LAUNCH_FILES else path
+    return ByFile(config, log)
+
+
 # mpirun --tag-output writes each chunk a rank wrote as "[job,rank]<stdout>:chunk"; horovodrun writes
 # "[rank]<stdout>:line". A print() can arrive as several chunks (unbuffered output), so each rank's
 # stream is put back together before it is split into lines.
