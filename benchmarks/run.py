@@ -29,6 +29,7 @@ BENCHMARKS = {
            ["--loop-n", "20000", "--rate-n", "200000", "--scale-n", "400000", "--repeats", "1"]),
     "scaling": ("benchmarks.scaling_bench", [], ["--quick"]),
     "resnet": ("benchmarks.resnet_bench", [], ["--quick"]),
+    "conv": ("benchmarks.conv_bench", [], ["--quick"]),
     "timeline": ("benchmarks.timeline_bench", [], ["--sizes", "1", "--repeats", "1"]),
     "check": ("benchmarks.check_bench", [], ["--quick"]),
 }

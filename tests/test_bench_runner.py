@@ -192,6 +192,23 @@ def test_resnet_record_against_the_machine(records):
         assert f"{rate:.1f} img/s" in " ".join(rec["notes"])
 
 
+@pytest.mark.horovod
+def test_conv_ceiling_from_its_own_layers(records):
+    rec = records["conv"]
+    rate = rec["matmul"][str(rec["threads"])]["machine_gflops"]
+    for size, s in rec["sizes"].items():
+        rows = rec["layers"][size]
+        assert sum(r["count"] for r in rows) == 36  # ResNet34: the stem, 32 in the blocks, 3 downsamples
+        flops = sum(r["count"] * r["flops"] for r in rows)
+        # The batch's FLOPs of every layer but the classifier, against the formula written by hand.
+        assert flops == rec["batch"] * (_resnet34_training_flops(int(size)) - 3 * 2 * 512 * 1000)
+        fastest = sum(r["count"] * min(r["seconds"].values()) for r in rows)
+        assert s["fraction_of_matmul"]["fastest_per_layer"] == pytest.approx(flops / fastest / 1e9 / rate)
+        for way in ("kernel", "hvdkit_choice"):
+            assert s["fraction_of_matmul"]["fastest_per_layer"] >= s["fraction_of_matmul"][way]
+        assert f"{s['fraction_of_matmul']['fastest_per_layer']:.2f} of the matmul rate" in " ".join(rec["notes"])
+
+
 def test_page_renders_every_record(records):
     from benchmarks.run import BENCHMARKS, page
     from benchmarks.harness import machine

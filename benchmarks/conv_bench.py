@@ -1,0 +1,107 @@
+"""What ResNet34's convolutions alone reach on this machine: the ceiling under resnet_bench's step targets.
+
+    python -m benchmarks.conv_bench --out benchmarks/results/conv.json       # 64 and 224 px (about 4 minutes)
+    python -m benchmarks.conv_bench --quick --out /tmp/conv.json             # smoke: 32 px, 2 timed runs
+
+In one run, --repeats times in turn: the machine's 2-thread float32 matmul rate (resnet_bench's
+measurement: the faster of torch's and TensorFlow's; the median over the repeats), and every distinct
+convolution of hvdkit's PyTorch ResNet34 at each image size, forward and backward alone, three ways
+(benchmarks/ranks/conv_layers_rank.py: PyTorch's kernel on NCHW, on channels-last, and hvdkit's
+matrix-product path; per layer and way the median over the repeats). Per size, with each layer taken at
+its fastest way and weighted by how often the model uses it: the convolutions' GFLOP/s and their fraction
+of the matmul rate; the same with the way hvdkit's model takes for each layer.
+A training step also runs batch norm, ReLU, the residual adds and the optimizer, so that fraction is an
+upper bound on resnet_bench's `fraction_of_matmul` for PyTorch; the record has no targets of its own.
+"""
+import argparse
+import statistics
+import sys
+
+from benchmarks import harness, resnet_bench
+from benchmarks.harness import BenchError
+
+RANK = "benchmarks/ranks/conv_layers_rank.py"
+WAYS = ("kernel", "channels_last", "matmul")
+
+
+def merged(launches):
+    """One row per layer: each way's median time over the launches (all of them kept)."""
+    rows = []
+    for same in zip(*launches):
+        row = dict(same[0], seconds={}, seconds_all={})
+        for way in WAYS:
+            row["seconds_all"][way] = [r["seconds"][way] for r in same]
+            row["seconds"][way] = statistics.median(row["seconds_all"][way])
+        rows.append(row)
+    return rows
+
+
+def summarize(rec, machine_gflops):
+    """Per size: time and GFLOP/s of all layers each way, and at each layer's fastest way."""
+    flops = sum(r["count"] * r["flops"] for r in rec["layers"])
+    seconds = {way: sum(r["count"] * r["seconds"][way] for r in rec["layers"]) for way in WAYS}
+    seconds["fastest_per_layer"] = sum(r["count"] * min(r["seconds"].values()) for r in rec["layers"])
+    seconds["hvdkit_choice"] = sum(r["count"] * r["seconds"][r["hvdkit_way"]] for r in rec["layers"])
+    gflops = {way: flops / s / 1e9 for way, s in seconds.items()}
+    return {"conv_flops_per_step": flops, "seconds_per_step": seconds, "gflops": gflops,
+            "fraction_of_matmul": {way: g / machine_gflops for way, g in gflops.items()},
+            "fastest_way": [min(r["seconds"], key=r["seconds"].get) for r in rec["layers"]]}
+
+
+def notes(record):
+    rate = record["matmul"][str(record["threads"])]["machine_gflops"]
+    out = [f"Machine matmul rate at {record['threads']} threads: {rate:.0f} GFLOP/s."]
+    for size, s in record["sizes"].items():
+        best = s["fraction_of_matmul"]["fastest_per_layer"]
+        out.append(f"{size} px, batch {record['batch']}: ResNet34's convolutions alone, each layer at its fastest of "
+                   f"{', '.join(WAYS)}, run at {s['gflops']['fastest_per_layer']:.0f} GFLOP/s, {best:.2f} of the "
+                   f"matmul rate (hvdkit's model's choices: {s['fraction_of_matmul']['hvdkit_choice']:.2f}; all by "
+                   f"PyTorch's NCHW kernel: {s['fraction_of_matmul']['kernel']:.2f}). A PyTorch "
+                   f"training step that computes them in these ways stays below {best:.2f} of it here.")
+    return out
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--sizes", default="64,224", help="image sizes, comma-separated")
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--reps", type=int, default=10, help="timed runs per layer and way in a launch")
+    p.add_argument("--repeats", type=int, default=3, help="launches per size, alternated with the matmul's")
+    p.add_argument("--matmul-size", type=int, default=2048)
+    p.add_argument("--timeout", type=int, default=900, help="seconds per launch")
+    p.add_argument("--quick", action="store_true", help="smoke run: 32 px, 2 timed runs, 512^2 matmul")
+    p.add_argument("--out", required=True)
+    args = p.parse_args(argv)
+    if args.quick:
+        args.sizes, args.reps, args.repeats, args.matmul_size = "32", 2, 1, 512
+    sizes = [int(v) for v in args.sizes.split(",") if v]
+    load_before = harness.loadavg()
+    threads = str(args.threads)
+    matmuls, launches = [], {size: [] for size in sizes}
+    for rep in range(args.repeats):  # the matmul and each size in turn, so slow spells of a shared host spread
+        # resnet_bench's measurement; quick=True there means "only at --threads", which is all this needs.
+        matmuls.append(resnet_bench.measure_matmul(argparse.Namespace(**{**vars(args), "quick": True}))[threads])
+        for size in sizes:
+            argv = [RANK, "--image-size", str(size), "--batch", str(args.batch), "--threads", threads,
+                    "--reps", str(args.reps)]
+            launches[size].append(harness.ranks(1, argv, threads=args.threads, timeout=args.timeout)[0]["layers"])
+    rate = statistics.median(m["machine_gflops"] for m in matmuls)
+    record = {"benchmark": "conv", "batch": args.batch, "threads": args.threads, "reps": args.reps,
+              "repeats": args.repeats,
+              "command": "python -m benchmarks.conv_bench" + (" --quick" if args.quick else ""),
+              "matmul": {threads: {"machine_gflops": rate, "per_repeat": matmuls}}, "layers": {}, "sizes": {}}
+    for size in sizes:
+        record["layers"][str(size)] = rows = merged(launches[size])
+        record["sizes"][str(size)] = summarize({"layers": rows}, rate)
+    record["notes"] = notes(record)
+    print("\n".join(record["notes"]))
+    harness.write(record, args.out, load_before)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except BenchError as e:
+        sys.exit(f"conv_bench: error: {e}")
