@@ -36,16 +36,16 @@ def merged(launches):
     return rows
 
 
-def summarize(rec, machine_gflops):
-    """Per size: time and GFLOP/s of all layers each way, and at each layer's fastest way."""
-    flops = sum(r["count"] * r["flops"] for r in rec["layers"])
-    seconds = {way: sum(r["count"] * r["seconds"][way] for r in rec["layers"]) for way in WAYS}
-    seconds["fastest_per_layer"] = sum(r["count"] * min(r["seconds"].values()) for r in rec["layers"])
-    seconds["hvdkit_choice"] = sum(r["count"] * r["seconds"][r["hvdkit_way"]] for r in rec["layers"])
+def summarize(rows, machine_gflops):
+    """Per size: time and GFLOP/s of all layers each way, at each layer's fastest way, and at hvdkit's."""
+    flops = sum(r["count"] * r["flops"] for r in rows)
+    seconds = {way: sum(r["count"] * r["seconds"][way] for r in rows) for way in WAYS}
+    seconds["fastest_per_layer"] = sum(r["count"] * min(r["seconds"].values()) for r in rows)
+    seconds["hvdkit_choice"] = sum(r["count"] * r["seconds"][r["hvdkit_way"]] for r in rows)
     gflops = {way: flops / s / 1e9 for way, s in seconds.items()}
     return {"conv_flops_per_step": flops, "seconds_per_step": seconds, "gflops": gflops,
             "fraction_of_matmul": {way: g / machine_gflops for way, g in gflops.items()},
-            "fastest_way": [min(r["seconds"], key=r["seconds"].get) for r in rec["layers"]]}
+            "fastest_way": [min(r["seconds"], key=r["seconds"].get) for r in rows]}
 
 
 def notes(record):
@@ -93,7 +93,7 @@ def main(argv=None):
               "matmul": {threads: {"machine_gflops": rate, "per_repeat": matmuls}}, "layers": {}, "sizes": {}}
     for size in sizes:
         record["layers"][str(size)] = rows = merged(launches[size])
-        record["sizes"][str(size)] = summarize({"layers": rows}, rate)
+        record["sizes"][str(size)] = summarize(rows, rate)
     record["notes"] = notes(record)
     print("\n".join(record["notes"]))
     harness.write(record, args.out, load_before)

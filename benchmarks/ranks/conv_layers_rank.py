@@ -21,7 +21,6 @@ import sys
 import time
 
 WAYS = ("kernel", "channels_last", "matmul")
-IMAGE_SIZE = [64]  # the model's input side, set by main()
 
 
 def layers(image_size):
@@ -40,19 +39,20 @@ def layers(image_size):
     return found
 
 
-def hvdkit_way(layer):
+def hvdkit_way(layer, image_size):
     """The way hvdkit's ResNet34 computes this layer on a CPU (resnet_torch: layout by image size, then Conv2d)."""
     from hvdkit.models import im2col, resnet_torch
 
     cin, cout, k, stride, pad, h, w = layer
     if im2col.use_im2col(im2col.out_size(h, k, stride, pad), im2col.out_size(w, k, stride, pad)):
         return "matmul"
-    return "channels_last" if IMAGE_SIZE[0] >= resnet_torch.CHANNELS_LAST_FROM else "kernel"
+    return "channels_last" if image_size >= resnet_torch.CHANNELS_LAST_FROM else "kernel"
 
 
 def time_layer(layer, way, batch, reps, first):
     import torch
     import hvdkit.models.resnet_torch as rt
+    from hvdkit.models.im2col import out_size
 
     cin, cout, k, stride, pad, h, w = layer
     rt.use_im2col = (lambda oh, ow: way == "matmul")  # the module-level name Conv2d.forward calls
@@ -69,8 +69,7 @@ def time_layer(layer, way, batch, reps, first):
         if i >= 2:
             times.append(time.perf_counter() - t0)
         conv.weight.grad, x.grad = None, None
-    oh, ow = (h + 2 * pad - k) // stride + 1, (w + 2 * pad - k) // stride + 1
-    forward = 2 * batch * oh * ow * cin * cout * k * k
+    forward = 2 * batch * out_size(h, k, stride, pad) * out_size(w, k, stride, pad) * cin * cout * k * k
     return statistics.median(times), forward * (2 if first else 3)
 
 
@@ -84,12 +83,12 @@ def main():
     args = p.parse_args()
     import torch
     torch.set_num_threads(args.threads)
-    IMAGE_SIZE[0] = args.image_size
     found = layers(args.image_size)
     rows = []
     for layer in dict.fromkeys(found):  # distinct, in the model's order
         first = layer == found[0]
-        row = {"layer": list(layer), "count": found.count(layer), "seconds": {}, "hvdkit_way": hvdkit_way(layer)}
+        row = {"layer": list(layer), "count": found.count(layer), "seconds": {},
+               "hvdkit_way": hvdkit_way(layer, args.image_size)}
         for way in WAYS:
             row["seconds"][way], row["flops"] = time_layer(layer, way, args.batch, args.reps, first)
         rows.append(row)
