@@ -43,15 +43,16 @@ LIBRARIES = ("torch", "tensorflow")
 # (framework, image size): variants measured against "hvdkit" there. XLA and Eigen at 224 px would take
 # minutes per step; torch.compile's gain or loss shows at 64 px already.
 VARIANTS = {
-    ("tensorflow", 64): ("library_conv", "keras_batch_norm", "xla", "inter_op_1", "onednn_off"),
+    ("tensorflow", 64): ("library_conv", "keras_batch_norm", "xla", "inter_op_1", "onednn_off", "keep_heap"),
     ("tensorflow", 224): ("keras_batch_norm",),
-    ("torch", 64): ("library_conv", "channels_last", "torch_compile", "page_aligned_thp"),
-    ("torch", 224): ("nchw", "page_aligned_thp"),
+    ("torch", 64): ("library_conv", "channels_last", "torch_compile", "page_aligned_thp", "glibc_heap"),
+    ("torch", 224): ("nchw", "page_aligned_thp", "glibc_heap"),
 }
 # Fraction of the machine's 2-thread matmul rate each framework's step must reach, per image size (issue 26).
 TARGET_FRACTION, TARGET_TF_OVER_TORCH = {64: 0.6, 224: 0.9}, 0.83
 # hvdkit's CPU allreduce defaults (hvdkit/common/context.py, and the TF tape's 1/size seed), each put back to
-# Horovod's or OpenMPI's own in the 2-rank allreduce CPU runs, then all together, and OpenMPI's two-copy path
+# Horovod's or OpenMPI's own in the 2-rank allreduce CPU runs, then all together; glibc's heap thresholds
+# (hvdkit/common/heap.py, torch's init()), and OpenMPI's two-copy path
 # (init() chose it before this record's hvdkit): name -> (environment, rank script variant, frameworks).
 MiB = 2**20
 UPSTREAM_ENV = {"HOROVOD_FUSION_THRESHOLD": str(128 * MiB), "OMPI_MCA_btl_vader_single_copy_mechanism": "cma",
@@ -61,6 +62,7 @@ REVERTED = {
     "two_copy": ({"OMPI_MCA_btl_vader_single_copy_mechanism": "none"}, "hvdkit", FRAMEWORKS),
     "busy_polling": ({"OMPI_MCA_mpi_yield_when_idle": "0"}, "hvdkit", FRAMEWORKS),
     "horovod_tape": ({}, "horovod_tape", ("tensorflow",)),
+    "glibc_heap": ({"HVDKIT_KEEP_HEAP": "0"}, "hvdkit", ("torch",)),
     "all_upstream": (UPSTREAM_ENV, "hvdkit", ("torch",)),
     "all_upstream_tf": (UPSTREAM_ENV, "horovod_tape", ("tensorflow",)),
 }

@@ -38,6 +38,9 @@ VARIANTS = {
     "torch_compile": ("torch", "torch.compile(model) (Inductor; its compile time is in the untimed steps)"),
     "page_aligned_thp": ("torch", "THP_MEM_ALLOC_ENABLE=1: PyTorch's own huge pages, large tensors aligned to the "
                                   "page (what hvdkit's launchers set before glibc's hugetlb tunable)"),
+    "glibc_heap": ("torch", "HVDKIT_KEEP_HEAP=0: glibc's own mmap and trim thresholds, freed tensors given back to "
+                            "the OS every step (init() keeps them in the heap: hvdkit/common/heap.py)"),
+    "keep_heap": ("tensorflow", "hvdkit.common.heap.keep_in_heap() after init(), as hvdkit.torch.init() does"),
 }
 
 
@@ -95,6 +98,9 @@ def _tf_step(args):
     from hvdkit.models.resnet_tf import resnet34
 
     ctx = hk.init(seed=0, threads=args.threads)
+    if args.variant == "keep_heap":
+        from hvdkit.common.heap import keep_in_heap
+        keep_in_heap()
     if args.variant == "inter_op_1":
         tf.config.threading.set_inter_op_parallelism_threads(1)
     model = resnet34(args.num_classes, input_shape=(args.image_size,) * 2 + (3,),
@@ -123,6 +129,8 @@ def _tf_step(args):
 def _torch_step(args):
     if args.variant == "page_aligned_thp":
         os.environ["THP_MEM_ALLOC_ENABLE"] = "1"  # read by torch's CPU allocator
+    if args.variant == "glibc_heap":
+        os.environ["HVDKIT_KEEP_HEAP"] = "0"  # read by init()
     import torch
     import hvdkit.torch as hk
     from hvdkit.models.resnet_torch import resnet34

@@ -5,6 +5,7 @@ import torch
 import horovod.torch as hvd
 
 from hvdkit.common import errors as _errors
+from hvdkit.common import heap as _heap
 from hvdkit.common import log as _log
 from hvdkit.common import metrics as _metrics
 from hvdkit.common import schedule as _schedule
@@ -21,7 +22,10 @@ def init(seed=None, threads=None, fail_fast=True):
     then. fail_fast=False keeps Python's own exception handling (and your atexit handlers).
     """
     _errors.default_stall_shutdown()  # a rank that skips a collective ends the job instead of hanging it
-    cpu_horovod_defaults(gpu=torch.cuda.is_available())  # an allreduce that takes less CPU from the step
+    gpu = torch.cuda.is_available()
+    cpu_horovod_defaults(gpu=gpu)  # an allreduce that takes less CPU from the step
+    if not gpu:
+        _heap.keep_in_heap()  # a step's tensors reuse the heap instead of being mapped and faulted in each step
     hvd.init()
     if fail_fast:
         _errors.install(hvd.rank(), hvd.size())  # a failing rank ends the job now, naming itself
