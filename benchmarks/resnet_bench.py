@@ -1,6 +1,6 @@
 """ResNet34 training against this machine's own limit: its matmul rate, the model's FLOPs, each framework's images/s.
 
-    python -m benchmarks.resnet_bench --out benchmarks/results/resnet.json     # full (about eleven minutes)
+    python -m benchmarks.resnet_bench --out benchmarks/results/resnet.json     # full (about 45 minutes)
     python -m benchmarks.resnet_bench --quick --out /tmp/resnet.json          # smoke: 32 px, 2 steps, no variants
 
 In one run, each piece a 1-rank launch through benchmarks/harness.py (benchmarks/ranks/resnet_limit_rank.py):
@@ -11,8 +11,10 @@ In one run, each piece a 1-rank launch through benchmarks/harness.py (benchmarks
 - flops: hvdkit's ResNet34 training step's FLOPs per image, counted by torch's FlopCounterMode.
 - runs: the example users run, `mpirun --bind-to none -n 1 python examples/resnet34/train_hvd.py (train_hvd_torch.py)
   --image-size S --batch-size 16 --threads 2 ...`, each framework and size, alternated, --repeats times;
-  images/s is the run record's total_rate. GFLOP/s = images/s x FLOPs per image; fraction = that over the
-  2-thread matmul rate.
+  images/s is the run record's total_rate. GFLOP/s = images/s x FLOPs per image. The host's speed drifts, so
+  each round of runs is preceded by a 2-thread matmul of both libraries (the first round by the one above):
+  a launch's fraction is its GFLOP/s over the machine's rate of its round, and the size's fraction is the
+  median launch's.
 - profile: where a PyTorch step's time goes at the first size (torch.profiler, each operator's share).
 - allreduce CPU: the same step at 1 and at 2 ranks (64 px, 1 thread and one core each, hvdkit's launcher
   binding), with the CPU time per step of the compute threads and of the others (Horovod's background thread,
@@ -28,6 +30,7 @@ TensorFlow >= 0.83 of PyTorch's images/s at 64 px.
 import argparse
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -68,20 +71,22 @@ REVERTED = {
 }
 
 
+def matmul_at(threads, args):
+    """Both libraries' float32 matmul rate at `threads` (one launch each); the faster is the machine's."""
+    rates = {}
+    for lib in LIBRARIES:
+        rec = harness.ranks(1, [RANK, "matmul", "--library", lib, "--threads", str(threads),
+                                "--size", str(args.matmul_size)], threads=threads, timeout=args.timeout)[0]
+        rates[lib] = stats(rec["gflops"])
+    best = max(rates, key=lambda lib: rates[lib]["median"])
+    print(f"matmul {args.matmul_size}^2 float32, {threads} thread(s): "
+          + ", ".join(f"{lib} {s['median']:.0f}" for lib, s in rates.items()) + " GFLOP/s", flush=True)
+    return {"gflops": rates, "best_library": best, "machine_gflops": rates[best]["median"]}
+
+
 def measure_matmul(args):
-    out = {}
     # --quick: only the rate the runs are measured against (--threads), 2 launches instead of 4.
-    for threads in ((args.threads,) if args.quick else (1, 2)):
-        rates = {}
-        for lib in LIBRARIES:
-            rec = harness.ranks(1, [RANK, "matmul", "--library", lib, "--threads", str(threads),
-                                    "--size", str(args.matmul_size)], threads=threads, timeout=args.timeout)[0]
-            rates[lib] = stats(rec["gflops"])
-        best = max(rates, key=lambda lib: rates[lib]["median"])
-        out[str(threads)] = {"gflops": rates, "best_library": best, "machine_gflops": rates[best]["median"]}
-        print(f"matmul {args.matmul_size}^2 float32, {threads} thread(s): "
-              + ", ".join(f"{lib} {s['median']:.0f}" for lib, s in rates.items()) + " GFLOP/s", flush=True)
-    return out
+    return {str(threads): matmul_at(threads, args) for threads in ((args.threads,) if args.quick else (1, 2))}
 
 
 def example_run(framework, size, args, out_dir, rep):
@@ -110,15 +115,20 @@ def variant_run(framework, size, variant, args):
     return rec
 
 
-def summarize_runs(runs, flops, matmul, args):
+def summarize_runs(runs, flops):
     out = {}
     for (fw, size), recs in runs.items():
         rates = stats(r["total_rate"] for r, _ in recs)
         per_image = flops[str(size)]
-        gflops = rates["median"] * per_image / 1e9
+        launches = [{"images_per_s": r["total_rate"], "machine_gflops": r["matmul"]["machine_gflops"],
+                     "gflops_by_library": {lib: g["median"] for lib, g in r["matmul"]["gflops"].items()},
+                     "fraction_of_matmul": r["total_rate"] * per_image / 1e9 / r["matmul"]["machine_gflops"]}
+                    for r, _ in recs]
         out.setdefault(fw, {})[str(size)] = {
-            "images_per_s": rates, "gflops": gflops,
-            "fraction_of_matmul": gflops / matmul[str(args.threads)]["machine_gflops"],
+            "images_per_s": rates, "gflops": rates["median"] * per_image / 1e9,
+            # each launch against the machine's rate measured just before its round; the median launch
+            "fraction_of_matmul": statistics.median(x["fraction_of_matmul"] for x in launches),
+            "launches": launches,
             "step_times": [r["step_times"][0] for r, _ in recs],
             "load_average": [r.get("load_average") for r, _ in recs],
             "command": recs[0][1]}
@@ -172,6 +182,10 @@ def notes(record):
     m2 = record["matmul"]["2"]
     lines = [f"Machine matmul rate at 2 threads: {m2['machine_gflops']:.0f} GFLOP/s ({m2['best_library']}; "
              + ", ".join(f"{lib} {s['median']:.0f}" for lib, s in m2["gflops"].items()) + ")."]
+    rounds = sorted({x["machine_gflops"] for sizes in record["runs"].values() for r in sizes.values()
+                     for x in r["launches"]})
+    lines.append(f"Before each round of runs it read {rounds[0]:.0f}-{rounds[-1]:.0f} GFLOP/s; each run's fraction "
+                 "is against its round's rate.")
     for fw, sizes in record["runs"].items():
         for size, r in sizes.items():
             lines.append(f"{fw} {size} px: {r['images_per_s']['median']:.1f} img/s (range "
@@ -244,9 +258,15 @@ def main(argv=None):
         flops = harness.ranks(1, [RANK, "flops", "--sizes", ",".join(map(str, sizes))], threads=1,
                               timeout=args.timeout)[0]["flops_per_image"]
         runs = {(fw, s): [] for s in sizes for fw in FRAMEWORKS}
+        # The host's speed drifts (the same matmul read 129-159 GFLOP/s within an hour): each round of runs is
+        # measured against the machine's rate taken just before it, the first round against `matmul`'s.
+        limits = [matmul[str(args.threads)]]
         with tempfile.TemporaryDirectory(prefix="resnet-bench-") as tmp:
             for rep, (fw, size) in harness.alternate(runs, args.repeats):
-                runs[fw, size].append(example_run(fw, size, args, tmp, rep))
+                if rep == len(limits):
+                    limits.append(matmul_at(args.threads, args))
+                rec, command = example_run(fw, size, args, tmp, rep)
+                runs[fw, size].append(({**rec, "matmul": limits[rep]}, command))
                 rate = runs[fw, size][-1][0]['total_rate']
                 print(f"repeat {rep + 1}/{args.repeats} {fw} {size} px: {rate:.1f} img/s "
                       f"[{time.perf_counter() - t0:.0f} s]", flush=True)
@@ -277,7 +297,7 @@ def main(argv=None):
                    "variant_repeats": args.variant_repeats, "matmul_size": args.matmul_size},
         "matmul": matmul,
         "flops_per_image": flops,
-        "runs": summarize_runs(runs, flops, matmul, args),
+        "runs": summarize_runs(runs, flops),
         "profile_torch": profile,
         "variants": summarize_variants(variants),
         "allreduce_cpu": split,
