@@ -82,5 +82,5 @@ def test_torch_init_keeps_the_heap_unless_the_user_chose(tmp_path, env, kept):
 @pytest.mark.tensorflow
 @pytest.mark.horovod
 def test_tensorflow_init_leaves_glibc_alone(tmp_path):
-    # TensorFlow's ResNet34 step ran slower with these thresholds (docs/performance.md).
+    # TensorFlow's ResNet34 step gained nothing from these thresholds (docs/performance.md).
     assert faults_per_step(tmp_path, "tensorflow") >= PAGES_PER_STEP * 0.9

@@ -10,8 +10,8 @@ keep_in_heap() sets both thresholds so that blocks up to 32 MiB come from the he
 stays with the process for the next step. The cost is memory: what a step freed is kept (the resident size
 stays near the step's peak, as a caching allocator's would) instead of being returned between steps.
 
-Measured on the ResNet34 step (docs/performance.md, variant `glibc_heap` in benchmarks/results/resnet.json).
-hvdkit.torch.init() calls it on ranks without a GPU; TensorFlow's step was slower with the same thresholds,
+Measured on the ResNet34 step: docs/performance.md, the `glibc_heap` rows and the hand A/Bs they cite.
+hvdkit.torch.init() calls it on ranks without a GPU; TensorFlow's step gained nothing from the same thresholds,
 so hvdkit.tensorflow does not. It does nothing when the user chose thresholds (MALLOC_MMAP_THRESHOLD_,
 MALLOC_TRIM_THRESHOLD_, or glibc.malloc.mmap_threshold / trim_threshold in GLIBC_TUNABLES), when
 HVDKIT_KEEP_HEAP=0, or without glibc.
