@@ -80,8 +80,7 @@ def main(argv=None):
     threads = str(args.threads)
     matmuls, launches = [], {size: [] for size in sizes}
     for rep in range(args.repeats):  # the matmul and each size in turn, so slow spells of a shared host spread
-        # resnet_bench's measurement; quick=True there means "only at --threads", which is all this needs.
-        matmuls.append(resnet_bench.measure_matmul(argparse.Namespace(**{**vars(args), "quick": True}))[threads])
+        matmuls.append(resnet_bench.matmul_at(args.threads, args))  # resnet_bench's measurement
         for size in sizes:
             argv = [RANK, "--image-size", str(size), "--batch", str(args.batch), "--threads", threads,
                     "--reps", str(args.reps)]

@@ -189,8 +189,8 @@ def test_resnet_record_against_the_machine(records):
         assert sorted(x["images_per_s"] for x in launches) == sorted(run["images_per_s"]["all"])
         assert all(x["machine_gflops"] == max(x["gflops_by_library"].values()) for x in launches)
         assert launches[0]["machine_gflops"] == m2["machine_gflops"]  # the first round: the record's matmul
-        fractions = sorted(x["images_per_s"] * _resnet34_training_flops(int(size)) / 1e9 / x["machine_gflops"]
-                           for x in launches)
+        fractions = [x["images_per_s"] * _resnet34_training_flops(int(size)) / 1e9 / x["machine_gflops"]
+                     for x in launches]
         assert run["fraction_of_matmul"] == pytest.approx(statistics.median(fractions))
         # Records made before the torch script lost --framework name the TensorFlow one with that option.
         assert re.search(r"examples/resnet34/train_hvd(_torch\.py|\.py --framework torch)" if fw == "torch"
