@@ -25,8 +25,12 @@ from benchmarks import harness, step_notes
 from benchmarks.harness import BenchError, stats
 
 FRAMEWORKS = {
+    # Torch: the two optimizers' steps differ by one attribute set, yet with 5 launches of 40 steps (0.6 s of MLP,
+    # 2.8 s of CNN) and 8 blocks of 5 steps records read 0.94 to 1.06: launches of one side spread 55-82 ms
+    # within minutes on a shared host. 12 alternated rounds of the CNN read 0.995 (hvdkit 71.8 ms, hand-written
+    # 72.2 ms, 2026-11-26), as did longer blocks interleaved (0.999): more rounds, longer launches and blocks.
     "torch": {"rank": "benchmarks/ranks/step_torch_rank.py", "baseline": "ddp", "sides": ("hvdkit", "horovod", "ddp"),
-              "steps": {"cnn": 40, "mlp": 40}, "untimed": 10, "reps": 5, "interleaved_reps": 5, "blocks": 8,
+              "steps": {"cnn": 120, "mlp": 400}, "untimed": 10, "reps": 12, "interleaved_reps": 5, "blocks": 16,
               "extras": True},
     # hvdkit_grouped: hvdkit with DistributedGradientTape(tape, groups=1), all gradients in one collective.
     "tf": {"rank": "benchmarks/ranks/step_tf_rank.py", "baseline": "mwms",
