@@ -258,8 +258,8 @@ def main(argv=None):
         flops = harness.ranks(1, [RANK, "flops", "--sizes", ",".join(map(str, sizes))], threads=1,
                               timeout=args.timeout)[0]["flops_per_image"]
         runs = {(fw, s): [] for s in sizes for fw in FRAMEWORKS}
-        # The host's speed drifts (the same matmul read 129-159 GFLOP/s within an hour): each round of runs is
-        # measured against the machine's rate taken just before it, the first round against `matmul`'s.
+        # The host's speed drifts (the same matmul read 134-172 GFLOP/s within an hour in one record): each round
+        # of runs is measured against the machine's rate taken just before it, the first round against `matmul`'s.
         limits = [matmul[str(args.threads)]]
         with tempfile.TemporaryDirectory(prefix="resnet-bench-") as tmp:
             for rep, (fw, size) in harness.alternate(runs, args.repeats):

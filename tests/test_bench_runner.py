@@ -202,17 +202,29 @@ def test_resnet_record_against_the_machine(records):
 def test_conv_ceiling_from_its_own_layers(records):
     rec = records["conv"]
     rate = rec["matmul"][str(rec["threads"])]["machine_gflops"]
-    for size, s in rec["sizes"].items():
-        rows = rec["layers"][size]
-        assert sum(r["count"] for r in rows) == 36  # ResNet34: the stem, 32 in the blocks, 3 downsamples
-        flops = sum(r["count"] * r["flops"] for r in rows)
-        # The batch's FLOPs of every layer but the classifier, against the formula written by hand.
-        assert flops == rec["batch"] * (_resnet34_training_flops(int(size)) - 3 * 2 * 512 * 1000)
-        fastest = sum(r["count"] * min(r["seconds"].values()) for r in rows)
-        assert s["fraction_of_matmul"]["fastest_per_layer"] == pytest.approx(flops / fastest / 1e9 / rate)
-        for way in ("kernel", "hvdkit_choice"):
-            assert s["fraction_of_matmul"]["fastest_per_layer"] >= s["fraction_of_matmul"][way]
-        assert f"{s['fraction_of_matmul']['fastest_per_layer']:.2f} of the matmul rate" in " ".join(rec["notes"])
+    assert set(rec["frameworks"]) == {"torch", "tensorflow"}
+    for fw, entry in rec["frameworks"].items():
+        for size, s in entry["sizes"].items():
+            rows = entry["layers"][size]
+            assert sum(r["count"] for r in rows) == 36  # ResNet34: the stem, 32 in the blocks, 3 downsamples
+            flops = sum(r["count"] * r["flops"] for r in rows)
+            # The batch's FLOPs of every layer but the classifier, against the formula written by hand.
+            assert flops == rec["batch"] * (_resnet34_training_flops(int(size)) - 3 * 2 * 512 * 1000)
+            fastest = sum(r["count"] * min(r["seconds"].values()) for r in rows)
+            frac = s["fraction_of_matmul"]
+            assert frac["fastest_per_layer"] == pytest.approx(flops / fastest / 1e9 / rate)
+            for way in ("kernel", "hvdkit_choice", "fastest_without_xla"):
+                assert frac["fastest_per_layer"] >= frac.get(way, 0)
+            if fw == "tensorflow":
+                library = sum(r["count"] * min(r["seconds"]["kernel"], r["seconds"]["matmul"]) for r in rows)
+                assert frac["fastest_without_xla"] == pytest.approx(flops / library / 1e9 / rate)
+            assert f"{fw}, {size} px" in " ".join(rec["notes"])
+            assert f"{frac['fastest_per_layer']:.2f} of the matmul rate" in " ".join(rec["notes"])
+    # The two models are the same network: the same convolutions, as often (the order the two models list
+    # them in differs: Keras lists a block's shortcut convolution before its second 3x3).
+    for size in rec["frameworks"]["torch"]["layers"]:
+        assert (sorted((r["layer"], r["count"]) for r in rec["frameworks"]["torch"]["layers"][size])
+                == sorted((r["layer"], r["count"]) for r in rec["frameworks"]["tensorflow"]["layers"][size]))
 
 
 def test_page_renders_every_record(records):

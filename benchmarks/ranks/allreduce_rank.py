@@ -23,6 +23,8 @@ import time
 
 from hvdkit.common.ranks import local_rank_and_size, rank_and_size
 
+PAGE_ALIGNED = "BENCH_PAGE_ALIGNED"  # set: mpi4py's buffers start on a page boundary (NumPy's start 16 bytes in)
+
 
 def pin_to_core(local_rank, local_size):
     """One core per rank, as mpirun binds: horovodrun leaves ranks free to wander between cores."""
@@ -93,8 +95,6 @@ def _torch_buffer(n, value):
     import torch
     return torch.full((n,), float(value), dtype=torch.float32)
 
-
-PAGE_ALIGNED = "BENCH_PAGE_ALIGNED"  # set: mpi4py's buffers start on a page boundary (NumPy's start 16 bytes in)
 
 SIDES = {"hvd": horovod_side, "hvdkit": lambda: horovod_side(hvdkit_init=True), "mpi4py": mpi4py_side,
          "torch": torch_side}
