@@ -1,7 +1,7 @@
 """What ResNet34's convolutions alone reach on this machine: the ceiling under resnet_bench's step targets.
 
-    python -m benchmarks.conv_bench --out benchmarks/results/conv.json       # both frameworks, 64 and 224 px
-    python -m benchmarks.conv_bench --quick --out /tmp/conv.json             # smoke: 32 px, 2 timed runs
+    python -m benchmarks.conv_bench --out benchmarks/results/conv.json   # both frameworks, 64, 224 px: 44 min
+    python -m benchmarks.conv_bench --quick --out /tmp/conv.json         # smoke: 32 px, 2 timed runs
 
 In one run, --repeats times in turn: the machine's 2-thread float32 matmul rate (resnet_bench's
 measurement: the faster of torch's and TensorFlow's; the median over the repeats), and every distinct

@@ -1,6 +1,6 @@
 """`make bench`: run every benchmark, write benchmarks/results/*.json and docs/BENCHMARKS.md (their list).
 
-    python -m benchmarks.run                 # all, full size (minutes; run on a quiet machine)
+    python -m benchmarks.run                 # all, full size (hours on 2 cores; a quiet machine)
     python -m benchmarks.run --only pi       # one of them (the page keeps the others' earlier records)
     python -m benchmarks.run --page          # rewrite docs/BENCHMARKS.md from the records, run nothing
     python -m benchmarks.run --quick --out-dir /tmp/b   # smoke: tiny sizes, no docs written (make test)
