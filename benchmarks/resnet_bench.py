@@ -43,8 +43,9 @@ RANK = "benchmarks/ranks/resnet_limit_rank.py"
 TRAIN = {"tensorflow": "examples/resnet34/train_hvd.py", "torch": "examples/resnet34/train_hvd_torch.py"}
 FRAMEWORKS = ("torch", "tensorflow")
 LIBRARIES = ("torch", "tensorflow")
-# (framework, image size): variants measured against "hvdkit" there. XLA and Eigen at 224 px would take
-# minutes per step; torch.compile's gain or loss shows at 64 px already.
+# (framework, image size): variants measured against "hvdkit" there. Eigen is left out at 224 px for its time
+# per step; XLA at 224 px too, though a hand A/B here read its step at hvdkit's speed after a 19 s compile
+# (docs/performance.md): a lead for the next record. torch.compile's gain or loss shows at 64 px already.
 VARIANTS = {
     ("tensorflow", 64): ("library_conv", "keras_batch_norm", "xla", "inter_op_1", "onednn_off", "keep_heap"),
     ("tensorflow", 224): ("keras_batch_norm",),
