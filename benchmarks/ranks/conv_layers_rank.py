@@ -86,6 +86,19 @@ def training_flops(layer, batch, first):
     return forward * (2 if first else 3)
 
 
+def median_seconds(step, reps, untimed=2, after=None):
+    """The median wall time of `reps` calls of step() after `untimed` ones; after() runs untimed after each."""
+    times = []
+    for i in range(reps + untimed):
+        t0 = time.perf_counter()
+        step()
+        if i >= untimed:
+            times.append(time.perf_counter() - t0)
+        if after:
+            after()
+    return statistics.median(times)
+
+
 def time_tf_layer(layer, way, batch, reps, first):
     import tensorflow as tf
     import hvdkit.models.resnet_tf as rt
@@ -106,13 +119,7 @@ def time_tf_layer(layer, way, batch, reps, first):
             loss = tf.reduce_sum(y * y)
         return tape.gradient(loss, [conv.kernel] if first else [conv.kernel, x])
 
-    times = []
-    for i in range(reps + 2):
-        t0 = time.perf_counter()
-        run(x)  # on a CPU the call returns once the function has run
-        if i >= 2:
-            times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return median_seconds(lambda: run(x), reps)  # on a CPU the call returns once the function has run
 
 
 def time_torch_layer(layer, way, batch, reps, first):
@@ -126,15 +133,15 @@ def time_torch_layer(layer, way, batch, reps, first):
     if way == "channels_last":
         x = x.to(memory_format=torch.channels_last)
     x.requires_grad_(not first)
-    times = []
-    for i in range(reps + 2):
-        t0 = time.perf_counter()
+
+    def step():
         y = conv(x)
         (y * y).sum().backward()
-        if i >= 2:
-            times.append(time.perf_counter() - t0)
+
+    def clear():
         conv.weight.grad, x.grad = None, None
-    return statistics.median(times)
+
+    return median_seconds(step, reps, after=clear)
 
 
 def main():
