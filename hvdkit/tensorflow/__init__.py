@@ -7,6 +7,7 @@
     opt = keras.optimizers.Adam(hk.scale_lr(1e-3))                    # 4
     hk.warmup(opt, epochs=2, steps_per_epoch=train.steps)             # 4 (before or after 5)
     tape = hk.DistributedGradientTape(tape)                           # 5 (inside the step), or:
+    step = hk.train_step(model, loss_fn, opt)                         # 5 (the whole step, XLA if faster), or:
     opt = hk.distributed_optimizer(opt)                               # 5 (apply_gradients, model.fit)
     hk.broadcast_state(model, opt)                                    # 6
     start = hk.Checkpointer("ckpt").restore(model=model, optimizer=opt, data=train)      # 7
@@ -21,6 +22,7 @@ from hvdkit.tensorflow._core import (
     DistributedGradientTape, average_metrics, broadcast_state, distributed_optimizer, init, print0, progress,
     scale_lr, warmup,
 )
+from hvdkit.tensorflow._step import TrainStep, train_step
 from hvdkit.tensorflow._data import ShardedDataset, shard, shard_eval
 from hvdkit.tensorflow._checkpoint import Checkpointer
 from hvdkit.tensorflow.callbacks import BroadcastCallback, MetricAverageCallback, WarmupCallback
@@ -32,7 +34,8 @@ timeline_window = _TimelineWindow.factory(hvd)
 
 __all__ = [
     "init", "shard", "shard_eval", "ShardedDataset", "scale_lr", "warmup", "distributed_optimizer",
-    "DistributedGradientTape", "broadcast_state", "Checkpointer", "CheckpointError", "average_metrics",
+    "DistributedGradientTape", "train_step", "TrainStep", "broadcast_state", "Checkpointer", "CheckpointError",
+    "average_metrics",
     "check_consistent", "ConsistencyError", "print0", "progress", "timeline_window",
     "BroadcastCallback", "MetricAverageCallback", "WarmupCallback",
 ]
