@@ -50,7 +50,9 @@ def test_mutant_flagged_on_its_step_only(mutants, flavour, step, kind):
 
 @pytest.mark.parametrize("path", [os.path.join(MUTANT_DIR, b) for b in make_mutants.BASES.values()]
                          + [os.path.join(ROOT, "homework", n)
-                            for n in ("pytorch_mnist_hvd.py", "tensorflow2_mnist_hvd.py")])
+                            for n in ("pytorch_mnist_hvd.py", "tensorflow2_mnist_hvd.py")]
+                         + [os.path.join(ROOT, "examples", "resnet34", n)
+                            for n in ("train_hvd.py", "train_hvd_torch.py")])
 def test_correct_scripts_have_all_eight_steps_ok(path):
     findings, _, _ = analyze(path)
     assert {n: f.verdict for n, f in findings.items()} == {n: OK for n in range(1, 9)}
@@ -60,6 +62,34 @@ def _write(tmp_path, body, name="train.py"):
     path = tmp_path / name
     path.write_text(textwrap.dedent(body))
     return str(path)
+
+
+HVDKIT_STEP = """
+    import keras
+    import hvdkit.tensorflow as hk
+    ctx = hk.init()
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    opt, loss_fn = keras.optimizers.SGD(0.01), keras.losses.MeanSquaredError()
+    batches = []
+
+    def train_step(x, y):  # the user's own function of the same name is no wrapper
+        return x
+
+    {step}
+    for x, y in batches:
+        train_step(x, y)
+"""
+
+
+@pytest.mark.parametrize("step, verdict", [
+    ("train_step = hk.train_step(model, loss_fn, opt)", OK),
+    ("train_step = hk.TrainStep(model, loss_fn, opt, jit_compile=False)", OK),
+    ('train_step = hk.train_step(model, loss_fn, opt, op="sum")', WRONG),
+    ('opt = hk.distributed_optimizer(opt, op="sum")', WRONG),
+    ("pass", MISSING)])
+def test_hvdkit_train_step_is_step_5_and_a_function_of_that_name_is_not(tmp_path, step, verdict):
+    findings, _, _ = analyze(_write(tmp_path, HVDKIT_STEP.format(step=step)))
+    assert findings[5].verdict == verdict, findings[5]
 
 
 HOROVOD_IDIOM = """

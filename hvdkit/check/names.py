@@ -57,7 +57,8 @@ LR_OVERWRITING_SCHEDULERS = {"OneCycleLR": ("max_lr",), "CyclicLR": ("base_lr", 
 
 # --- step 5: gradient averaging ----------------------------------------------------------------
 WRAPPERS = ("DistributedOptimizer", "distributed_optimizer", "DistributedGradientTape", "allreduce_gradients",
-            "PartialDistributedGradientTape", "PartialDistributedOptimizer")
+            "PartialDistributedGradientTape", "PartialDistributedOptimizer",
+            "train_step", "TrainStep")  # hvdkit.tensorflow's whole step (API names only: not a user's train_step)
 SUM_OPS = re.compile(r"^(Sum|sum)$")
 OPTIMIZER_STEPS = ("step", "apply_gradients", "minimize", "train_on_batch", "fit", "fit_generator")
 SIGNATURES = {  # (module, name): the keywords Horovod 0.28.1 accepts

@@ -20,7 +20,8 @@ def judge(f):
             return Finding(WRONG, f"the wrapper made at line {e.line} is thrown away", e.line,
                            "assign it: opt = hvd.DistributedOptimizer(opt) / tape = hvd.DistributedGradientTape(tape)")
         op = kw.get("op")
-        if (op is not None and names.SUM_OPS.match(ast.unparse(op).split(".")[-1])) or (
+        # hvd.Sum, or hvdkit's op="sum"
+        if (op is not None and names.SUM_OPS.match(ast.unparse(op).split(".")[-1].strip("'\""))) or (
                 isinstance(kw.get("average"), ast.Constant) and kw["average"].value is False):
             return Finding(WRONG, f"gradients summed, not averaged (line {e.line}): the step is hvd.size() times too "
                            "large on top of the LR scaling", e.line, "use op=hvd.Average (the default)")
