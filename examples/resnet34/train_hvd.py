@@ -6,7 +6,8 @@
 Every line that differs from train_resnet34.py carries a `# Horovod:` comment naming its step (of the eight
 in docs/eight-steps.md); tests/test_resnet.py checks that nothing else changed. Rank 0 prints every step's
 time, images/s, loss and the time left, then each rank's images/s and their sum. `--json PATH` (default
-$HVDKIT_RECORD, set by `hvdkit scale`) writes the run record of docs/scale.md.
+$HVDKIT_RECORD, set by `hvdkit scale`) writes the run record of docs/scale.md. Step 5 is hk.train_step: its
+forward and backward pass runs under XLA if a trial on six extra untimed steps finds that faster (`--xla`).
 """
 import argparse
 import os
@@ -66,6 +67,8 @@ def parse_args():
     p.add_argument("--lr-warmup-steps", type=whole(0), default=5,  # Horovod: step 4, Goyal et al. 2017
                    help="ramp the LR from --lr to --lr x ranks over this many steps")  # Horovod: step 4
     p.add_argument("--fp16-allreduce", action="store_true", help="send gradients as float16")  # Horovod: step 5
+    p.add_argument("--xla", choices=("auto", "on", "off"), default="auto", help="compile the forward and "  # Horovod:
+                   "backward pass with XLA; auto: time both ways on extra untimed steps, keep the faster")  # Horovod: 5
     p.add_argument("--threads", type=whole(1), help="intra-op threads per rank (default: cores / ranks)")  # Horovod: 2
     p.add_argument("--checkpoint-dir", help="resume from the latest checkpoint here, save one at the end")  # Horovod: 7
     p.add_argument("--timeline", metavar="PATH", help="record Horovod's timeline of --timeline-steps")  # Horovod:
@@ -79,6 +82,8 @@ def parse_args():
         p.error(f"--lr must be > 0, got {args.lr}")
     if args.data == "folder" and not (args.data_dir and os.path.isdir(args.data_dir)):
         p.error("--data folder needs --data-dir DIR (one subdirectory of images per class)")
+    args.jit_compile = {"auto": "auto", "on": True, "off": False}[args.xla]  # Horovod: step 5, hk.train_step's
+    args.warmup_steps += hk.TrainStep.trial_length(args.jit_compile)  # Horovod: step 5, its trial is untimed
     args.total_steps = args.warmup_steps + args.num_steps
     if args.json and os.path.isdir(args.json):  # Horovod: the run record
         p.error(f"--json {args.json} is a directory: give a file name, e.g. {args.json}/run.json")  # Horovod:
@@ -159,14 +164,8 @@ def main():
     hk.warmup(opt, steps=args.lr_warmup_steps)  # Horovod: step 4, ramped up from --lr over the first steps
     loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 
-    @tf.function
-    def train_step(x, y):
-        with tf.GradientTape() as tape:
-            loss = loss_fn(y, model(x, training=True))
-        tape = hk.DistributedGradientTape(tape, compression=args.compression)  # Horovod: step 5, averaged gradients
-        grads = tape.gradient(loss, model.trainable_variables)
-        opt.apply_gradients(zip(grads, model.trainable_variables))
-        return loss
+    train_step = hk.train_step(model, loss_fn, opt, compression=args.compression,  # Horovod: step 5, averaged
+                               jit_compile=args.jit_compile)  # Horovod: gradients; XLA outside the allreduce
 
     hk.broadcast_state(model, opt)  # Horovod: step 6, rank 0's weights and optimizer slots, before step 1
     ckpt = hk.Checkpointer(args.checkpoint_dir) if args.checkpoint_dir else None  # Horovod: step 7, rank 0 writes
@@ -186,6 +185,7 @@ def main():
         meter.step(float(train_step(x, y)))  # float() waits for the step: the clock stops when it is done
     if window:  # Horovod: the timeline
         window.close()  # Horovod: complete on rank 0
+    meter.say(f"forward and backward pass: {train_step.report()}")  # Horovod: step 5, XLA's trial
     if ckpt:  # Horovod: step 7
         ckpt.save(run, model=model, optimizer=opt)  # Horovod: step 7, only rank 0 writes
     loss = hk.average_metrics({"loss": meter.loss_pair()})["loss"]  # Horovod: step 8, over every rank's steps
@@ -198,6 +198,7 @@ def main():
                   config=vars(args), versions=versions)
     meter.finish(ranks, loss, args.json, ctx.threads, resumed_run=run,  # Horovod: every rank; rank 0 writes the
                  device=ctx.device, fp16_allreduce=args.fp16_allreduce,  # Horovod: record (docs/scale.md), its
+                 xla=train_step.report(),  # Horovod: step 5, what the trial measured and chose
                  **fields)  # Horovod: device (a GPU per rank: the ideal is linear in ranks)
     return 0
 
