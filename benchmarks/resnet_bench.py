@@ -44,11 +44,12 @@ TRAIN = {"tensorflow": "examples/resnet34/train_hvd.py", "torch": "examples/resn
 FRAMEWORKS = ("torch", "tensorflow")
 LIBRARIES = ("torch", "tensorflow")
 # (framework, image size): variants measured against "hvdkit" there. Eigen is left out at 224 px for its time
-# per step; XLA at 224 px too, though a hand A/B here read its step at hvdkit's speed after a 19 s compile
-# (docs/performance.md): a lead for the next record. torch.compile's gain or loss shows at 64 px already.
+# per step. hvdkit's TF step chooses XLA or not by a timed trial (hk.train_step); no_xla is the step without it,
+# at both sizes. torch.compile's gain or loss shows at 64 px already.
 VARIANTS = {
-    ("tensorflow", 64): ("library_conv", "keras_batch_norm", "xla", "inter_op_1", "onednn_off", "keep_heap"),
-    ("tensorflow", 224): ("keras_batch_norm",),
+    ("tensorflow", 64): ("library_conv", "keras_batch_norm", "xla", "no_xla", "inter_op_1", "onednn_off",
+                         "keep_heap"),
+    ("tensorflow", 224): ("keras_batch_norm", "no_xla"),
     ("torch", 64): ("library_conv", "channels_last", "torch_compile", "page_aligned_thp", "glibc_heap"),
     ("torch", 224): ("nchw", "page_aligned_thp", "glibc_heap"),
 }
@@ -70,6 +71,10 @@ REVERTED = {
     "all_upstream": (UPSTREAM_ENV, "hvdkit", ("torch",)),
     "all_upstream_tf": (UPSTREAM_ENV, "horovod_tape", ("tensorflow",)),
 }
+
+# The allreduce runs time TF's step without XLA: the Horovod-tape sides cannot be compiled, and the study is
+# of the allreduce's CPU cost, not of XLA.
+ALLREDUCE_BASE = {("tensorflow", "hvdkit"): "no_xla"}
 
 
 def matmul_at(threads, args):
@@ -144,6 +149,7 @@ def allreduce_cpu(args):
             + [(2, name) for name, (_, _, fws) in REVERTED.items() if fw in fws]}
     for _, (fw, n, name) in harness.alternate(runs, args.variant_repeats):
         env, variant, _ = REVERTED.get(name, ({}, "hvdkit", FRAMEWORKS))
+        variant = ALLREDUCE_BASE.get((fw, variant), variant)
         argv = step_argv(fw, 64, 1, args.split_steps, args, variant)
         runs[fw, n, name].append(harness.ranks(n, argv, env_set=env, threads=1, timeout=args.timeout)[0]["per_step_ms"])
         print(f"{fw} {n} rank(s), 1 thread each, {name}: {runs[fw, n, name][-1]}", flush=True)
@@ -156,7 +162,9 @@ def allreduce_cpu(args):
                    "efficiency": one["wall"] / two["wall"],
                    "other_cpu_share_at_2": two["other_cpu"] / two["wall"],
                    "efficiency_from_allreduce_cpu": one["wall"] / (one["wall"] + two["other_cpu"]),
-                   "reverted": {name: {"environment": REVERTED[name][0], "variant": REVERTED[name][1],
+                   "rank_variant": ALLREDUCE_BASE.get((fw, "hvdkit"), "hvdkit"),
+                   "reverted": {name: {"environment": REVERTED[name][0],
+                                       "variant": ALLREDUCE_BASE.get((fw, REVERTED[name][1]), REVERTED[name][1]),
                                        "per_step_ms": runs[fw, 2, name], "median_per_step_ms": med[fw, 2, name],
                                        "efficiency": one["wall"] / med[fw, 2, name]["wall"]}
                                 for (f, n, name) in runs if f == fw and name in REVERTED}}

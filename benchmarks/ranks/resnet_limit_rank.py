@@ -11,7 +11,8 @@ flops: FLOPs per image of hvdkit's ResNet34 training step (forward and backward)
 torch.utils.flop_counter at each size (one pass over a batch of 2: the count is per image).
 profile: where a torch step's time goes (torch.profiler: each operator's share of the self CPU time).
 step: the examples' training step (synthetic batch made once, SGD with momentum) with hvdkit's defaults
-(hvdkit's init: threads, TF's inter-op pool) or one VARIANTS change; the time of every step, and the CPU
+(hvdkit's init: threads, TF's inter-op pool; TF: hk.train_step, whose XLA trial runs in extra untimed steps)
+or one VARIANTS change; the time of every step, and the CPU
 time per step of the compute threads and of the others (Horovod's background thread, MPI). Launched on
 several ranks it averages gradients as the examples do (DistributedGradientTape / distributed_optimizer).
 Writes DIR/rank<r>.json.
@@ -28,7 +29,10 @@ VARIANTS = {
     "library_conv": ("both", "every convolution by the framework's own kernel, none as one matrix product "
                              "(hvdkit.models.im2col.IM2COL_MAX_PIXELS = 0)"),
     "keras_batch_norm": ("tensorflow", "Keras 3's own BatchNormalization layer instead of the fused kernel"),
-    "xla": ("tensorflow", "the step compiled by XLA: tf.function(jit_compile=True)"),
+    "xla": ("tensorflow", "the whole step compiled by XLA, tf.function(jit_compile=True): at 1 rank only (Horovod's "
+                          "collectives cannot be compiled)"),
+    "no_xla": ("tensorflow", "hk.train_step(jit_compile=False): the forward and backward pass not compiled by XLA "
+                             "(hvdkit's step before its XLA trial)"),
     "inter_op_1": ("tensorflow", "one inter-op thread instead of init()'s min(2, threads)"),
     "onednn_off": ("tensorflow", "TF_ENABLE_ONEDNN_OPTS=0: Eigen's kernels instead of oneDNN's"),
     "horovod_tape": ("tensorflow", "Horovod's own hvd.DistributedGradientTape, whose Average divides the summed "
@@ -110,20 +114,27 @@ def _tf_step(args):
     x = tf.random.normal((args.batch, args.image_size, args.image_size, 3))
     y = tf.random.uniform((args.batch,), 0, args.num_classes, tf.int64)
 
-    @tf.function(jit_compile=args.variant == "xla")
-    def step():
-        with tf.GradientTape() as tape:
-            loss = loss_fn(y, model(x, training=True))
-        if ctx.size > 1:  # the examples' step 5
-            tape = (hvd.DistributedGradientTape(tape) if args.variant == "horovod_tape"
-                    else hk.DistributedGradientTape(tape))
-        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
-        return loss
+    settings = {"inter_op_threads": tf.config.threading.get_inter_op_parallelism_threads()}
+    if args.variant in ("xla", "horovod_tape"):
+        @tf.function(jit_compile=args.variant == "xla")
+        def step():
+            with tf.GradientTape() as tape:
+                loss = loss_fn(y, model(x, training=True))
+            if ctx.size > 1:  # the examples' step 5 before hk.train_step, by Horovod's own tape
+                tape = hvd.DistributedGradientTape(tape)
+            opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+            return loss
+    else:  # the example's step 5
+        jit = False if args.variant == "no_xla" else "auto"
+        train_step = hk.train_step(model, loss_fn, opt, jit_compile=jit)
+        settings.update(trial_steps=hk.TrainStep.trial_length(jit), xla=train_step.report)
+
+        def step():
+            return train_step(x, y)
 
     if ctx.size > 1:
         hk.broadcast_state(model, opt)
-    return (lambda: float(step()), ctx,
-            {"inter_op_threads": tf.config.threading.get_inter_op_parallelism_threads()})
+    return lambda: float(step()), ctx, settings
 
 
 def _torch_step(args):
@@ -204,9 +215,11 @@ def step(args):
         hvdkit.models.im2col.IM2COL_MAX_PIXELS = 0  # read at each layer's call (TF: when the step is traced)
     run, ctx, settings = (_tf_step if args.framework == "tensorflow" else _torch_step)(args)
     start = time.perf_counter()
-    for _ in range(args.untimed):
+    for _ in range(args.untimed + settings.get("trial_steps", 0)):  # TF's XLA trial: untimed too
         run()
     untimed_s = time.perf_counter() - start
+    if "xla" in settings:
+        settings["xla"] = settings["xla"]()  # what the trial measured and chose
     times = []
     cpu_before, wall_before = thread_cpu(), time.perf_counter()
     for _ in range(args.steps):
