@@ -77,6 +77,11 @@ REVERTED = {
 ALLREDUCE_BASE = {("tensorflow", "hvdkit"): "no_xla"}
 
 
+def allreduce_variant(framework, variant):
+    """The rank script's variant the allreduce runs launch for `variant` (ALLREDUCE_BASE)."""
+    return ALLREDUCE_BASE.get((framework, variant), variant)
+
+
 def matmul_at(threads, args):
     """Both libraries' float32 matmul rate at `threads` (one launch each); the faster is the machine's."""
     rates = {}
@@ -149,8 +154,7 @@ def allreduce_cpu(args):
             + [(2, name) for name, (_, _, fws) in REVERTED.items() if fw in fws]}
     for _, (fw, n, name) in harness.alternate(runs, args.variant_repeats):
         env, variant, _ = REVERTED.get(name, ({}, "hvdkit", FRAMEWORKS))
-        variant = ALLREDUCE_BASE.get((fw, variant), variant)
-        argv = step_argv(fw, 64, 1, args.split_steps, args, variant)
+        argv = step_argv(fw, 64, 1, args.split_steps, args, allreduce_variant(fw, variant))
         runs[fw, n, name].append(harness.ranks(n, argv, env_set=env, threads=1, timeout=args.timeout)[0]["per_step_ms"])
         print(f"{fw} {n} rank(s), 1 thread each, {name}: {runs[fw, n, name][-1]}", flush=True)
     med = {key: {k: stats(r[k] for r in recs)["median"] for k in recs[0]} for key, recs in runs.items()}
@@ -162,9 +166,9 @@ def allreduce_cpu(args):
                    "efficiency": one["wall"] / two["wall"],
                    "other_cpu_share_at_2": two["other_cpu"] / two["wall"],
                    "efficiency_from_allreduce_cpu": one["wall"] / (one["wall"] + two["other_cpu"]),
-                   "rank_variant": ALLREDUCE_BASE.get((fw, "hvdkit"), "hvdkit"),
+                   "rank_variant": allreduce_variant(fw, "hvdkit"),
                    "reverted": {name: {"environment": REVERTED[name][0],
-                                       "variant": ALLREDUCE_BASE.get((fw, REVERTED[name][1]), REVERTED[name][1]),
+                                       "variant": allreduce_variant(fw, REVERTED[name][1]),
                                        "per_step_ms": runs[fw, 2, name], "median_per_step_ms": med[fw, 2, name],
                                        "efficiency": one["wall"] / med[fw, 2, name]["wall"]}
                                 for (f, n, name) in runs if f == fw and name in REVERTED}}

@@ -26,6 +26,7 @@ def test_each_way_once_untimed_then_alternated():
     assert taken == [("a", False), ("b", False), ("a", True), ("b", True), ("b", True), ("a", True),
                      ("a", True), ("b", True)]
     assert trial.times == {"a": [1.0, 1.0, 1.0], "b": [2.0, 2.0, 2.0]}
+    assert len(taken) == Trial.length(3)
 
 
 def test_the_faster_way_by_the_jobs_means_not_this_ranks():
@@ -37,7 +38,7 @@ def test_the_faster_way_by_the_jobs_means_not_this_ranks():
     assert trial.means == {"a": 3.0, "b": 1.25}
 
 
-def test_a_failed_way_is_skipped_and_loses():
+def test_a_failed_way_runs_the_other_way_untimed_and_loses():
     trial = Trial(("xla", "plain"))
     taken = run(trial, {"plain": 0.5}, fail={"xla"})
     # The failed attempt, then every planned step still runs (the other way, untimed in xla's slots): a rank

@@ -15,6 +15,11 @@ import math
 
 
 class Trial:
+    @staticmethod
+    def length(timed_per_way=2):
+        """Steps a trial takes: each way once untimed, then timed_per_way timed steps each."""
+        return 2 + 2 * timed_per_way
+
     def __init__(self, ways, timed_per_way=2):
         if len(ways) != 2 or ways[0] == ways[1]:
             raise ValueError(f"a trial compares two different ways, got {ways!r}")

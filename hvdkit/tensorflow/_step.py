@@ -53,7 +53,7 @@ class TrainStep:
     @staticmethod
     def trial_length(jit_compile="auto", trial_steps=2):
         """How many steps the trial of jit_compile takes (0 unless "auto"): count them as untimed."""
-        return 2 + 2 * trial_steps if jit_compile == "auto" else 0
+        return Trial.length(trial_steps) if jit_compile == "auto" else 0
 
     def _build(self, jit):
         model, loss_fn, optimizer = self._model, self._loss_fn, self._optimizer
