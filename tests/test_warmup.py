@@ -45,12 +45,14 @@ def test_scheduler_follows_formula(shared_checks, framework, rule, n):
 def test_warmup_before_or_after_distributed_optimizer_is_exact_and_silent(shared_checks, framework):
     """Steps 4 and 5 in either order: the LR each step really applied (read off the weight update) follows
     the ramp from 0.1 to 0.2 over 4 steps at 2 ranks, and no warning is raised (the rank script turns any
-    warning into an error: PyTorch's "lr_scheduler.step() before optimizer.step()" among them)."""
+    warning into an error: PyTorch's "lr_scheduler.step() before optimizer.step()" among them). The same
+    ramp when the run is checkpointed after 2 steps and a new run resumes: a torch scheduler made before
+    step 5 must still set the LR the restored optimizer uses."""
     expected = [0.1, 0.125, 0.15, 0.175, 0.2, 0.2]  # 0.1 + (0.2 - 0.1) * min(s / 4, 1), s = 0..5
     assert WARMUP == 4, "the expected ramp below is worked out for 4 warmup steps"
     rows = json_rows(shared_checks(framework, 2), "ORDER")
     assert len(rows) == 2
     for row in rows:
-        assert set(row) == {"warmup_first", "optimizer_first"}
+        assert set(row) == {"warmup_first", "optimizer_first", "warmup_first_resumed", "optimizer_first_resumed"}
         for order, lrs in row.items():
             assert lrs == pytest.approx(expected, rel=1e-5), order

@@ -114,6 +114,7 @@ def distributed_optimizer(optimizer, model, compression="none", backward_passes_
         optimizer, named_parameters=model.named_parameters(), compression=comp,
         backward_passes_per_step=backward_passes_per_step, op=reduce_op)
     _report_steps(optimizer, wrapped)
+    _keep_param_groups(wrapped)
     return wrapped
 
 
@@ -130,6 +131,24 @@ def _report_steps(original, wrapped):
         return type(self).step(self, *args, **kwargs)
 
     wrapped.step = types.MethodType(step, wrapped)
+
+
+def _keep_param_groups(wrapped):
+    """Keep the param_groups the wrapped optimizer shares with the original through load_state_dict().
+
+    torch's load_state_dict() puts new dicts in param_groups. A scheduler made on the original (warmup before
+    step 5) goes on setting the LR in the old ones, so after a resume, or Horovod's broadcast_optimizer_state
+    (it loads too), the wrapped optimizer would keep the loaded LR to the end of training. Copy the loaded
+    values into the shared dicts instead (tests/test_warmup.py's resumed orders fail if this goes).
+    """
+    def load_state_dict(self, state_dict):
+        shared = self.param_groups
+        type(self).load_state_dict(self, state_dict)
+        for old, new in zip(shared, self.param_groups):
+            old.update(new)  # new["params"] is old["params"]: torch keeps the parameters it has
+        self.param_groups = shared
+
+    wrapped.load_state_dict = types.MethodType(load_state_dict, wrapped)
 
 
 def broadcast_state(model, optimizer=None, root_rank=0):

@@ -52,15 +52,16 @@ def warmup(ctx, args):
 
 
 def order(ctx, args):
-    """Steps 4 and 5 in both orders: the LR each optimizer step really applied, read off the update.
+    """Steps 4 and 5 in both orders: the LR each optimizer step really applied, read off the update; and the
+    same when the run is saved after 2 steps and a new run resumes from the checkpoint (step 7).
 
     One weight, loss = weight * (rank + 1): the averaged gradient is (size + 1) / 2, so plain SGD moves the
     weight by lr * (size + 1) / 2. Any warning fails the check.
     """
     warnings.simplefilter("error")
-    out = {}
     x = tf.constant([[ctx.rank + 1.0]])
-    for name in ("warmup_first", "optimizer_first"):
+
+    def build(name):
         model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, use_bias=False, kernel_initializer="zeros")])
         opt = keras.optimizers.SGD(hk.scale_lr(0.1))
         if name == "warmup_first":
@@ -70,14 +71,28 @@ def order(ctx, args):
             opt = hk.distributed_optimizer(opt)
             hk.warmup(opt, steps=args.warmup)
         hk.broadcast_state(model, opt)
+        return model, opt
+
+    def applied(model, opt, steps):
         lrs = []
-        for _ in range(args.warmup + 2):
+        for _ in range(steps):
             before = float(model.weights[0].numpy()[0, 0])
             with tf.GradientTape() as tape:
                 loss = tf.reduce_sum(model(x))
             opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
             lrs.append((before - float(model.weights[0].numpy()[0, 0])) / ((ctx.size + 1) / 2))
-        out[name] = lrs
+        return lrs
+
+    out = {}
+    for name in ("warmup_first", "optimizer_first"):
+        out[name] = applied(*build(name), args.warmup + 2)
+        ckpt = hk.Checkpointer(f"order-{name}")
+        model, opt = build(name)
+        lrs = applied(model, opt, 2)
+        ckpt.save(0, model=model, optimizer=opt)
+        model, opt = build(name)  # a new run
+        ckpt.restore(model=model, optimizer=opt)
+        out[name + "_resumed"] = lrs + applied(model, opt, args.warmup)
     print("ORDER", ctx.rank, json.dumps(out), flush=True)
 
 

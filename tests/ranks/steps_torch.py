@@ -60,14 +60,15 @@ def warmup(ctx, args):
 
 
 def order(ctx, args):
-    """Steps 4 and 5 in both orders: the LR each optimizer step really applied, read off the update.
+    """Steps 4 and 5 in both orders: the LR each optimizer step really applied, read off the update; and the
+    same when the run is saved after 2 steps and a new run resumes from the checkpoint (step 7).
 
     One weight, loss = weight * (rank + 1): the averaged gradient is (size + 1) / 2, so plain SGD moves the
     weight by lr * (size + 1) / 2. Any warning (PyTorch's scheduler-order one) fails the check.
     """
     warnings.simplefilter("error")
-    out = {}
-    for name in ("warmup_first", "optimizer_first"):
+
+    def build(name):
         model = torch.nn.Linear(1, 1, bias=False)
         torch.nn.init.zeros_(model.weight)
         opt = torch.optim.SGD(model.parameters(), lr=hk.scale_lr(0.1))
@@ -77,15 +78,29 @@ def order(ctx, args):
         else:
             opt = hk.distributed_optimizer(opt, model)
             sched = hk.warmup(opt, steps=args.warmup)
+        return model, opt, sched
+
+    def applied(model, opt, sched, steps):
         lrs = []
-        for _ in range(args.warmup + 2):
+        for _ in range(steps):
             before = model.weight.item()
             opt.zero_grad()
             (model.weight * (ctx.rank + 1.0)).sum().backward()
             opt.step()
             sched.step()
             lrs.append((before - model.weight.item()) / ((ctx.size + 1) / 2))
-        out[name] = lrs
+        return lrs
+
+    out = {}
+    for name in ("warmup_first", "optimizer_first"):
+        out[name] = applied(*build(name), args.warmup + 2)
+        ckpt = hk.Checkpointer(f"order-{name}")
+        model, opt, sched = build(name)
+        lrs = applied(model, opt, sched, 2)
+        ckpt.save(0, model=model, optimizer=opt, scheduler=sched)
+        model, opt, sched = build(name)  # a new run
+        ckpt.restore(model=model, optimizer=opt, scheduler=sched)
+        out[name + "_resumed"] = lrs + applied(model, opt, sched, args.warmup)
     print("ORDER", ctx.rank, json.dumps(out), flush=True)
 
 
