@@ -12,9 +12,9 @@ In one run, each piece a 1-rank launch through benchmarks/harness.py (benchmarks
 - runs: the example users run, `mpirun --bind-to none -n 1 python examples/resnet34/train_hvd.py (train_hvd_torch.py)
   --image-size S --batch-size 16 --threads 2 ...`, each framework and size, alternated, --repeats times;
   images/s is the run record's total_rate. GFLOP/s = images/s x FLOPs per image. The host's speed drifts, so
-  each round of runs is preceded by a 2-thread matmul of both libraries (the first round by the one above):
-  a launch's fraction is its GFLOP/s over the machine's rate of its round, and the size's fraction is the
-  median launch's.
+  each run is followed by a 2-thread matmul of both libraries (the first preceded by the one above): a launch's
+  fraction is its GFLOP/s over the machine's rate around it (each library's mean of the readings before and
+  after, the faster library's), and the size's fraction is the median launch's.
 - profile: where a PyTorch step's time goes at the first size (torch.profiler, each operator's share).
 - allreduce CPU: the same step at 1 and at 2 ranks (64 px, 1 thread and one core each, hvdkit's launcher
   binding), with the CPU time per step of the compute threads and of the others (Horovod's background thread,
@@ -95,6 +95,16 @@ def matmul_at(threads, args):
     return {"gflops": rates, "best_library": best, "machine_gflops": rates[best]["median"]}
 
 
+def bracket(before, after):
+    """The machine's rate over a run between two matmul readings: each library's mean of the two medians, the
+    faster library's mean the machine's."""
+    means = {lib: (before["gflops"][lib]["median"] + after["gflops"][lib]["median"]) / 2 for lib in LIBRARIES}
+    best = max(means, key=means.get)
+    return {"gflops": {lib: {"median": means[lib], "before": before["gflops"][lib]["median"],
+                             "after": after["gflops"][lib]["median"]} for lib in LIBRARIES},
+            "best_library": best, "machine_gflops": means[best]}
+
+
 def measure_matmul(args):
     # --quick: only the rate the runs are measured against (--threads), 2 launches instead of 4.
     return {str(threads): matmul_at(threads, args) for threads in ((args.threads,) if args.quick else (1, 2))}
@@ -133,11 +143,13 @@ def summarize_runs(runs, flops):
         per_image = flops[str(size)]
         launches = [{"images_per_s": r["total_rate"], "machine_gflops": r["matmul"]["machine_gflops"],
                      "gflops_by_library": {lib: g["median"] for lib, g in r["matmul"]["gflops"].items()},
+                     "gflops_before_after": {lib: [g["before"], g["after"]]
+                                             for lib, g in r["matmul"]["gflops"].items()},
                      "fraction_of_matmul": r["total_rate"] * per_image / 1e9 / r["matmul"]["machine_gflops"]}
                     for r, _ in recs]
         out.setdefault(fw, {})[str(size)] = {
             "images_per_s": rates, "gflops": rates["median"] * per_image / 1e9,
-            # each launch against the machine's rate measured just before its round; the median launch
+            # each launch against the machine's rate read just before and after it (bracket); the median launch
             "fraction_of_matmul": statistics.median(x["fraction_of_matmul"] for x in launches),
             "launches": launches,
             "step_times": [r["step_times"][0] for r, _ in recs],
@@ -195,10 +207,10 @@ def notes(record):
     m2 = record["matmul"]["2"]
     lines = [f"Machine matmul rate at 2 threads: {m2['machine_gflops']:.0f} GFLOP/s ({m2['best_library']}; "
              + ", ".join(f"{lib} {s['median']:.0f}" for lib, s in m2["gflops"].items()) + ")."]
-    rounds = sorted({x["machine_gflops"] for sizes in record["runs"].values() for r in sizes.values()
-                     for x in r["launches"]})
-    lines.append(f"Before each round of runs it read {rounds[0]:.0f}-{rounds[-1]:.0f} GFLOP/s; each run's fraction "
-                 "is against its round's rate.")
+    readings = sorted(g for sizes in record["runs"].values() for r in sizes.values() for x in r["launches"]
+                      for g in x["gflops_before_after"][m2["best_library"]])
+    lines.append(f"Read again after every run, {m2['best_library']}'s rate ranged {readings[0]:.0f}-{readings[-1]:.0f} "
+                 "GFLOP/s; each run's fraction is against the mean of the readings before and after it.")
     for fw, sizes in record["runs"].items():
         for size, r in sizes.items():
             lines.append(f"{fw} {size} px: {r['images_per_s']['median']:.1f} img/s (range "
@@ -271,15 +283,16 @@ def main(argv=None):
         flops = harness.ranks(1, [RANK, "flops", "--sizes", ",".join(map(str, sizes))], threads=1,
                               timeout=args.timeout)[0]["flops_per_image"]
         runs = {(fw, s): [] for s in sizes for fw in FRAMEWORKS}
-        # The host's speed drifts (the same matmul read 134-172 GFLOP/s within an hour in one record): each round
-        # of runs is measured against the machine's rate taken just before it, the first round against `matmul`'s.
-        limits = [matmul[str(args.threads)]]
+        # The host's speed drifts (the same matmul read 134-172 GFLOP/s within an hour in one record, and one
+        # step 1.5 times as fast two minutes later in another): every run is measured between two readings of
+        # the machine's rate, each run's "after" the next one's "before", the first's "before" `matmul`'s.
+        before = matmul[str(args.threads)]
         with tempfile.TemporaryDirectory(prefix="resnet-bench-") as tmp:
             for rep, (fw, size) in harness.alternate(runs, args.repeats):
-                if rep == len(limits):
-                    limits.append(matmul_at(args.threads, args))
                 rec, command = example_run(fw, size, args, tmp, rep)
-                runs[fw, size].append(({**rec, "matmul": limits[rep]}, command))
+                after = matmul_at(args.threads, args)
+                runs[fw, size].append(({**rec, "matmul": bracket(before, after)}, command))
+                before = after
                 rate = runs[fw, size][-1][0]['total_rate']
                 print(f"repeat {rep + 1}/{args.repeats} {fw} {size} px: {rate:.1f} img/s "
                       f"[{time.perf_counter() - t0:.0f} s]", flush=True)
