@@ -9,7 +9,7 @@ No framework is imported.
 import ast
 from typing import NamedTuple, Optional
 
-from hvdkit.check.names import api_name
+from hvdkit.check.names import SUM_OPS, api_name
 
 MAX_DEPTH = 12
 
@@ -361,6 +361,14 @@ def statement_of(node):
 def result_discarded(call):
     """The call's value is thrown away: it is an expression statement of its own."""
     return isinstance(getattr(call, "parent", None), ast.Expr)
+
+
+def sums(call):
+    """The call's `op=` asks for a sum: Horovod's hvd.Sum (any spelling of the module), or hvdkit's op="sum"."""
+    op = next((k.value for k in call.keywords if k.arg == "op"), None)
+    if isinstance(op, ast.Constant) and isinstance(op.value, str):
+        return bool(SUM_OPS.match(op.value))
+    return op is not None and bool(SUM_OPS.match(ast.unparse(op).split(".")[-1]))
 
 
 def assigned_name(call):

@@ -4,7 +4,7 @@ import re
 
 from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
-from hvdkit.check.script import assigned_name, dotted, result_discarded
+from hvdkit.check.script import assigned_name, dotted, result_discarded, sums
 
 
 def judge(f):
@@ -19,10 +19,7 @@ def judge(f):
         if result_discarded(e.node):
             return Finding(WRONG, f"the wrapper made at line {e.line} is thrown away", e.line,
                            "assign it: opt = hvd.DistributedOptimizer(opt) / tape = hvd.DistributedGradientTape(tape)")
-        op = kw.get("op")
-        # hvd.Sum, or hvdkit's op="sum"
-        if (op is not None and names.SUM_OPS.match(ast.unparse(op).split(".")[-1].strip("'\""))) or (
-                isinstance(kw.get("average"), ast.Constant) and kw["average"].value is False):
+        if sums(e.node) or (isinstance(kw.get("average"), ast.Constant) and kw["average"].value is False):
             return Finding(WRONG, f"gradients summed, not averaged (line {e.line}): the step is hvd.size() times too "
                            "large on top of the LR scaling", e.line, "use op=hvd.Average (the default)")
         typo = _unknown_keyword(f, e)

@@ -5,7 +5,7 @@ import re
 from hvdkit.check import names
 from hvdkit.check.rules import step3_shard
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.script import assigned_name, dotted
+from hvdkit.check.script import assigned_name, dotted, sums
 
 
 def judge(f):
@@ -19,7 +19,7 @@ def judge(f):
             return Finding(WRONG, f"metrics averaged at line {e.line} on some ranks only: the collective hangs or "
                            "mixes with others", e.line, "average on every rank, then print on rank 0")
         kw = {k.arg: ast.unparse(k.value) for k in e.node.keywords}
-        if names.SUM_OPS.match(kw.get("op", "x").split(".")[-1]) or kw.get("average") == "False":
+        if sums(e.node) or kw.get("average") == "False":
             if not _divided_later(f, e):
                 return Finding(WRONG, f"line {e.line} sums a metric over ranks and reports the sum as its value",
                                e.line, "divide the summed total by the summed count")
