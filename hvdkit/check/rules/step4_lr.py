@@ -4,6 +4,7 @@ import re
 
 from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.script import dotted
 
 
 _WRAPPING = re.compile(r"LossScale|Distributed|Lookahead|SWA|Wrapper|Schedule", re.I)
@@ -38,6 +39,9 @@ def judge(f):
                            "build the optimizer with learning_rate=base_lr * hvd.size()")
         return Finding(UNKNOWN, "no optimizer construction found")
     verdicts = [_judge_lr(f, e) for e in opts]
+    verdicts = _with_multiplier_schedulers(f, verdicts)
+    by_callbacks, from_start = _lr_callbacks(f)
+    verdicts = by_callbacks + ([] if from_start and by_callbacks else verdicts)
     overwritten = _overwritten_by_scheduler(f)
     if overwritten is not None:
         verdicts.append(overwritten)
@@ -72,15 +76,14 @@ def _judge_lr(f, e):
     hk = lambda n: isinstance(n, ast.Call) and _hvdkit_scaling(f, n)  # noqa: E731 - a predicate for mentions()
     if f.mentions(expr, hk):
         return Finding(OK, f"scaled by hvdkit: {f.text(e.line)}", e.line)
-    divides = lambda n: isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv)) and \
-        f.mentions(n.right, f.is_size)  # noqa: E731 - a predicate for mentions()
-    if f.mentions(expr, divides):
+    if -1 in _size_powers(f, expr):
         return Finding(WRONG, f"LR divided by hvd.size() (line {e.line}): it must grow with the global batch", e.line,
                        "multiply the base LR by hvd.size()")
     if f.mentions(expr, f.is_rank) or f.mentions(expr, f.is_local_rank):
         return Finding(WRONG, f"LR depends on the rank (line {e.line}): ranks step with different LRs", e.line,
                        "scale by hvd.size(), not hvd.rank()")
-    if f.mentions(expr, f.is_global_size) or f.mentions(expr, lambda n: _schedule_scaled(f, n)):
+    if 1 in _size_powers(f, expr) and f.mentions(expr, f.is_global_size) or \
+            f.mentions(expr, lambda n: _schedule_scaled(f, n)):
         return Finding(OK, f"scaled by hvd.size(): {f.text(e.line)}", e.line)
     local = lambda n: f.s.is_hvd_query(n, "local_size")  # noqa: E731 - a predicate for mentions()
     if f.mentions(expr, local) and not _adasum(f):
@@ -91,12 +94,176 @@ def _judge_lr(f, e):
                    "multiply the base LR by hvd.size() (and warm up over the first epochs)")
 
 
+# Keras schedules' positional parameters, in order: only the learning-rate ones are on the LR's path.
+_SCHEDULE_PARAMS = {
+    "ExponentialDecay": ("initial_learning_rate", "decay_steps", "decay_rate"),
+    "InverseTimeDecay": ("initial_learning_rate", "decay_steps", "decay_rate"),
+    "PolynomialDecay": ("initial_learning_rate", "decay_steps", "end_learning_rate", "power"),
+    "CosineDecay": ("initial_learning_rate", "decay_steps", "alpha", "name", "warmup_target", "warmup_steps"),
+    "CosineDecayRestarts": ("initial_learning_rate", "first_decay_steps", "t_mul", "m_mul", "alpha"),
+    "PiecewiseConstantDecay": ("boundaries", "values"),
+}
+# Arguments that count steps or shape the curve: dividing them by hvd.size() does not divide the LR.
+_NOT_LR_ARGS = re.compile(r"step|epoch|iter|boundar|batch|cycle|power|decay_rate|alpha|t_mul|m_mul|name|momentum|"
+                          r"weight_decay|eps|beta|params|parameters", re.I)
+
+
+def _size_powers(f, node, seen=None, depth=0):
+    """On which side of the LR value hvd.size() (or local_size) stands: {1} multiplies it, {-1} divides it.
+    Only the value's own path is followed (factors, dividends, a schedule's LR arguments, names' assigned
+    values), not step counts such as decay_steps = epochs * (n // hvd.size())."""
+    seen = set() if seen is None else seen
+    if node is None or depth > 40:
+        return set()
+    down = lambda n: _size_powers(f, n, seen, depth + 1)  # noqa: E731 - a local shorthand
+    if f.is_size(node):
+        return {1}
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, (ast.Div, ast.FloorDiv)):
+            return down(node.left) | {-p for p in down(node.right)}
+        return down(node.left) | (down(node.right) if not isinstance(node.op, (ast.Pow, ast.Mod)) else set())
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return _name_powers(f, node, seen, down)
+    if isinstance(node, ast.Subscript):
+        return down(_dict_entry(f, node) or node.value)
+    if isinstance(node, ast.Call):
+        return set().union(*[down(a) for a in _lr_arguments(f, node)])
+    if isinstance(node, ast.UnaryOp):
+        return down(node.operand)
+    if isinstance(node, ast.IfExp):
+        return down(node.body) | down(node.orelse)
+    if isinstance(node, ast.BoolOp):
+        return set().union(*[down(v) for v in node.values])
+    return set()
+
+
+def _name_powers(f, node, seen, down):
+    """A name's assigned values (`lr /= hvd.size()` divides it) and, for a parameter, its arguments."""
+    name = dotted(node)
+    if not name:
+        return down(node.value) if isinstance(node, ast.Attribute) else set()
+    if name in seen:
+        return set()
+    seen.add(name)
+    out = set()
+    for a in f.s.assignments_to(name):
+        got = down(a.node.value)
+        divided = isinstance(a.node, ast.AugAssign) and isinstance(a.node.op, (ast.Div, ast.FloorDiv))
+        out |= {-p for p in got} if divided else got
+    if isinstance(node, ast.Name):
+        for expr in f._frames_binding(node.id):
+            out |= down(expr)
+    return out
+
+
+def _dict_entry(f, node):
+    """cfg["base_lr"] with cfg = dict(base_lr=...) / {"base_lr": ...}: that entry's value."""
+    key = node.slice.value if isinstance(node.slice, ast.Constant) else None
+    name = dotted(node.value)
+    if not isinstance(key, str) or not name:
+        return None
+    for a in f.s.assignments_to(name):
+        v = a.node.value
+        if isinstance(v, ast.Dict):
+            hit = [val for k, val in zip(v.keys, v.values) if isinstance(k, ast.Constant) and k.value == key]
+            if hit:
+                return hit[0]
+        if isinstance(v, ast.Call) and dotted(v.func) == "dict":
+            hit = [k.value for k in v.keywords if k.arg == key]
+            if hit:
+                return hit[0]
+    return None
+
+
+def _lr_arguments(f, call):
+    """The arguments of a call that carry the LR value: all but step counts and curve shapes."""
+    last = f.s.qual(call.func).split(".")[-1]
+    params = _SCHEDULE_PARAMS.get(last, ())
+    out = [a for i, a in enumerate(call.args)
+           if not (i < len(params) and _NOT_LR_ARGS.search(params[i])) and not isinstance(a, ast.Starred)]
+    return out + [k.value for k in call.keywords if k.arg and not _NOT_LR_ARGS.search(k.arg)]
+
+
 def _schedule_scaled(f, node):
     """A local LR schedule (a class or function of this file) whose code scales by hvd.size()."""
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
         return False
     body = f.s.classes.get(node.func.id) or f.s.funcs.get(node.func.id)
     return body is not None and any(f.is_global_size(n) for n in ast.walk(body))
+
+
+# Schedulers whose function multiplies the optimizer's LR (torch) or returns the LR (Keras' LearningRateScheduler).
+_MULTIPLIER_SCHEDULERS = {"LambdaLR": "lr_lambda", "MultiplicativeLR": "lr_lambda", "LearningRateScheduler": "schedule"}
+
+
+def _with_multiplier_schedulers(f, verdicts):
+    """LambdaLR(opt, lr_lambda=f) with f growing with hvd.size(): the scheduler scales the optimizer's LR."""
+    for e in f.s.events:
+        last = f.s.qual(e.node.func).split(".")[-1]
+        if last not in _MULTIPLIER_SCHEDULERS or not e.ctx.reached:
+            continue
+        key = _MULTIPLIER_SCHEDULERS[last]
+        fn = next((k.value for k in e.node.keywords if k.arg == key), None)
+        if fn is None and e.node.args:
+            fn = e.node.args[1] if last != "LearningRateScheduler" and len(e.node.args) > 1 else e.node.args[0]
+        if fn is not None and _function_scales(f, fn):
+            ok = Finding(OK, f"the LR factor of {last} grows with hvd.size(): {f.text(e.line)}", e.line)
+            return [ok if v.verdict == MISSING else v for v in verdicts]
+    return verdicts
+
+
+def _function_scales(f, fn, depth=0):
+    """A lambda, or a function of this file followed through its returns, whose value grows with hvd.size()."""
+    if depth > 4:
+        return False
+    if isinstance(fn, ast.Lambda):
+        return _value_scales(f, fn.body, depth)
+    if isinstance(fn, ast.Name) and fn.id in f.s.funcs:
+        func = f.s.funcs[fn.id]
+        # the last return is the value the factor settles at (after a warmup's early returns)
+        returns = [n.value for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None]
+        return bool(returns) and _value_scales(f, max(returns, key=lambda r: r.lineno), depth)
+    if isinstance(fn, ast.Name):
+        return any(_function_scales(f, a.node.value, depth + 1) for a in f.s.assignments_to(fn.id)
+                   if a.node.value is not None)
+    return False
+
+
+def _value_scales(f, expr, depth):
+    """hvd.size() multiplies the value, directly or in the return of a local function it calls."""
+    if 1 in _size_powers(f, expr) and f.mentions(expr, f.is_global_size):
+        return True
+    return any(_function_scales(f, n.func, depth + 1) for n in ast.walk(expr) if isinstance(n, ast.Call))
+
+
+# Horovod's Keras callbacks that set the optimizer's LR themselves from initial_lr (Horovod 0.28.1
+# _keras/callbacks.py): the warmup ramps from initial_lr / size to initial_lr and leaves it there; the schedule
+# sets initial_lr * multiplier(epoch) from start_epoch on.
+_LR_CALLBACKS = ("LearningRateWarmupCallback", "LearningRateScheduleCallback")
+
+
+def _lr_callbacks(f):
+    """Verdicts for the LR callbacks given to fit, and whether one of them sets the LR from the first epoch."""
+    out, from_start = [], False
+    for e in f.s.events:
+        if not f.api(e, *_LR_CALLBACKS) or not e.ctx.reached or not f.flows_to_callbacks(e):
+            continue
+        kw = {k.arg: k.value for k in e.node.keywords}
+        initial = kw.get("initial_lr", e.node.args[0] if e.node.args else None)
+        multiplier = kw.get("multiplier", e.node.args[1] if len(e.node.args) > 1 else None)
+        start = kw.get("start_epoch", e.node.args[2] if len(e.node.args) > 2 else None)
+        name = e.api[1].split(".")[-1]
+        from_start |= start is None or isinstance(start, ast.Constant) and start.value == 0
+        if initial is None:
+            continue
+        if 1 in _size_powers(f, initial) and f.mentions(initial, f.is_global_size) or \
+                multiplier is not None and (_function_scales(f, multiplier) or _value_scales(f, multiplier, 0)):
+            out.append(Finding(OK, f"{name} sets the LR from a scaled initial_lr: {f.text(e.line)}", e.line))
+        else:
+            out.append(Finding(WRONG, f"{name} at line {e.line} sets the LR from an unscaled initial_lr="
+                               f"{ast.unparse(initial)}: the optimizer's LR is overwritten", e.line,
+                               f"initial_lr={ast.unparse(initial)} * hvd.size()"))
+    return out, from_start
 
 
 def _adasum(f):

@@ -1,0 +1,78 @@
+"""`hvdkit check`, static pass, steps 4 and 6: the LR judged by what sets it (Horovod's LR callbacks, a
+scheduler's multiplier, a schedule's LR arguments but not its step counts), and a broadcast judged by what
+it sends (variables that exist yet, weights rather than an epoch counter). Each broken script is flagged on
+its step; its correct twin on none. Scripts are the mutant bases with small edits."""
+import os
+
+import pytest
+
+from hvdkit.check import FLAGGED
+from hvdkit.check.static import analyze
+
+BASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check_mutants")
+
+
+def _flagged(tmp_path, base, edits):
+    with open(os.path.join(BASES, base)) as fh:
+        text = fh.read()
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path = tmp_path / "train.py"
+    path.write_text(text)
+    findings, _, _ = analyze(str(path))
+    return {n: (f.verdict, f.evidence) for n, f in findings.items() if f.verdict in FLAGGED}
+
+
+KERAS_OPT = "opt = keras.optimizers.SGD(learning_rate=0.01 * hvd.size())"
+KERAS_CB = "        hvd.callbacks.MetricAverageCallback(),\n"
+TORCH_OPT = "optimizer = torch.optim.SGD(model.parameters(), lr=0.01 * hvd.size(), momentum=0.9)"
+TORCH_STEP = "            optimizer.step()\n"
+
+
+def _warmup(initial_lr):
+    return [(KERAS_CB, KERAS_CB + f"        hvd.callbacks.LearningRateWarmupCallback(initial_lr={initial_lr}, "
+             "warmup_epochs=1),\n")]
+
+
+@pytest.mark.parametrize("edits,flagged", [
+    (_warmup("0.01"), [4]),                   # ramps to the unscaled 0.01: the scaled optimizer LR is overwritten
+    (_warmup("0.01 * hvd.size()"), []),
+    ([(KERAS_CB, KERAS_CB + "        hvd.callbacks.LearningRateScheduleCallback(initial_lr=0.01, multiplier=0.5),\n")],
+     [4]),
+    ([(KERAS_CB, KERAS_CB + "        hvd.callbacks.LearningRateScheduleCallback(initial_lr=0.01 * hvd.size(), "
+       "multiplier=0.5),\n")], []),
+], ids=["warmup_unscaled", "warmup_scaled", "schedule_unscaled", "schedule_scaled"])
+def test_keras_lr_callback_sets_the_lr_from_initial_lr(tmp_path, edits, flagged):
+    assert list(_flagged(tmp_path, "base_keras_fit.py", edits)) == flagged
+
+
+COSINE = """    steps = (64 // hvd.size()) // 16
+    schedule = keras.optimizers.schedules.CosineDecay(initial_learning_rate=0.01, decay_steps=2 * steps,
+                                                      warmup_target={target}, warmup_steps=steps)
+    opt = keras.optimizers.SGD(learning_rate=schedule)"""
+
+
+@pytest.mark.parametrize("target,flagged", [("0.01", [4]), ("0.01 * hvd.size()", [])])
+def test_step_counts_divided_by_size_are_not_the_lr_divided(tmp_path, target, flagged):
+    found = _flagged(tmp_path, "base_keras_fit.py", [(KERAS_OPT, COSINE.format(target=target).lstrip())])
+    assert list(found) == flagged
+    assert all("divided" not in why for _, why in found.values())
+
+
+LAMBDA = """def lr_factor(epoch, warmup=2):
+    if epoch < warmup:
+        return 1.0 + (hvd.size() - 1.0) * epoch / warmup
+    return {after}
+
+
+"""
+
+
+@pytest.mark.parametrize("after,flagged", [("0.1 ** (epoch // 30)", [4]), ("hvd.size() * 0.1 ** (epoch // 30)", [])])
+def test_torch_scheduler_multiplier_scaled_by_size(tmp_path, after, flagged):
+    edits = [("def main():\n", LAMBDA.format(after=after) + "def main():\n"),
+             (TORCH_OPT, TORCH_OPT.replace(" * hvd.size()", "") +
+              "\n    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_lambda=lambda e: lr_factor(e))"),
+             ("        sampler.set_epoch(epoch)\n", "        sampler.set_epoch(epoch)\n        scheduler.step()\n")]
+    assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged
