@@ -76,3 +76,24 @@ def test_torch_scheduler_multiplier_scaled_by_size(tmp_path, after, flagged):
               "\n    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_lambda=lambda e: lr_factor(e))"),
              ("        sampler.set_epoch(epoch)\n", "        sampler.set_epoch(epoch)\n        scheduler.step()\n")]
     assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged
+
+
+KERAS_BCAST = "        hvd.callbacks.BroadcastGlobalVariablesCallback(0),\n"
+EPOCH_BCAST = ("    start_epoch = hvd.broadcast(np.int64(0), 0, name=\"start_epoch\")\n"
+               "    model.fit(dataset, epochs=2, initial_epoch=int(start_epoch),")
+TF_BCAST = ("            hvd.broadcast_variables(model.variables, root_rank=0)\n"
+            "            hvd.broadcast_variables(opt.variables, root_rank=0)\n")
+
+
+@pytest.mark.parametrize("edits,flagged", [
+    ([(KERAS_BCAST, ""), ("    model.fit(dataset, epochs=2,", EPOCH_BCAST)], [6]),  # a counter is not the weights
+    ([("    model.fit(dataset, epochs=2,", EPOCH_BCAST)], []),
+], ids=["epoch_broadcast_only", "epoch_and_weights_broadcast"])
+def test_a_broadcast_of_a_counter_is_not_the_weights(tmp_path, edits, flagged):
+    assert list(_flagged(tmp_path, "base_keras_fit.py", edits)) == flagged
+
+
+def test_a_tensor_broadcast_of_each_variable_is_the_weights(tmp_path):
+    loop = ("            for v in model.variables + opt.variables:\n"
+            "                v.assign(hvd.broadcast(v, root_rank=0))\n")
+    assert _flagged(tmp_path, "base_tf_loop.py", [(TF_BCAST, loop)]) == {}

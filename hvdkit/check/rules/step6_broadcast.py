@@ -16,6 +16,7 @@ def judge(f):
             "elastic.run" in ast.unparse(d) for node in ast.walk(f.s.tree)
             for d in getattr(node, "decorator_list", [])):
         return Finding(OK, f"elastic state synchronised by hvd.elastic.run: {f.text(elastic[0].line)}", elastic[0].line)
+    casts = [e for e in casts if not _not_weights(f, e)]
     opt_only += [e for e in casts if _optimizer_only(f, e)]
     casts = [e for e in casts if not _optimizer_only(f, e)]
     if not casts:
@@ -42,6 +43,35 @@ def _optimizer_only(f, e):
     arg = ast.unparse(e.node.args[0]) if e.node.args else ""
     return bool(re.search(r"opt", arg)) and \
         not re.search(r"model|variables\b|weights", arg.replace("opt.variables", ""))
+
+
+# A value that carries weights: a model's variables or state, parameters, a checkpoint's content.
+_WEIGHTS = re.compile(r"model|net|param|weight|variable|state|ckpt|checkpoint|layer|module|tensors|vars", re.I)
+_VALUE_BROADCASTS = ("broadcast", "broadcast_", "broadcast_object")
+
+
+def _not_weights(f, e):
+    """hvd.broadcast(start_epoch, 0) sends a counter, not the weights: it is not step 6. A tensor broadcast
+    counts only when what it sends (through names and the loops that bind them) names weights."""
+    if not f.api(e, *_VALUE_BROADCASTS):
+        return False
+    arg = e.node.args[0] if e.node.args else next(
+        (k.value for k in e.node.keywords if k.arg in ("tensor", "obj", "value")), None)
+    if arg is None:
+        return False
+    found = _with_assigned_values(f, arg) + _loop_sources(e, arg)
+    return not any(_WEIGHTS.search(ast.unparse(x)) for x in found)
+
+
+def _loop_sources(e, arg):
+    """The iterables of the loops around `e` that bind a name of `arg` (`for v in model.variables`)."""
+    mine = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)}
+    out = []
+    for lp in e.ctx.loops:
+        gens = [(lp.target, lp.iter)] if isinstance(lp, (ast.For, ast.AsyncFor)) else \
+            [(g.target, g.iter) for g in getattr(lp, "generators", [])]
+        out += [it for target, it in gens if mine & {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}]
+    return out
 
 
 def _broadcast_problem(f, e):
@@ -138,7 +168,7 @@ def _trained_not_broadcast(f, casts):
     covered = set()
     for e in casts:
         for arg in e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in ("params", "variables")]:
-            for expr in _with_assigned_values(f, arg):
+            for expr in _with_assigned_values(f, arg) + _loop_sources(e, arg):
                 covered |= {dotted(n).split(".")[0] for n in ast.walk(expr)
                             if isinstance(n, (ast.Name, ast.Attribute)) and dotted(n)}
                 covered |= {_owner(n) for n in ast.walk(expr) if isinstance(n, ast.Attribute)} - {None}
