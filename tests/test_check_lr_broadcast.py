@@ -97,3 +97,39 @@ def test_a_tensor_broadcast_of_each_variable_is_the_weights(tmp_path):
     loop = ("            for v in model.variables + opt.variables:\n"
             "                v.assign(hvd.broadcast(v, root_rank=0))\n")
     assert _flagged(tmp_path, "base_tf_loop.py", [(TF_BCAST, loop)]) == {}
+
+
+SUBCLASS = '''class Net(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.hidden = tf.keras.layers.Dense(16, activation="relu")
+        self.out = tf.keras.layers.Dense(2)
+
+    def call(self, x, training=False):
+        return self.out(self.hidden(x))
+
+
+def main():
+'''
+TF_MODEL = ('''    model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(16, activation="relu"),
+                                 tf.keras.layers.Dense(2)])
+''')
+TF_CKPT = "    checkpoint = tf.train.Checkpoint(model=model, optimizer=opt)\n"
+EARLY = TF_CKPT + "    {build}hvd.broadcast_variables(model.variables, root_rank=0)\n"
+
+
+@pytest.mark.parametrize("model,build,flagged", [
+    ("Net()", "", [6]),                      # no variables yet: they are made at the first call, per rank
+    ("Net()", "model.build((None, 8))\n    ", []),
+    ("tf.keras.Sequential([tf.keras.layers.Dense(16), tf.keras.layers.Dense(2)])", "", [6]),
+    ("tf.keras.Sequential([tf.keras.layers.Dense(16, input_shape=(8,)), tf.keras.layers.Dense(2)])", "", []),
+], ids=["subclass", "subclass_built", "sequential_no_input", "sequential_input_shape"])
+def test_broadcast_before_the_model_has_variables(tmp_path, model, build, flagged):
+    edits = [("def main():\n", SUBCLASS), (TF_MODEL, f"    model = {model}\n"),
+             (TF_BCAST, "            hvd.broadcast_variables(opt.variables, root_rank=0)\n"),
+             (TF_CKPT, EARLY.format(build=build))]
+    assert list(_flagged(tmp_path, "base_tf_loop.py", edits)) == flagged
+
+
+def test_subclassed_model_broadcast_after_the_first_step_is_ok(tmp_path):
+    assert _flagged(tmp_path, "base_tf_loop.py", [("def main():\n", SUBCLASS), (TF_MODEL, "    model = Net()\n")]) == {}

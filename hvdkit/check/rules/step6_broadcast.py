@@ -95,10 +95,118 @@ def _broadcast_problem(f, e):
         return Finding(WRONG, f"the broadcast at line {e.line} comes after the training loop (step at line "
                        f"{after.line}): replicas trained from different weights", e.line,
                        "broadcast right after building the model and optimizer, before the first step")
+    empty = _before_variables(f, e)
+    if empty is not None:
+        return empty
     if kind == "unknown":
         test = " and ".join(ast.unparse(g.test) for g in e.ctx.guards)
         return Finding(UNKNOWN, f"the broadcast at line {e.line} is behind `{test}`: cannot tell if it is true on the "
                        "first step", e.line, "run `hvdkit check --run` to see")
+    return None
+
+
+_VARIABLES = ("variables", "trainable_variables", "weights", "trainable_weights")
+# Calls that create a Keras model's variables (a summary or load_weights needs them made too).
+_BUILDS = ("build", "fit", "fit_generator", "predict", "evaluate", "train_on_batch", "test_on_batch",
+           "predict_on_batch", "summary", "load_weights", "__call__")
+_INPUT_SHAPE = ("input_shape", "input_dim", "batch_input_shape", "batch_shape")
+
+
+def _before_variables(f, e):
+    """broadcast_variables(model.variables) before the model has any: a subclassed Keras Model/Layer, or a
+    Sequential without an input shape, makes its variables at its first call; before that the list is empty."""
+    if not f.api(e, "broadcast_variables"):
+        return None
+    arg = e.node.args[0] if e.node.args else next((k.value for k in e.node.keywords if k.arg == "variables"), None)
+    owners = {_resolve(e, dotted(n.value)) for x in ([] if arg is None else _with_assigned_values(f, arg))
+              for n in ast.walk(x) if isinstance(n, ast.Attribute) and n.attr in _VARIABLES and dotted(n.value)}
+    for model in sorted(owners - {None}):
+        made = [a for a in f.s.assignments_to(model) if a.order < e.order and isinstance(a.node, ast.Assign)]
+        first = _first_build(f, model, e)
+        if not made or not _unbuilt(f, made[-1].node.value) or first is None or first.order < e.order:
+            continue
+        return Finding(WRONG, f"the broadcast at line {e.line} sends {model}'s variables before it has any: a "
+                       "subclassed Keras model (or a Sequential without an input shape) creates them at its first "
+                       "call, so nothing is broadcast", e.line,
+                       f"broadcast after the first step (when batch == 0, after apply_gradients), as Horovod's TF2 "
+                       f"example does, or call {model}.build(input_shape) first")
+    return None
+
+
+def _resolve(event, name):
+    """A dotted name in the caller's terms: a parameter of a walked function replaced by its argument."""
+    for frame in reversed(event.ctx.frames):
+        head, _, rest = (name or "").partition(".")
+        b = frame.bindings.get(head)
+        if b is None or not dotted(b.expr):
+            break
+        name = dotted(b.expr) + ("." + rest if rest else "")
+    return name
+
+
+def _unbuilt(f, value, depth=0):
+    """A construction whose variables do not exist yet: a local keras Model/Layer subclass that builds nothing
+    in its __init__, or a Sequential given no input shape; a local factory followed through its last return."""
+    if not isinstance(value, ast.Call) or depth > 3:
+        return False
+    q = f.s.qual(value.func)
+    if isinstance(value.func, ast.Name) and value.func.id in f.s.classes:
+        return _keras_subclass(f, f.s.classes[value.func.id]) and not _builds_itself(f.s.classes[value.func.id])
+    if q.split(".")[-1] == "Sequential" and "keras" in q:
+        return not _has_input_shape(f, value)
+    if isinstance(value.func, ast.Name) and value.func.id in f.s.funcs:
+        func = f.s.funcs[value.func.id]
+        returns = [n.value for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None]
+        last = max(returns, key=lambda r: r.lineno) if returns else None
+        if isinstance(last, ast.Name):
+            inside = [a.node.value for a in f.s.assignments_to(last.id) if isinstance(a.node, ast.Assign)
+                      and func.lineno <= a.node.lineno <= func.end_lineno]
+            last = inside[-1] if inside else None
+        return _unbuilt(f, last, depth + 1)
+    return False
+
+
+def _keras_subclass(f, cls, depth=0):
+    for base in cls.bases:
+        q = f.s.qual(base)
+        if "keras" in q and q.split(".")[-1] in ("Model", "Layer", "Sequential"):
+            return True
+        if isinstance(base, ast.Name) and base.id in f.s.classes and depth < 5 and \
+                _keras_subclass(f, f.s.classes[base.id], depth + 1):
+            return True
+    return False
+
+
+def _builds_itself(cls):
+    """A subclass that makes its variables in __init__: self.build(...), or a functional super().__init__(inputs,
+    outputs), or calls itself on an input."""
+    for n in ast.walk(cls):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("build", "__init__") \
+                and ("self" in ast.unparse(n.func.value) or "super" in ast.unparse(n.func.value)):
+            if n.func.attr == "build" or n.args or any(k.arg in ("inputs", "outputs") for k in n.keywords):
+                return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "self":
+            return True
+    return False
+
+
+def _has_input_shape(f, call):
+    return any(isinstance(n, ast.Call) and f.s.qual(n.func).split(".")[-1] in ("Input", "InputLayer")
+               or isinstance(n, ast.keyword) and n.arg in _INPUT_SHAPE for n in ast.walk(call))
+
+
+def _first_build(f, model, e):
+    """The first event of the broadcast's walk that makes the model's variables: a call of it,
+    build/fit/predict/summary, or a layer with an input shape added to it (None: nothing seen builds it)."""
+    for ev in f.s.events:
+        if not same_walk(ev, e) or not ev.ctx.reached:
+            continue
+        func = ev.node.func
+        if _resolve(ev, dotted(func)) == model:
+            return ev
+        if isinstance(func, ast.Attribute) and _resolve(ev, dotted(func.value)) == model and \
+                (func.attr in _BUILDS or func.attr == "add" and _has_input_shape(f, ev.node)):
+            return ev
     return None
 
 
