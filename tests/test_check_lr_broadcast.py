@@ -133,3 +133,20 @@ def test_broadcast_before_the_model_has_variables(tmp_path, model, build, flagge
 
 def test_subclassed_model_broadcast_after_the_first_step_is_ok(tmp_path):
     assert _flagged(tmp_path, "base_tf_loop.py", [("def main():\n", SUBCLASS), (TF_MODEL, "    model = Net()\n")]) == {}
+
+
+@pytest.mark.parametrize("unpack,flagged", [("rank, world = hvd.rank(), hvd.size()", []),
+                                            ("world, rank = hvd.rank(), hvd.size()", [4])])
+def test_lr_scaled_by_a_name_unpacked_from_a_tuple(tmp_path, unpack, flagged):
+    edits = [(TORCH_OPT, f"{unpack}\n    " + TORCH_OPT.replace("hvd.size()", "world"))]
+    assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged
+
+
+RANK_STEPS = """    steps = len(np.array_split(np.arange(64), hvd.size())[hvd.rank()]) // 16
+    schedule = keras.optimizers.schedules.CosineDecay(initial_learning_rate={lr}, decay_steps=2 * steps)
+    opt = keras.optimizers.SGD(learning_rate=schedule)"""
+
+
+@pytest.mark.parametrize("lr,flagged", [("0.01 * hvd.size()", []), ("0.01 * (hvd.rank() + 1)", [4])])
+def test_rank_in_step_counts_is_not_the_lr_depending_on_the_rank(tmp_path, lr, flagged):
+    assert list(_flagged(tmp_path, "base_keras_fit.py", [(KERAS_OPT, RANK_STEPS.format(lr=lr).lstrip())])) == flagged

@@ -79,7 +79,7 @@ def _judge_lr(f, e):
     if -1 in _size_powers(f, expr):
         return Finding(WRONG, f"LR divided by hvd.size() (line {e.line}): it must grow with the global batch", e.line,
                        "multiply the base LR by hvd.size()")
-    if f.mentions(expr, f.is_rank) or f.mentions(expr, f.is_local_rank):
+    if _size_powers(f, expr, lambda n: f.is_rank(n) or f.is_local_rank(n)):
         return Finding(WRONG, f"LR depends on the rank (line {e.line}): ranks step with different LRs", e.line,
                        "scale by hvd.size(), not hvd.rank()")
     if 1 in _size_powers(f, expr) and f.mentions(expr, f.is_global_size) or \
@@ -108,15 +108,16 @@ _NOT_LR_ARGS = re.compile(r"step|epoch|iter|boundar|batch|cycle|power|decay_rate
                           r"weight_decay|eps|beta|params|parameters", re.I)
 
 
-def _size_powers(f, node, seen=None, depth=0):
-    """On which side of the LR value hvd.size() (or local_size) stands: {1} multiplies it, {-1} divides it.
-    Only the value's own path is followed (factors, dividends, a schedule's LR arguments, names' assigned
-    values), not step counts such as decay_steps = epochs * (n // hvd.size())."""
+def _size_powers(f, node, pred=None, seen=None, depth=0):
+    """On which side of the LR value hvd.size() (or local_size; or what `pred` holds for) stands: {1} multiplies
+    it, {-1} divides it. Only the value's own path is followed (factors, dividends, a schedule's LR arguments,
+    names' assigned values), not step counts such as decay_steps = epochs * (n // hvd.size())."""
     seen = set() if seen is None else seen
+    pred = pred or f.is_size
     if node is None or depth > 40:
         return set()
-    down = lambda n: _size_powers(f, n, seen, depth + 1)  # noqa: E731 - a local shorthand
-    if f.is_size(node):
+    down = lambda n: _size_powers(f, n, pred, seen, depth + 1)  # noqa: E731 - a local shorthand
+    if pred(node):
         return {1}
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, (ast.Div, ast.FloorDiv)):
@@ -147,13 +148,25 @@ def _name_powers(f, node, seen, down):
     seen.add(name)
     out = set()
     for a in f.s.assignments_to(name):
-        got = down(a.node.value)
+        got = down(_paired_value(a.node, name))
         divided = isinstance(a.node, ast.AugAssign) and isinstance(a.node.op, (ast.Div, ast.FloorDiv))
         out |= {-p for p in got} if divided else got
     if isinstance(node, ast.Name):
         for expr in f._frames_binding(node.id):
             out |= down(expr)
     return out
+
+
+def _paired_value(stmt, name):
+    """`rank, world = hvd.rank(), hvd.size()`: the value unpacked into `name`, not the whole tuple."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else []
+    value = stmt.value
+    for t in targets:
+        if isinstance(t, ast.Tuple) and isinstance(value, ast.Tuple) and len(t.elts) == len(value.elts):
+            hit = [v for el, v in zip(t.elts, value.elts) if dotted(el) == name]
+            if hit:
+                return hit[0]
+    return value
 
 
 def _dict_entry(f, node):
