@@ -117,10 +117,12 @@ class Facts:
         return False
 
     def local_function(self, call):
-        """The call runs a function or method defined in the script (walked into, not a library call)."""
+        """The call runs a function or method defined in the script (walked into, not a library call):
+        as the walk resolved it, so `torch.save` is not a local method `save`."""
         func = call.func
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-        return name in self.s.funcs or name in self.s.methods or name in self.s.classes
+        if isinstance(func, ast.Name):
+            return func.id in self.s.funcs or func.id in self.s.classes
+        return call in self.s.local_calls
 
     def flows_to_callbacks(self, event):
         """A callback object created by `event` ends up in some fit(callbacks=...)."""

@@ -94,6 +94,7 @@ class Script:
         self._collect()
         self._module_aliases()
         self.events, self.assigns, self.walked = [], [], set()
+        self.local_calls = set()  # call nodes resolved to a function of this file, in some walk
         self._walk_body(self.tree.body, Ctx())
         for func in list(self.funcs.values()) + [f for fs in self.methods.values() for f in fs]:
             if func not in self.walked:
@@ -232,6 +233,7 @@ class Script:
             self._emit(node, ctx)
             target = self._local_target(node.func, ctx)
             if target is not None:
+                self.local_calls.add(node)
                 self._enter(target, node, ctx)
             for arg in node.args + [k.value for k in node.keywords]:
                 # A local function handed to another (timeit, hvd.elastic.run, map): it runs there.
@@ -243,8 +245,9 @@ class Script:
             self._walk_expr(child, ctx)
 
     def _local_target(self, func, ctx):
-        """The function of this file a call runs: a function, a class's __init__, or a method found
-        through `self`, through a name assigned an instance of a local class, or by a unique name."""
+        """The function of this file a call runs: a function, a class's __init__, or a method of a local
+        class found through `self`/`cls`, `super()`, or a receiver known to hold an instance of that class.
+        A method name alone proves nothing: `torch.save` or `self.model.save` is not the script's `save`."""
         if isinstance(func, ast.Name):
             if func.id in self.funcs:
                 return self.funcs[func.id]
@@ -253,33 +256,34 @@ class Script:
             return None
         if not isinstance(func, ast.Attribute):
             return None
-        owner = self._class_of(func.value, ctx)
-        if owner is not None:
-            found = self._method_of(owner, func.attr)
-            if found is not None:
-                return found
-        if len(self.methods.get(func.attr, ())) == 1:
-            return self.methods[func.attr][0]
-        return None
+        if isinstance(func.value, ast.Call) and self.qual(func.value.func) == "super":
+            owner = self._class_of(ast.Name(id="self"), ctx.env)
+            return self._method_of(owner, func.attr, skip_own=True) if owner is not None else None
+        owner = self._class_of(func.value, ctx.env)
+        return self._method_of(owner, func.attr) if owner is not None else None
 
-    def _class_of(self, node, ctx):
-        """The local class of `self` inside a walked method, or of a name assigned `Class(...)`."""
-        if isinstance(node, ast.Name) and node.id in ("self", "cls") and ctx.frames:
-            parent = getattr(ctx.frames[-1].func, "parent", None)
-            return parent if isinstance(parent, ast.ClassDef) else None
+    def _class_of(self, node, frame, depth=0):
+        """The local class of `self` inside a walked method, of a parameter bound to an instance, of
+        `Class(...)` itself, or of a name last assigned `Class(...)`; None when the source does not say."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.classes:
+            return self.classes[node.func.id]
+        if isinstance(node, ast.Name) and node.id in ("self", "cls"):
+            return _enclosing_class(frame.func) if frame is not None else None
+        if isinstance(node, ast.Name) and frame is not None and node.id in frame.bindings and depth < MAX_DEPTH:
+            b = frame.bindings[node.id]
+            return self._class_of(b.expr, b.frame, depth + 1)
         name = _dotted(node)
         if not name:
             return None
         for a in reversed(self.assigns):
             if isinstance(a.node, ast.Assign) and any(_dotted(t) == name for t in a.node.targets):
                 v = a.node.value
-                if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in self.classes:
-                    return self.classes[v.func.id]
-                return None
+                return self.classes[v.func.id] if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) \
+                    and v.func.id in self.classes else None
         return None
 
-    def _method_of(self, cls, name, seen=0):
-        for stmt in cls.body:
+    def _method_of(self, cls, name, seen=0, skip_own=False):
+        for stmt in () if skip_own else cls.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
                 return stmt
         for base in cls.bases:  # a local base class
@@ -332,6 +336,14 @@ def _dotted(node):
 
 def dotted(node):
     return _dotted(node)
+
+
+def _enclosing_class(func):
+    """The class whose method `func` is, or is nested in (a closure's `self` is its method's)."""
+    node = getattr(func, "parent", None)
+    while isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        node = getattr(node, "parent", None)
+    return node if isinstance(node, ast.ClassDef) else None
 
 
 def _handler_test(handler):

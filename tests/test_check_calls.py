@@ -1,0 +1,85 @@
+"""`hvdkit check`, static pass: how the shared machinery resolves calls and values (script.py, facts.py,
+values.py). Each rule has a broken script flagged on its step (and no other) and a correct twin flagged
+on none; the scripts are short trainers written here."""
+import textwrap
+
+from hvdkit.check import FLAGGED, WRONG
+from hvdkit.check.static import analyze
+
+
+def _verdicts(tmp_path, src):
+    path = tmp_path / "train.py"
+    path.write_text(textwrap.dedent(src))
+    findings, notes, _ = analyze(str(path))
+    return {n: f for n, f in findings.items() if f.verdict in FLAGGED}, findings, notes
+
+
+# A trainer class whose own method is called `save`: `torch.save` inside it is the library's, not this method.
+TORCH_TRAINER = textwrap.dedent("""
+    import argparse
+    import os
+
+    import torch
+    import horovod.torch as hvd
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+
+    class Trainer:
+        def __init__(self, out):
+            self.out = out
+            self.net = torch.nn.Linear(8, 2)
+            opt = torch.optim.SGD(self.net.parameters(), lr=0.01 * hvd.size())
+            self.opt = hvd.DistributedOptimizer(opt, named_parameters=self.net.named_parameters())
+            hvd.broadcast_parameters(self.net.state_dict(), root_rank=0)
+            hvd.broadcast_optimizer_state(self.opt, root_rank=0)
+
+        def save(self, epoch):
+    {save}
+
+        def fit(self, loader, sampler):
+            for epoch in range(2):
+                sampler.set_epoch(epoch)
+                total, seen = 0.0, 0
+                for x, y in loader:
+                    self.opt.zero_grad()
+                    loss = torch.nn.functional.cross_entropy(self.net(x), y)
+                    loss.backward()
+                    self.opt.step()
+                    total, seen = total + loss.item() * len(y), seen + len(y)
+                sums = hvd.allreduce(torch.tensor([total, seen]), op=hvd.Sum)
+                if hvd.rank() == 0:
+                    print(f"epoch {{epoch}}: loss {{sums[0] / sums[1]:.4f}}")
+                self.save(epoch)
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--out", default=".")
+        args = parser.parse_args()
+        hvd.init()
+        torch.set_num_threads(1)
+        if torch.cuda.is_available():
+            torch.cuda.set_device(hvd.local_rank())
+        x = torch.randn(64, 8)
+        data = TensorDataset(x, (x.sum(1) > 0).long())
+        sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+        Trainer(args.out).fit(DataLoader(data, batch_size=16, sampler=sampler), sampler)
+
+
+    if __name__ == "__main__":
+        main()
+""")
+RANK0_SAVE = ("        if hvd.rank() == 0:\n"
+              "            torch.save(self.net.state_dict(), os.path.join(self.out, f'net-{epoch}.pt'))")
+EVERY_RANK_SAVE = "        torch.save(self.net.state_dict(), os.path.join(self.out, f'net-{epoch}.pt'))"
+
+
+def test_torch_save_inside_a_method_named_save_is_the_checkpoint(tmp_path):
+    flagged, findings, _ = _verdicts(tmp_path, TORCH_TRAINER.format(save=RANK0_SAVE))
+    assert flagged == {} and "torch.save" in findings[7].evidence
+
+
+def test_torch_save_inside_a_method_named_save_on_every_rank_is_wrong(tmp_path):
+    flagged, _, _ = _verdicts(tmp_path, TORCH_TRAINER.format(save=EVERY_RANK_SAVE))
+    assert list(flagged) == [7] and flagged[7].verdict == WRONG, flagged
