@@ -83,3 +83,64 @@ def test_torch_save_inside_a_method_named_save_is_the_checkpoint(tmp_path):
 def test_torch_save_inside_a_method_named_save_on_every_rank_is_wrong(tmp_path):
     flagged, _, _ = _verdicts(tmp_path, TORCH_TRAINER.format(save=EVERY_RANK_SAVE))
     assert list(flagged) == [7] and flagged[7].verdict == WRONG, flagged
+
+
+# Ranks, size and local rank unpacked from one tuple: each name holds its own query.
+UNPACKING_TRAINER = textwrap.dedent("""
+import argparse
+import os
+
+import torch
+import horovod.torch as hvd
+from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data.distributed import DistributedSampler
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default=".")
+    parser.add_argument("--lr", type=float, default=0.01)
+    args = parser.parse_args()
+    hvd.init()
+{unpack}
+    torch.set_num_threads(1)
+    if torch.cuda.is_available():
+        torch.cuda.set_device({device})
+    x = torch.randn(64, 8)
+    data = TensorDataset(x, (x.sum(1) > 0).long())
+    sampler = DistributedSampler(data, num_replicas=world, rank=rank)
+    loader = DataLoader(data, batch_size=16, sampler=sampler)
+    net = torch.nn.Linear(8, 2)
+    opt = torch.optim.SGD(net.parameters(), lr=args.lr * world)
+    opt = hvd.DistributedOptimizer(opt, named_parameters=net.named_parameters())
+    hvd.broadcast_parameters(net.state_dict(), root_rank=0)
+    hvd.broadcast_optimizer_state(opt, root_rank=0)
+    for epoch in range(2):
+        sampler.set_epoch(epoch)
+        total, seen = 0.0, 0
+        for x, y in loader:
+            opt.zero_grad()
+            loss = torch.nn.functional.cross_entropy(net(x), y)
+            loss.backward()
+            opt.step()
+            total, seen = total + loss.item() * len(y), seen + len(y)
+        sums = hvd.allreduce(torch.tensor([total, seen]), op=hvd.Sum)
+        if rank == 0:
+            print(f"epoch {{epoch}}: loss {{sums[0] / sums[1]:.4f}}")
+            torch.save(net.state_dict(), os.path.join(args.out, f"net-{{epoch}}.pt"))
+
+
+if __name__ == "__main__":
+    main()
+""")
+UNPACK = "    rank, world, local_rank = hvd.rank(), hvd.size(), hvd.local_rank()"
+
+
+def test_tuple_unpacking_binds_each_name_to_its_own_value(tmp_path):
+    flagged, _, notes = _verdicts(tmp_path, UNPACKING_TRAINER.format(unpack=UNPACK, device="local_rank"))
+    assert flagged == {} and notes == []  # LR * world is not rank-dependent; `if rank == 0:` guards the print
+
+
+def test_tuple_unpacked_global_rank_as_the_gpu_is_wrong(tmp_path):
+    flagged, _, _ = _verdicts(tmp_path, UNPACKING_TRAINER.format(unpack=UNPACK, device="rank"))
+    assert list(flagged) == [2] and flagged[2].verdict == WRONG, flagged

@@ -314,10 +314,10 @@ class Script:
             for e in self.assigns:
                 targets = e.node.targets if isinstance(e.node, ast.Assign) else [e.node.target]
                 for t in targets:
-                    for sub in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                    for sub, one in _unpacked(t, e):
                         key = _dotted(sub)
                         if key is not None:
-                            self._by_target.setdefault(key, []).append(e)
+                            self._by_target.setdefault(key, []).append(one)
         return list(self._by_target.get(name, ()))
 
     def line_text(self, line):
@@ -336,6 +336,25 @@ def _dotted(node):
 
 def dotted(node):
     return _dotted(node)
+
+
+def _unpacked(target, event):
+    """(target, assignment event) for each name a target binds. `a, b = x, y` binds a to x alone (an
+    assignment of its own, on the same line and in the same place of the walk), so that `size` in
+    `rank, size = hvd.rank(), hvd.size()` does not count as the rank; starred or uneven unpacking, or an
+    unpacked call, binds every name to the whole value."""
+    if not isinstance(target, (ast.Tuple, ast.List)):
+        return [(target, event)]
+    value = getattr(event.node, "value", None)
+    if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and isinstance(
+            event.node, ast.Assign) and not any(isinstance(n, ast.Starred) for n in target.elts + value.elts):
+        out = []
+        for t, v in zip(target.elts, value.elts):
+            one = ast.copy_location(ast.Assign(targets=[t], value=v), event.node)
+            one.parent = getattr(event.node, "parent", None)
+            out += _unpacked(t, Event(one, "", event.ctx, event.order))
+        return out
+    return [(sub, event) for sub in target.elts]
 
 
 def _enclosing_class(func):
