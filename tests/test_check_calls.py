@@ -144,3 +144,61 @@ def test_tuple_unpacking_binds_each_name_to_its_own_value(tmp_path):
 def test_tuple_unpacked_global_rank_as_the_gpu_is_wrong(tmp_path):
     flagged, _, _ = _verdicts(tmp_path, UNPACKING_TRAINER.format(unpack=UNPACK, device="rank"))
     assert list(flagged) == [2] and flagged[2].verdict == WRONG, flagged
+
+
+# A checkpoint written by a Keras callback of the script's own: fit calls its on_epoch_end, not the script.
+KERAS_CALLBACK_TRAINER = textwrap.dedent("""
+    import argparse
+    import os
+
+    import numpy as np
+    import tensorflow as tf
+    import keras
+    import horovod.tensorflow.keras as hvd
+
+
+    class SaveState(keras.callbacks.Callback):
+        def __init__(self, path):
+            super().__init__()
+            self.path = path
+
+        def on_epoch_end(self, epoch, logs=None):
+            self.model.save_weights(self.path)
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--out", default=".")
+        args = parser.parse_args()
+        hvd.init()
+        gpus = tf.config.list_physical_devices("GPU")
+        if gpus:
+            tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+        tf.config.threading.set_intra_op_parallelism_threads(1)
+        x = np.random.default_rng(0).normal(size=(64, 8)).astype("float32")
+        y = (x.sum(1) > 0).astype("int64")
+        data = tf.data.Dataset.from_tensor_slices((x, y)).shard(hvd.size(), hvd.rank()).shuffle(32).batch(16)
+        model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(2)])
+        opt = hvd.DistributedOptimizer(keras.optimizers.SGD(learning_rate=0.01 * hvd.size()))
+        model.compile(optimizer=opt, loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(0), hvd.callbacks.MetricAverageCallback()]
+    {add}
+        model.fit(data, epochs=2, callbacks=callbacks, verbose=2 if hvd.rank() == 0 else 0)
+
+
+    if __name__ == "__main__":
+        main()
+    """)
+RANK0_CALLBACK = ("    if hvd.rank() == 0:\n"
+                  "        callbacks.append(SaveState(os.path.join(args.out, 'model.weights.h5')))")
+EVERY_RANK_CALLBACK = "    callbacks.append(SaveState(os.path.join(args.out, 'model.weights.h5')))"
+
+
+def test_keras_callback_made_on_rank_0_writes_the_checkpoint_there(tmp_path):
+    flagged, findings, _ = _verdicts(tmp_path, KERAS_CALLBACK_TRAINER.format(add=RANK0_CALLBACK))
+    assert flagged == {} and "save_weights" in findings[7].evidence
+
+
+def test_keras_callback_made_on_every_rank_writes_from_every_rank(tmp_path):
+    flagged, _, _ = _verdicts(tmp_path, KERAS_CALLBACK_TRAINER.format(add=EVERY_RANK_CALLBACK))
+    assert list(flagged) == [7] and flagged[7].verdict == WRONG, flagged

@@ -235,6 +235,10 @@ class Script:
             if target is not None:
                 self.local_calls.add(node)
                 self._enter(target, node, ctx)
+            for hook in self._callback_hooks(node.func):
+                # Keras calls a callback's on_* methods from fit, again and again: they run wherever the
+                # instance is made (a rank guard around it is theirs too).
+                self._enter(hook, None, ctx.with_(loop=node))
             for arg in node.args + [k.value for k in node.keywords]:
                 # A local function handed to another (timeit, hvd.elastic.run, map): it runs there.
                 func = self._local_target(arg, ctx) if isinstance(arg, (ast.Name, ast.Attribute)) else None
@@ -281,6 +285,31 @@ class Script:
                 return self.classes[v.func.id] if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) \
                     and v.func.id in self.classes else None
         return None
+
+    def _callback_hooks(self, func):
+        """The on_* methods of a local Keras Callback subclass that `func(...)` instantiates."""
+        cls = self.classes.get(func.id) if isinstance(func, ast.Name) else None
+        if cls is None or not self._keras_callback(cls):
+            return []
+        names, todo = set(), [cls]
+        while todo and len(names) < 100:
+            c = todo.pop()
+            names |= {s.name for s in c.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      and s.name.startswith("on_")}
+            todo += [self.classes[b.id] for b in c.bases if isinstance(b, ast.Name) and b.id in self.classes
+                     and self.classes[b.id] is not c]
+        return [m for m in (self._method_of(cls, n) for n in sorted(names)) if m is not None]
+
+    def _keras_callback(self, cls, seen=0):
+        """The class derives (through local classes) from Keras' Callback (tf.keras, keras, or Horovod's)."""
+        for base in cls.bases:
+            q = self.qual(base)
+            if q.split(".")[-1] == "Callback" and q.split(".")[0] in ("tensorflow", "keras", "tf_keras", "horovod"):
+                return True
+            if isinstance(base, ast.Name) and base.id in self.classes and seen < 5 and \
+                    self._keras_callback(self.classes[base.id], seen + 1):
+                return True
+        return False
 
     def _method_of(self, cls, name, seen=0, skip_own=False):
         for stmt in () if skip_own else cls.body:
