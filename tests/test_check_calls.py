@@ -3,7 +3,7 @@ values.py). Each rule has a broken script flagged on its step (and no other) and
 on none; the scripts are short trainers written here."""
 import textwrap
 
-from hvdkit.check import FLAGGED, WRONG
+from hvdkit.check import FLAGGED, MISSING, WRONG
 from hvdkit.check.static import analyze
 
 
@@ -202,3 +202,55 @@ def test_keras_callback_made_on_rank_0_writes_the_checkpoint_there(tmp_path):
 def test_keras_callback_made_on_every_rank_writes_from_every_rank(tmp_path):
     flagged, _, _ = _verdicts(tmp_path, KERAS_CALLBACK_TRAINER.format(add=EVERY_RANK_CALLBACK))
     assert list(flagged) == [7] and flagged[7].verdict == WRONG, flagged
+
+
+# A schedule whose length is counted from this rank's own shard (np.array_split(...)[hvd.rank()]).
+SHARD_SCHEDULE_TRAINER = textwrap.dedent("""
+    import argparse
+    import os
+
+    import numpy as np
+    import tensorflow as tf
+    import keras
+    import horovod.tensorflow.keras as hvd
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--out", default=".")
+        parser.add_argument("--lr", type=float, default=0.01)
+        args = parser.parse_args()
+        hvd.init()
+        gpus = tf.config.list_physical_devices("GPU")
+        if gpus:
+            tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+        tf.config.threading.set_intra_op_parallelism_threads(1)
+        x = np.random.default_rng(0).normal(size=(64, 8)).astype("float32")
+        y = (x.sum(1) > 0).astype("int64")
+        mine = np.array_split(np.arange(len(x)), hvd.size())[hvd.rank()]
+        x, y = x[mine], y[mine]
+        steps_per_epoch = len(x) // 16
+        sched = keras.optimizers.schedules.CosineDecay({peak}, decay_steps=2 * steps_per_epoch)
+        model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(2)])
+        opt = hvd.DistributedOptimizer(keras.optimizers.SGD(learning_rate=sched))
+        model.compile(optimizer=opt, loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(0), hvd.callbacks.MetricAverageCallback()]
+        if hvd.rank() == 0:
+            callbacks.append(keras.callbacks.ModelCheckpoint(os.path.join(args.out, "model.weights.h5"),
+                                                             save_weights_only=True))
+        model.fit(x, y, batch_size=16, epochs=2, shuffle=True, callbacks=callbacks, verbose=2 if hvd.rank() == 0 else 0)
+
+
+    if __name__ == "__main__":
+        main()
+    """)
+
+
+def test_a_schedule_counted_from_the_shard_size_is_the_same_lr_on_every_rank(tmp_path):
+    flagged, _, _ = _verdicts(tmp_path, SHARD_SCHEDULE_TRAINER.format(peak="args.lr * hvd.size()"))
+    assert flagged == {}, flagged
+
+
+def test_a_schedule_counted_from_the_shard_size_does_not_scale_the_lr(tmp_path):
+    flagged, _, _ = _verdicts(tmp_path, SHARD_SCHEDULE_TRAINER.format(peak="args.lr"))
+    assert list(flagged) == [4] and flagged[4].verdict == MISSING, flagged

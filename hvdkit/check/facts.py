@@ -1,6 +1,7 @@
 """What several rules share: the script, its frameworks, its optimizer steps and fit calls, data flow
 through assignments, Horovod queries (rank, size, local rank), and where an event runs."""
 import ast
+import collections
 
 from hvdkit.check.names import LOCAL_RANK_QUERIES, OPTIMIZER_STEPS, RANK_QUERIES, SIZE_QUERIES
 from hvdkit.check.script import dotted
@@ -34,9 +35,16 @@ class Facts:
 
     def _mentions(self, node, pred, seen):
         mentions = self._mentions
-        for sub in ast.walk(node):
+        # The size of this rank's shard is the same on every rank (up to one sample): a count made from
+        # it (steps per epoch, a warmup length) neither differs between ranks nor scales the LR by the
+        # number of ranks. (Step 3 still sees hvd.size() in a shard's size: is_size is not hidden.)
+        sizes_hide_rank = pred in (self.is_rank, self.is_local_rank, self.is_global_size)
+        todo = collections.deque([node])
+        while todo:
+            sub = todo.popleft()
             if pred(sub):
                 return True
+            todo.extend(c for c in ast.iter_child_nodes(sub) if not (sizes_hide_rank and self._sized(sub, c)))
             name = dotted(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
             if name and name not in seen:
                 seen.add(name)
@@ -48,6 +56,16 @@ class Facts:
                         if mentions(f, pred, seen):
                             return True
         return False
+
+    def _sized(self, node, child):
+        """`child` is only measured by `node`: len(x), x.shape[...], x.cardinality(), cardinality(x)."""
+        if isinstance(node, ast.Call):
+            q = self.s.qual(node.func)
+            if q == "len" or q.split(".")[-1] == "cardinality" and child is not node.func:
+                return True
+            return isinstance(node.func, ast.Attribute) and node.func.attr == "cardinality" and child is node.func
+        return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
+            node.value.attr == "shape" and child is node.value
 
     def _frames_binding(self, name):
         """Argument expressions bound to a parameter `name` in the walked calls."""
