@@ -254,3 +254,18 @@ def test_a_schedule_counted_from_the_shard_size_is_the_same_lr_on_every_rank(tmp
 def test_a_schedule_counted_from_the_shard_size_does_not_scale_the_lr(tmp_path):
     flagged, _, _ = _verdicts(tmp_path, SHARD_SCHEDULE_TRAINER.format(peak="args.lr"))
     assert list(flagged) == [4] and flagged[4].verdict == MISSING, flagged
+
+
+RANK0_APPEND = ("    saver = SaveState(os.path.join(args.out, 'model.weights.h5'))\n"
+                "    if hvd.rank() == 0:\n"
+                "        callbacks.append(saver)")
+LOCAL_RANK0_APPEND = RANK0_APPEND.replace("hvd.rank()", "hvd.local_rank()")
+
+def test_keras_callback_made_anywhere_and_handed_on_by_rank_0_writes_there(tmp_path):
+    flagged, findings, _ = _verdicts(tmp_path, KERAS_CALLBACK_TRAINER.format(add=RANK0_APPEND))
+    assert flagged == {} and "save_weights" in findings[7].evidence
+
+
+def test_keras_callback_made_anywhere_and_handed_on_by_local_rank_0_is_wrong(tmp_path):
+    flagged, _, _ = _verdicts(tmp_path, KERAS_CALLBACK_TRAINER.format(add=LOCAL_RANK0_APPEND))
+    assert list(flagged) == [7] and flagged[7].verdict == WRONG and "local rank 0" in flagged[7].evidence, flagged

@@ -95,6 +95,7 @@ class Script:
         self._module_aliases()
         self.events, self.assigns, self.walked = [], [], set()
         self.local_calls = set()  # call nodes resolved to a function of this file, in some walk
+        self.pending_hooks = {}  # name of a Keras callback instance: its on_* methods, not walked yet
         self._walk_body(self.tree.body, Ctx())
         for func in list(self.funcs.values()) + [f for fs in self.methods.values() for f in fs]:
             if func not in self.walked:
@@ -216,6 +217,10 @@ class Script:
                 self.assigns.append(Event(s, "", ctx, len(self.events) + len(self.assigns)))
 
     def _walk_expr(self, node, ctx):
+        if self.pending_hooks and isinstance(node, (ast.Name, ast.Attribute)) and _handed_on(node):
+            # `cb = SaveState()` then `if hvd.rank() == 0: callbacks.append(cb)`: the guard of the append.
+            for hook in self.pending_hooks.pop(_dotted(node), ()):
+                self._enter(hook, None, ctx.with_(loop=node))
         if isinstance(node, ast.Lambda):
             self._walk_expr(node.body, ctx)
             return
@@ -235,7 +240,10 @@ class Script:
             if target is not None:
                 self.local_calls.add(node)
                 self._enter(target, node, ctx)
-            for hook in self._callback_hooks(node.func):
+            hooks = self._callback_hooks(node.func)
+            if hooks and assigned_name(node):
+                self.pending_hooks[assigned_name(node)] = hooks  # they run where the name is handed on
+            for hook in () if assigned_name(node) else hooks:
                 # Keras calls a callback's on_* methods from fit, again and again: they run wherever the
                 # instance is made (a rank guard around it is theirs too).
                 self._enter(hook, None, ctx.with_(loop=node))
@@ -384,6 +392,15 @@ def _unpacked(target, event):
             out += _unpacked(t, Event(one, "", event.ctx, event.order))
         return out
     return [(sub, event) for sub in target.elts]
+
+
+def _handed_on(node):
+    """A name read as an element of a list or tuple, or as an argument of a call (not called itself)."""
+    parent = getattr(node, "parent", None)
+    if isinstance(node.ctx, ast.Store) or isinstance(parent, ast.Attribute):
+        return False
+    return isinstance(parent, (ast.List, ast.Tuple, ast.keyword)) or isinstance(parent, ast.Call) and \
+        node is not parent.func
 
 
 def _enclosing_class(func):
