@@ -7,6 +7,12 @@ from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 from hvdkit.check.script import dotted
 
 
+TORCH_PIN = "torch.cuda.set_device(hvd.local_rank())"
+TF_PIN = 'tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU") (gpus = tf.config.list_physical_devices("GPU"))'
+TORCH_THREADS = "torch.set_num_threads(cores // hvd.local_size())"
+TF_THREADS = "tf.config.threading.set_intra_op_parallelism_threads(cores // hvd.local_size())"
+
+
 def judge(f):
     hk = [e for e in f.s.api_calls("init") if e.api == ("hvdkit", "init")]
     if hk:
@@ -18,7 +24,7 @@ def judge(f):
             good.append((e.line, "CPU threads set per rank"))
         elif attr in names.GPU_CALLS and (e.node.args or attr != "cuda"):
             _judge_device(f, e.node, e.line, good, bad)
-        elif attr in ("device", "to") and f.mentions(e.node, f.is_local_rank):
+        elif attr in ("device", "to") and f.mentions(e.node, _local(f)):
             good.append((e.line, "GPU chosen by local rank"))  # torch.device("cuda", hvd.local_rank())
     for a in f.s.assigns:
         t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
@@ -38,22 +44,51 @@ def judge(f):
     bad += _all_gpus_per_rank(f) + _placed_before_pinning(f, good) + ([] if env_pinned else _hard_coded_gpu(f))
     if not bad and not good and _cpu_only(f):
         return Finding(OK, "CPU-only script: no GPU to pin (threads per rank are not set: see the notes)")
+    pins, threads = _fixes(f)
     if bad:
         line, why = bad[0]
-        return Finding(WRONG, why, line,
-                       "select the GPU with hvd.local_rank(), e.g. torch.cuda.set_device(hvd.local_rank())")
+        return Finding(WRONG, why, line, f"select the GPU with hvd.local_rank(), e.g. {pins}")
     if good:
         return Finding(OK, "; ".join(sorted({w for _, w in good})), good[0][0])
     return Finding(MISSING, "no GPU chosen by hvd.local_rank() and no CPU threads set per rank",
-                   fix="torch.cuda.set_device(hvd.local_rank()) / "
-                       "tf.config.set_visible_devices(gpus[hvd.local_rank()], "
-                       "'GPU'); on CPUs torch.set_num_threads(cores // hvd.local_size())")
+                   fix=f"{pins}; on CPUs {threads}")
+
+
+def _fixes(f):
+    """The pinning and thread calls of the script's framework (both when it uses both, or neither is known)."""
+    fw = f.frameworks
+    if fw == {"tensorflow"}:
+        return TF_PIN, TF_THREADS
+    if fw == {"torch"}:
+        return TORCH_PIN, TORCH_THREADS
+    return f"{TORCH_PIN} / {TF_PIN}", f"{TORCH_THREADS} / {TF_THREADS}"
+
+
+def _env_read(f, n, keys):
+    """os.environ["K"] / os.environ.get("K") / os.getenv("K") for K in keys."""
+    if isinstance(n, ast.Subscript):
+        key = n.slice
+        return f.s.qual(n.value) == "os.environ" and isinstance(key, ast.Constant) and key.value in keys
+    if isinstance(n, ast.Call) and f.s.qual(n.func) in ("os.environ.get", "os.getenv") and n.args:
+        return isinstance(n.args[0], ast.Constant) and n.args[0].value in keys
+    return False
+
+
+def _local(f):
+    """The local rank: hvd.local_rank(), or the launcher's local-rank variable (set before hvd.init(), so a
+    script may pin the GPU from it before importing the framework)."""
+    return lambda n: f.is_local_rank(n) or _env_read(f, n, names.LOCAL_RANK_ENV)
+
+
+def _global(f):
+    """The global rank: hvd.rank(), or the launcher's global-rank variable (not a GPU index on 2+ nodes)."""
+    return lambda n: f.is_rank(n) or _env_read(f, n, names.RANK_ENV)
 
 
 def _judge_device(f, node, line, good, bad):
-    if f.mentions(node, f.is_local_rank):
+    if f.mentions(node, _local(f)):
         good.append((line, "GPU chosen by local rank"))
-    elif f.mentions(node, f.is_rank):
+    elif f.mentions(node, _global(f)):
         bad.append((line, f"GPU chosen by the global rank (line {line}): on 2+ nodes rank 4 asks for GPU 4"))
     else:
         bad.append((line, f"every rank takes the same GPU (line {line}: {f.text(line)})"))
@@ -71,13 +106,13 @@ def _all_gpus_per_rank(f):
 def _cuda_without_index(f, node):
     def pred(n):
         return isinstance(n, ast.Constant) and n.value == "cuda"
-    return f.mentions(node, pred) and not f.mentions(node, f.is_local_rank)
+    return f.mentions(node, pred) and not f.mentions(node, _local(f))
 
 
 def _placed_before_pinning(f, good):
     """Model or data put on 'cuda' (the current device: GPU 0 on every rank) before set_device(local_rank)."""
     pins = [e for e in f.s.events if getattr(e.node.func, "attr", "") == "set_device" and e.ctx.reached
-            and f.mentions(e.node, f.is_local_rank)]
+            and f.mentions(e.node, _local(f))]
     if not pins:
         return []
     first = min(p.order for p in pins)
@@ -106,7 +141,7 @@ def _hard_coded_gpu(f):
         if not e.ctx.reached or attr not in ("to", "cuda", "device") or not e.node.args:
             continue
         arg = e.node.args[0]
-        if f.mentions(arg, f.is_local_rank):
+        if f.mentions(arg, _local(f)):
             continue
         fixed = f.mentions(arg, lambda n: isinstance(n, ast.Constant) and isinstance(n.value, str)
                            and re.fullmatch(r"cuda:\d+", n.value) is not None)

