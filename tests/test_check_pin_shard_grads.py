@@ -64,3 +64,28 @@ def test_pin_fix_is_in_the_scripts_framework(tmp_path):
     assert missing.fix.startswith("tf.config.set_visible_devices(") and "torch" not in missing.fix
     _correct(tmp_path, cases.TF, [])
     _correct(tmp_path, cases.TORCH, [])
+
+
+# --- step 3: sharding --------------------------------------------------------------------------------------
+F_SHARD = "    data = data.shard(hvd.size(), hvd.rank()).shuffle(256).batch(BATCH)\n"
+T_SAMPLER = ("    train_sampler = DistributedSampler(train_set, num_replicas=hvd.size(), rank=hvd.rank(), "
+             "shuffle=True)\n")
+T_DATA = "    train_set = build_data(opts.samples)\n"
+
+
+def test_shard_given_rank_and_size_in_the_wrong_order(tmp_path):
+    """tf.data's shard(num_shards, index): shard(hvd.rank(), hvd.size()) raises on every rank."""
+    for swapped in ("data.shard(hvd.rank(), hvd.size())", "data.shard(num_shards=hvd.rank(), index=hvd.size())"):
+        bad = _broken(tmp_path, cases.TF, [(F_SHARD, F_SHARD.replace("data.shard(hvd.size(), hvd.rank())", swapped))],
+                      3)
+        assert "number of shards" in bad.evidence and "hvd.size(), hvd.rank()" in bad.fix
+    _correct(tmp_path, cases.TF, [(F_SHARD, F_SHARD.replace("shard(hvd.size(), hvd.rank())",
+                                                            "shard(index=hvd.rank(), num_shards=hvd.size())"))])
+
+
+def test_horovods_elastic_sampler_is_a_partition(tmp_path):
+    """hvd.elastic.ElasticSampler(ds) reads rank and size itself; made and not given to the loader, it is not."""
+    elastic = "    train_sampler = hvd.elastic.ElasticSampler(train_set, shuffle=True)\n"
+    _broken(tmp_path, cases.TORCH, [(T_SAMPLER, elastic), ("sampler=train_sampler)", "shuffle=True)")], 3)
+    _correct(tmp_path, cases.TORCH, [(T_SAMPLER, elastic)])
+

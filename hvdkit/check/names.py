@@ -33,7 +33,10 @@ LOCAL_RANK_ENV = ("HOROVOD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCAL
 RANK_ENV = ("HOROVOD_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK")
 
 # --- step 3: sharding --------------------------------------------------------------------------
-SAMPLERS = ("DistributedSampler",)
+SAMPLERS = ("DistributedSampler", "ElasticSampler")
+# Horovod's and hvdkit's own partitions: they read rank and size themselves (hvd.elastic.ElasticSampler(ds),
+# hvdkit's shard(ds, batch_size)).
+SELF_PARTITIONING = ("shard", "ElasticSampler")
 # keyword pairs a loader takes to read its rank's part: (count keyword, index keyword)
 PARTITION_KEYWORDS = (("num_replicas", "rank"), ("global_size", "global_rank"), ("num_shards", "shard_id"),
                       ("num_shards", "index"), ("world_size", "rank"), ("num_workers", "worker_index"),

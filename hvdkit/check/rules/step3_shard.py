@@ -9,11 +9,12 @@ from hvdkit.check.script import assigned_name, dotted, result_discarded
 
 class Shares:
     """What the ranks read: partitions found (events or nodes with a .line), shards made and not used,
-    splits not given size and rank, step counts divided by hvd.size(), and partitions of evaluation data."""
+    splits not given size and rank, step counts divided by hvd.size(), partitions of evaluation data, and
+    shard() calls given the rank as the number of shards and the size as the index."""
 
-    def __init__(self, parts, discarded, bad_args, divided, eval_parts):
+    def __init__(self, parts, discarded, bad_args, divided, eval_parts, swapped=()):
         self.parts, self.discarded, self.bad_args = parts, discarded, bad_args
-        self.divided, self.eval_parts = divided, eval_parts
+        self.divided, self.eval_parts, self.swapped = divided, eval_parts, list(swapped)
 
     @property
     def train_partitioned(self):
@@ -29,14 +30,16 @@ def shares(f):
 
 def _find_shares(f):
     s = f.s
-    parts, discarded, bad_args, eval_parts = [], [], [], []
+    parts, discarded, bad_args, eval_parts, swapped = [], [], [], [], []
     for e in s.events:
         q = s.qual(e.node.func)
         name = q.split(".")[-1]
-        is_api = f.api(e, "shard")
+        is_api = f.api(e, *names.SELF_PARTITIONING)  # Horovod's or hvdkit's: they read rank and size themselves
         if (name == "shard" and isinstance(e.node.func, ast.Attribute)) or is_api or name in names.SAMPLERS:
             if _is_eval(f, e):
                 eval_parts.append(e)
+            elif name == "shard" and not is_api and _swapped(f, e):
+                swapped.append(e)
             elif not is_api and not (f.mentions(e.node, f.is_size) and f.mentions(e.node, f.is_rank)):
                 bad_args.append(e)
             elif result_discarded(e.node) or (name in names.SAMPLERS and not _sampler_used(f, e)):
@@ -54,7 +57,20 @@ def _find_shares(f):
             if not names.EVAL_NAMES.search(ast.unparse(tgt) if tgt is not None else ""):
                 parts.append(_Pseudo(node))
     parts += _branches_by_rank(f)
-    return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts)
+    return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts, swapped)
+
+
+def _swapped(f, e):
+    """shard(hvd.rank(), hvd.size()): tf.data's (and datasets') shard takes (num_shards, index), so every rank
+    asks for a shard index >= the number of shards and the call raises."""
+    kw = {k.arg: k.value for k in e.node.keywords}
+    args = e.node.args
+    count = args[0] if args else kw.get("num_shards")
+    index = args[1] if len(args) > 1 else kw.get("index")
+    if count is None or index is None:
+        return False
+    return f.mentions(count, f.is_rank) and not f.mentions(count, f.is_size) and \
+        f.mentions(index, f.is_size) and not f.mentions(index, f.is_rank)
 
 
 def judge(f):
@@ -67,6 +83,11 @@ def judge(f):
     if not parts and not discarded and not bad_args and not divided and one_batch is not None and not picked:
         return Finding(UNKNOWN, f"synthetic data: one random batch (line {one_batch.line}) fed again and again; "
                        "nothing to shard", one_batch.line)
+    if sh.swapped:
+        e = sh.swapped[0]
+        return Finding(WRONG, f"line {e.line} gives shard() the rank as the number of shards and the size as the "
+                       f"index ({f.text(e.line)}): every rank's index is >= its number of shards, and shard() "
+                       "raises", e.line, "ds.shard(hvd.size(), hvd.rank()): the number of shards first, then the index")
     if bad_args:
         e = bad_args[0]
         return Finding(WRONG, f"line {e.line} splits the data without hvd.size() and hvd.rank(): {f.text(e.line)}",
