@@ -89,3 +89,14 @@ def test_horovods_elastic_sampler_is_a_partition(tmp_path):
     _broken(tmp_path, cases.TORCH, [(T_SAMPLER, elastic), ("sampler=train_sampler)", "shuffle=True)")], 3)
     _correct(tmp_path, cases.TORCH, [(T_SAMPLER, elastic)])
 
+
+def test_per_rank_file_read_by_torch_load_is_data_or_checkpoint_by_its_use(tmp_path):
+    """torch.load(f"train-{rank}.pt") feeding a Dataset is this rank's part; torch.load(f"net-{rank}.pt")
+    given to load_state_dict is a checkpoint, and the data stays unsharded."""
+    no_sampler = [(T_SAMPLER, ""), ("sampler=train_sampler)", "shuffle=True)"),
+                  ("        train_sampler.set_epoch(epoch)\n", "")]
+    ckpt = [("    sgd = torch.optim", '    net.load_state_dict(torch.load(f"net-{hvd.rank()}.pt"))\n'
+                                     "    sgd = torch.optim")]
+    _broken(tmp_path, cases.TORCH, no_sampler + ckpt, 3)
+    _correct(tmp_path, cases.TORCH, no_sampler + [(T_DATA, '    tensors = torch.load(f"train-{hvd.rank():03d}.pt")\n'
+                                                           "    train_set = TensorDataset(*tensors)\n")])

@@ -161,15 +161,57 @@ def _per_rank_file(f, e):
     last = q.split(".")[-1]
     if ".datasets." in q or q.startswith("datasets."):
         return False  # keras.datasets.x.load_data(path=f"x-{rank}.npz"): a per-rank download cache, same data
-    if q.startswith("torch.") or "model" in q.lower() or "checkpoint" in q.lower():
-        return False  # a per-rank checkpoint or model file is not training data
+    if "model" in q.lower() or "checkpoint" in q.lower():
+        return False  # load_model / load_checkpoint: a per-rank model file is not training data
     if last == "open" and len(e.node.args) > 1 and not (isinstance(e.node.args[1], ast.Constant)
                                                          and "r" in str(e.node.args[1].value)):
         return False  # a file opened for writing (a per-rank log)
     if not (names.DATA_SOURCES.match(last) or last in ("open", "load", "loadtxt", "read_csv", "read_parquet")):
         return False
-    return any(f.mentions(a, f.is_rank) for a in e.node.args[:1] + [k.value for k in e.node.keywords
-                                                                      if k.arg in ("file", "path", "filename")])
+    if not any(f.mentions(a, f.is_rank) for a in e.node.args[:1] + [k.value for k in e.node.keywords
+                                                                     if k.arg in ("file", "path", "filename")]):
+        return False
+    # Decided by what the file's content is used for: weights given to a model are a per-rank checkpoint;
+    # torch.load reads both, so its result must be seen feeding the data.
+    if _loads_weights(f, e):
+        return False
+    return _feeds_data(f, e) if q.startswith("torch.") else True
+
+
+WEIGHT_SINKS = ("load_state_dict", "load_weights", "set_weights", "restore", "load_checkpoint")
+
+
+def _result_names(f, e):
+    """Names holding a call's result, and names assigned from expressions using them."""
+    stmt = next((p for p in _parents(e.node) if isinstance(p, ast.stmt)), None)
+    start = set()
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        start = {dotted(n) for t in targets for n in ast.walk(t) if isinstance(n, (ast.Name, ast.Attribute))}
+    start.discard(None)
+    return _derived(f, start) if start else set()
+
+
+def _used_in(f, e, held, call_pred):
+    """Some call for which call_pred holds takes the result: directly, or through a name holding it."""
+    if any(isinstance(p, ast.Call) and call_pred(p) for p in _parents(e.node)):
+        return True
+    return any(call_pred(x.node) and any(_mentions_name(f, a, held) for a in x.node.args + [
+        k.value for k in x.node.keywords]) for x in f.s.events if x.node is not e.node) if held else False
+
+
+def _loads_weights(f, e):
+    return _used_in(f, e, _result_names(f, e), lambda c: getattr(c.func, "attr", "") in WEIGHT_SINKS)
+
+
+def _feeds_data(f, e):
+    """The result reaches the data: a Dataset/DataLoader made of it, a loop over it, or next()/iter() on it."""
+    held = _result_names(f, e)
+    source = lambda c: names.DATA_SOURCES.match(f.s.qual(c.func).split(".")[-1] or "") is not None  # noqa: E731
+    if _used_in(f, e, held, lambda c: source(c) or f.s.qual(c.func) in ("next", "iter")):
+        return True
+    loops = (n.iter for n in ast.walk(f.s.tree) if isinstance(n, (ast.For, ast.comprehension)))
+    return bool(held) and any(_mentions_name(f, it, held) for it in loops)
 
 
 def _branches_by_rank(f):
