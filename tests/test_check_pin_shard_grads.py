@@ -100,3 +100,31 @@ def test_per_rank_file_read_by_torch_load_is_data_or_checkpoint_by_its_use(tmp_p
     _broken(tmp_path, cases.TORCH, no_sampler + ckpt, 3)
     _correct(tmp_path, cases.TORCH, no_sampler + [(T_DATA, '    tensors = torch.load(f"train-{hvd.rank():03d}.pt")\n'
                                                            "    train_set = TensorDataset(*tensors)\n")])
+
+
+# --- step 5: gradients averaged by hand --------------------------------------------------------------------
+F_TAPE = "            tape = hvd.DistributedGradientTape(tape)\n"
+F_GRADS = "            grads = tape.gradient(loss, clf.trainable_variables)\n"
+
+
+def _by_hand(averaging):
+    return [(F_TAPE, ""), (F_GRADS, F_GRADS + averaging)]
+
+
+def test_gradients_averaged_by_hand_whatever_their_names(tmp_path):
+    """An allreduce given the tape's gradients (a comprehension or loop over them, or map) averages them."""
+    for averaging in ("            grads = [hvd.allreduce(g, op=hvd.Average) for g in grads]\n",
+                      "            avg = []\n            for t in grads:\n"
+                      "                avg.append(hvd.allreduce(t))\n            grads = avg\n",
+                      "            grads = list(map(hvd.allreduce, grads))\n"):
+        findings = _correct(tmp_path, cases.TF, _by_hand(averaging))
+        assert findings[5].verdict == OK
+
+
+def test_gradients_summed_by_hand(tmp_path):
+    """op=hvd.Sum on the gradients is a sum (hvd.size() times the step) unless divided by hvd.size()."""
+    bad = _broken(tmp_path, cases.TF, _by_hand("            grads = [hvd.allreduce(grad, op=hvd.Sum) for grad in "
+                                               "grads]\n"), 5)
+    assert "summed" in bad.evidence
+    _correct(tmp_path, cases.TF, _by_hand("            grads = [hvd.allreduce(grad, op=hvd.Sum) / hvd.size() for "
+                                          "grad in grads]\n"))

@@ -9,8 +9,9 @@ from hvdkit.check.script import assigned_name, dotted, result_discarded, sums
 
 def judge(f):
     wraps = [e for e in f.s.events if f.api(e, *names.WRAPPERS) and e.ctx.reached]
+    by_hand = gradient_allreduces(f)
     manual = [e for e in f.s.events if f.api(e, "allreduce", "grouped_allreduce", "allreduce_")
-              and re.search(r"grad", ast.unparse(e.node), re.I)]
+              and re.search(r"grad", ast.unparse(e.node), re.I) or e in by_hand]
     if not wraps and not manual:
         return Finding(MISSING, "gradients are never averaged over ranks: each rank steps with its own", None,
                        "opt = hvd.DistributedOptimizer(opt) (Keras/torch) or tape = hvd.DistributedGradientTape(tape)")
@@ -31,6 +32,11 @@ def judge(f):
                   or _gradient_before_wrapping(f, e))
         if unused:
             return unused
+    summed = next((e for e in by_hand if sums(e.node) and not _divided_by_size(f, e.node)), None)
+    if summed is not None:
+        return Finding(WRONG, f"gradients summed, not averaged (line {summed.line}): the step is hvd.size() times "
+                       "too large on top of the LR scaling", summed.line,
+                       "use op=hvd.Average (the default), or divide the sum by hvd.size()")
     second = _optimizer_left_unwrapped(f, wraps)
     if second is not None:
         return second
@@ -175,3 +181,79 @@ def _optimizer_left_unwrapped(f, wraps):
                            f"but steps at line {steps[0].line}: its gradients are this rank's own", o.line,
                            f"{name} = hvd.DistributedOptimizer({name}, named_parameters=...)")
     return None
+
+
+GRADIENT_CALLS = ("gradient", "compute_gradients", "gradients")  # tape.gradient, opt.compute_gradients, tf.gradients
+ALLREDUCES = ("allreduce", "grouped_allreduce", "allreduce_")
+
+
+def _is_gradient(n):
+    """A gradient's source: tape.gradient(...), opt.compute_gradients(...), tf.gradients(...), or p.grad."""
+    return isinstance(n, ast.Call) and getattr(n.func, "attr", "") in GRADIENT_CALLS or \
+        isinstance(n, ast.Attribute) and n.attr == "grad"
+
+
+def _gradient_value(f, node):
+    """The expression is (an element of) gradients: through names assigned them, and through the variables
+    of a loop or comprehension over them (`[hvd.allreduce(g) for g in grads]`, `for g in grads:`)."""
+    if f.mentions(node, _is_gradient):
+        return True
+    used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    for p in _parents(node):
+        gens = p.generators if isinstance(p, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)) else \
+            [p] if isinstance(p, (ast.For, ast.AsyncFor)) else []
+        for g in gens:
+            bound = {n.id for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+            if bound & used and f.mentions(g.iter, _is_gradient):
+                return True
+    return False
+
+
+def gradient_allreduces(f):
+    """Gradients averaged by hand, whatever their names: an allreduce given gradients, or map(hvd.allreduce,
+    grads). Computed once (step 8 leaves them out of the metrics)."""
+    if getattr(f, "_gradient_allreduces", None) is None:
+        f._gradient_allreduces = _find_gradient_allreduces(f)
+    return f._gradient_allreduces
+
+
+def _find_gradient_allreduces(f):
+    out = []
+    for e in f.s.events:
+        if f.api(e, *ALLREDUCES):
+            arg = e.node.args[0] if e.node.args else next((k.value for k in e.node.keywords if k.arg == "tensor"),
+                                                          None)
+            if arg is not None and _gradient_value(f, arg):
+                out.append(e)
+        elif f.s.qual(e.node.func) == "map" and len(e.node.args) > 1 and _names_allreduce(f, e.node.args[0]) \
+                and f.mentions(e.node.args[1], _is_gradient):
+            out.append(e)
+    return out
+
+
+def _names_allreduce(f, node):
+    a = f.s.api(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    return bool(a) and a[1].split(".")[-1] in ALLREDUCES
+
+
+def _divided_by_size(f, call):
+    """A sum made an average: divided by hvd.size() where it is made, or where its holder is reassigned, or
+    scaled by Horovod's prescale_factor / postscale_factor."""
+    if any(k.arg in ("prescale_factor", "postscale_factor") for k in call.keywords):
+        return True
+    by_size = lambda n: isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and f.mentions(  # noqa: E731
+        n.right, f.is_size) or isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Div) and f.mentions(
+        n.value, f.is_size)
+    stmt = next((p for p in _parents(call) if isinstance(p, ast.stmt)), None)
+    if stmt is None or any(by_size(n) for n in ast.walk(stmt)):
+        return stmt is not None
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+    held = {dotted(t) for t in targets if t is not None} - {None}
+    return any(by_size(a.node) or a.node.value is not None and any(by_size(n) for n in ast.walk(a.node.value))
+               for h in held for a in f.s.assignments_to(h) if a.node is not stmt)
+
+
+def _parents(node):
+    while getattr(node, "parent", None) is not None:
+        node = node.parent
+        yield node
