@@ -84,10 +84,10 @@ def judge(f):
         return Finding(UNKNOWN, f"synthetic data: one random batch (line {one_batch.line}) fed again and again; "
                        "nothing to shard", one_batch.line)
     if sh.swapped:
-        e = sh.swapped[0]
-        return Finding(WRONG, f"line {e.line} gives shard() the rank as the number of shards and the size as the "
-                       f"index ({f.text(e.line)}): every rank's index is >= its number of shards, and shard() "
-                       "raises", e.line, "ds.shard(hvd.size(), hvd.rank()): the number of shards first, then the index")
+        line = sh.swapped[0].node.func.end_lineno  # the .shard( of a chain, not the chain's first line
+        return Finding(WRONG, f"line {line} gives shard() the rank as the number of shards and the size as the "
+                       f"index ({f.text(line)}): every rank's index is >= its number of shards, and shard() "
+                       "raises", line, "ds.shard(hvd.size(), hvd.rank()): the number of shards first, then the index")
     if bad_args:
         e = bad_args[0]
         return Finding(WRONG, f"line {e.line} splits the data without hvd.size() and hvd.rank(): {f.text(e.line)}",
