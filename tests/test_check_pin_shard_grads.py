@@ -128,3 +128,17 @@ def test_gradients_summed_by_hand(tmp_path):
     assert "summed" in bad.evidence
     _correct(tmp_path, cases.TF, _by_hand("            grads = [hvd.allreduce(grad, op=hvd.Sum) / hvd.size() for "
                                           "grad in grads]\n"))
+
+
+def test_pytorch_script_that_uses_no_gpu_has_nothing_to_pin(tmp_path):
+    """No cuda device, .cuda() or GPU query anywhere: the PyTorch script runs on the CPU; put the model on
+    the GPU without pinning one and every rank is on GPU 0."""
+    cpu = [("    torch.set_num_threads(1)\n    if torch.cuda.is_available():\n"
+            "        torch.cuda.set_device(hvd.local_rank())\n", ""),
+           ('    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n', ""),
+           ("            inputs, targets = inputs.to(device), targets.to(device)\n", "")]
+    net = "    net = torch.nn.Linear(4, 1).to(device)\n"
+    bad = _broken(tmp_path, cases.TORCH, cpu + [(net, "    net = torch.nn.Linear(4, 1).cuda()\n")], 2)
+    assert bad.verdict == "missing"
+    findings = _correct(tmp_path, cases.TORCH, cpu + [(net, "    net = torch.nn.Linear(4, 1)\n")])
+    assert "uses no GPU" in findings[2].evidence

@@ -31,6 +31,8 @@ GPU_PLACEMENT = ("cuda", "to")  # model.cuda(), x.to('cuda')
 LOCAL_RANK_ENV = ("HOROVOD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID",
                   "LOCAL_RANK", "PMI_LOCAL_RANK")
 RANK_ENV = ("HOROVOD_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK")
+# Words of GPU use in names, attributes and strings (torch.cuda, .cuda(), "cuda:0", cudnn, use_gpu, NCCL).
+GPU_WORDS = re.compile(r"cuda|cudnn|gpu|nccl", re.I)
 
 # --- step 3: sharding --------------------------------------------------------------------------
 SAMPLERS = ("DistributedSampler", "ElasticSampler")

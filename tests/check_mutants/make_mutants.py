@@ -29,9 +29,13 @@ MUTANTS = [
     ("torch", 1, "removed", "no hvd.init()", [("    hvd.init()\n", "")]),
     ("torch", 1, "broken", "hvd.init() after the sampler asked for size and rank",
      [("    hvd.init()\n", ""), ("    loader = DataLoader(", "    hvd.init()\n    loader = DataLoader(")]),
-    ("torch", 2, "removed", "no threads set, no GPU pinned",
+    ("torch", 2, "removed", "no threads set, no GPU pinned, the model and batches put on the GPU",
      [("    torch.set_num_threads(1)\n    if torch.cuda.is_available():\n        "
-       "torch.cuda.set_device(hvd.local_rank())\n", "")]),
+       "torch.cuda.set_device(hvd.local_rank())\n",
+       '    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n'),
+      ("torch.nn.Linear(16, 2))", "torch.nn.Linear(16, 2)).to(device)"),
+      ("            optimizer.zero_grad()\n", "            x, y = x.to(device), y.to(device)\n"
+       "            optimizer.zero_grad()\n")]),
     ("torch", 2, "broken", "GPU chosen by the global rank",
      [("    torch.set_num_threads(1)\n", ""), ("set_device(hvd.local_rank())", "set_device(hvd.rank())")]),
     ("torch", 3, "removed", "no sampler: every rank reads all the data",

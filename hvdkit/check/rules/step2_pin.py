@@ -44,6 +44,9 @@ def judge(f):
     bad += _all_gpus_per_rank(f) + _placed_before_pinning(f, good) + ([] if env_pinned else _hard_coded_gpu(f))
     if not bad and not good and _cpu_only(f):
         return Finding(OK, "CPU-only script: no GPU to pin (threads per rank are not set: see the notes)")
+    if not bad and not good and _torch_without_gpu(f):
+        return Finding(OK, "PyTorch script that uses no GPU (no cuda device, .cuda() or GPU query): it runs on the "
+                       "CPU, nothing to pin (threads per rank are not set)")
     pins, threads = _fixes(f)
     if bad:
         line, why = bad[0]
@@ -164,3 +167,24 @@ def _cpu_only(f):
             gpu = gpu or node.attr == "list_physical_devices" or not isinstance(getattr(node, "parent", None),
                                                                                 ast.Attribute)
     return cpu and not gpu
+
+
+def _torch_without_gpu(f):
+    """A PyTorch script with no word of GPU use anywhere (names, attributes, keywords, strings other than
+    docstrings): it trains on the CPU. TensorFlow is left out: it takes every visible GPU unless pinned."""
+    if f.frameworks != {"torch"}:
+        return False
+    for node in ast.walk(f.s.tree):
+        words = []
+        if isinstance(node, ast.Name):
+            words = [node.id]
+        elif isinstance(node, ast.Attribute):
+            words = [node.attr]
+        elif isinstance(node, (ast.keyword, ast.arg)):
+            words = [node.arg or ""]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                not isinstance(getattr(node, "parent", None), ast.Expr):
+            words = [node.value]
+        if any(names.GPU_WORDS.search(w) for w in words):
+            return False
+    return True
