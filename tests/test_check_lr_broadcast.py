@@ -150,3 +150,19 @@ RANK_STEPS = """    steps = len(np.array_split(np.arange(64), hvd.size())[hvd.ra
 @pytest.mark.parametrize("lr,flagged", [("0.01 * hvd.size()", []), ("0.01 * (hvd.rank() + 1)", [4])])
 def test_rank_in_step_counts_is_not_the_lr_depending_on_the_rank(tmp_path, lr, flagged):
     assert list(_flagged(tmp_path, "base_keras_fit.py", [(KERAS_OPT, RANK_STEPS.format(lr=lr).lstrip())])) == flagged
+
+
+SCHEDULED = "\n    scheduler = torch.optim.lr_scheduler.{sched}\n"
+STEPPED = ("            optimizer.step()\n", "            optimizer.step()\n            scheduler.step()\n")
+
+
+@pytest.mark.parametrize("lr,sched,flagged", [
+    ("0.01", "OneCycleLR(optimizer, max_lr=0.01 * hvd.size(), total_steps=8)", []),   # the scheduler sets it
+    ("0.01 * hvd.size()", "OneCycleLR(optimizer, max_lr=0.01, total_steps=8)", [4]),
+    ("0.01", "CyclicLR(optimizer, 0.001 * hvd.size(), 0.01 * hvd.size())", []),
+    ("0.01 * hvd.size()", "CyclicLR(optimizer, 0.001 * hvd.size(), 0.01 / hvd.size())", [4]),  # max_lr divided
+], ids=["one_cycle_scaled", "one_cycle_unscaled", "cyclic_scaled", "cyclic_divided"])
+def test_a_scheduler_that_sets_the_lr_decides_it(tmp_path, lr, sched, flagged):
+    edits = [(TORCH_OPT, TORCH_OPT.replace("0.01 * hvd.size()", lr) + SCHEDULED.format(sched=sched).rstrip()),
+             STEPPED]
+    assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged

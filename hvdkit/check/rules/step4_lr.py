@@ -40,11 +40,9 @@ def judge(f):
         return Finding(UNKNOWN, "no optimizer construction found")
     verdicts = [_judge_lr(f, e) for e in opts]
     verdicts = _with_multiplier_schedulers(f, verdicts)
+    verdicts = _with_lr_setting_schedulers(f, opts, verdicts)
     by_callbacks, from_start = _lr_callbacks(f)
     verdicts = by_callbacks + ([] if from_start and by_callbacks else verdicts)
-    overwritten = _overwritten_by_scheduler(f)
-    if overwritten is not None:
-        verdicts.append(overwritten)
     order = {WRONG: 0, MISSING: 1, UNKNOWN: 2, OK: 3}
     return min(verdicts, key=lambda v: order[v.verdict])
 
@@ -284,20 +282,43 @@ def _adasum(f):
                if f.api(e, *names.WRAPPERS) for k in e.node.keywords)
 
 
-def _overwritten_by_scheduler(f):
-    """OneCycleLR(opt, max_lr=...) sets the LR itself: the optimizer's scaled lr is overwritten."""
+def _with_lr_setting_schedulers(f, opts, verdicts):
+    """OneCycleLR(opt, max_lr=...) / CyclicLR(opt, base_lr, max_lr) set the LR themselves: the optimizer's own lr
+    is overwritten, so their arguments decide step 4 for the optimizer they drive, scaled or not."""
+    out = list(verdicts)
     for e in f.s.events:
         last = f.s.qual(e.node.func).split(".")[-1]
         if last not in names.LR_OVERWRITING_SCHEDULERS or not e.ctx.reached:
             continue
-        kw = {k.arg: k.value for k in e.node.keywords}
-        for key in names.LR_OVERWRITING_SCHEDULERS[last]:
-            value = kw.get(key, e.node.args[1] if key == "max_lr" and len(e.node.args) > 1 else None)
-            if value is not None and not f.mentions(value, f.is_global_size):
-                return Finding(WRONG, f"{last} at line {e.line} sets the LR from {key}={ast.unparse(value)}, not "
-                               "scaled by hvd.size(): the optimizer's scaled lr is overwritten", e.line,
-                               f"scale {key} by hvd.size() too")
-    return None
+        verdict = _scheduler_verdict(f, e, last)
+        driven = _driven_optimizers(f, e, opts)
+        out = [verdict if o in driven else v for o, v in zip(opts, out)] + out[len(opts):]
+    return out
+
+
+def _scheduler_verdict(f, e, last):
+    """Every LR argument scaled by hvd.size(): ok; one unscaled (or divided, or rank-dependent): wrong."""
+    kw = {k.arg: k.value for k in e.node.keywords}
+    for i, key in enumerate(names.LR_OVERWRITING_SCHEDULERS[last]):
+        # positional order after the optimizer: OneCycleLR(opt, max_lr), CyclicLR(opt, base_lr, max_lr)
+        value = kw.get(key, e.node.args[i + 1] if len(e.node.args) > i + 1 else None)
+        if value is None:
+            continue
+        powers = _size_powers(f, value)
+        rank = _size_powers(f, value, lambda n: f.is_rank(n) or f.is_local_rank(n))
+        if -1 in powers or rank or not (1 in powers and f.mentions(value, f.is_global_size)):
+            return Finding(WRONG, f"{last} at line {e.line} sets the LR from {key}={ast.unparse(value)}, not "
+                           "scaled by hvd.size(): it overwrites the optimizer's lr", e.line,
+                           f"scale {key} by hvd.size()")
+    return Finding(OK, f"{last} sets the LR from an argument scaled by hvd.size(): {f.text(e.line)}", e.line)
+
+
+def _driven_optimizers(f, e, opts):
+    """The optimizer constructions the scheduler's optimizer argument comes from (through names and wrappers);
+    all of them when it cannot be traced."""
+    arg = e.node.args[0] if e.node.args else next((k.value for k in e.node.keywords if k.arg == "optimizer"), None)
+    driven = [] if arg is None else [o for o in opts if f.mentions(arg, lambda n, o=o: n is o.node)]
+    return driven or list(opts)
 
 
 def _hvdkit_scaling(f, call):
