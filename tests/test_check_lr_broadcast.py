@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from hvdkit.check import FLAGGED
+from hvdkit.check import FLAGGED, UNKNOWN
 from hvdkit.check.static import analyze
 
 BASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check_mutants")
@@ -166,3 +166,35 @@ def test_a_scheduler_that_sets_the_lr_decides_it(tmp_path, lr, sched, flagged):
     edits = [(TORCH_OPT, TORCH_OPT.replace("0.01 * hvd.size()", lr) + SCHEDULED.format(sched=sched).rstrip()),
              STEPPED]
     assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged
+
+
+def _config():
+    return """def make_config():
+    world = hvd.size()
+    return {{"epochs": 2, "optimizer": {{"learning_rate": {lr}, "momentum": 0.9}}}}
+
+
+def main():
+"""
+
+
+@pytest.mark.parametrize("defs,opt,flagged", [
+    (_config(), "cfg = make_config()\n    opt = keras.optimizers.SGD(**cfg[\"optimizer\"])", []),
+    (_config(), "cfg = make_config()\n    opt = keras.optimizers.SGD(**cfg[\"optimizer\"])", [4]),
+    ("def main():\n", "kw = dict(momentum=0.9)\n    kw[\"learning_rate\"] = 0.01 * hvd.size()\n"
+     "    opt = keras.optimizers.SGD(**kw)", []),
+    ("def main():\n", "kw = dict(momentum=0.9)\n    opt = keras.optimizers.SGD(**kw)", [4]),   # its default LR
+], ids=["config_scaled", "config_unscaled", "stored_scaled", "no_lr_in_mapping"])
+def test_lr_read_through_keyword_expansion(tmp_path, defs, opt, flagged):
+    lr = "0.01 * world" if flagged == [] else "0.01"
+    edits = [("def main():\n", defs.format(lr=lr)), (KERAS_OPT, opt)]
+    assert list(_flagged(tmp_path, "base_keras_fit.py", edits)) == flagged
+
+
+def test_unreadable_keyword_expansion_cannot_tell_the_lr(tmp_path):
+    opt = "opt = keras.optimizers.SGD(**np.load(os.environ[\"OPT\"], allow_pickle=True).item())"
+    path = tmp_path / "train.py"
+    with open(os.path.join(BASES, "base_keras_fit.py")) as fh:
+        path.write_text(fh.read().replace(KERAS_OPT, opt))
+    findings, _, _ = analyze(str(path))
+    assert findings[4].verdict == UNKNOWN and "default" not in findings[4].evidence
