@@ -198,3 +198,35 @@ def test_unreadable_keyword_expansion_cannot_tell_the_lr(tmp_path):
         path.write_text(fh.read().replace(KERAS_OPT, opt))
     findings, _, _ = analyze(str(path))
     assert findings[4].verdict == UNKNOWN and "default" not in findings[4].evidence
+
+
+TORCH_BCAST = ("    hvd.broadcast_parameters(model.state_dict(), root_rank=0)\n"
+               "    hvd.broadcast_optimizer_state(optimizer, root_rank=0)\n")
+RESUME = ("    path = os.path.join(args.ckpt_dir, \"model.pt\")\n"
+          "    if {rank0}os.path.exists(path):\n"
+          "        model.load_state_dict(torch.load(path))\n")
+RANK0 = "hvd.rank() == 0 and "
+
+
+@pytest.mark.parametrize("edits,flagged", [
+    ([(TORCH_BCAST, TORCH_BCAST + RESUME.format(rank0=RANK0))], [6]),  # only rank 0 resumes: others keep the broadcast
+    ([(TORCH_BCAST, RESUME.format(rank0=RANK0) + TORCH_BCAST)], []),   # rank 0 loads, then the broadcast spreads it
+    ([(TORCH_BCAST, TORCH_BCAST + RESUME.format(rank0=""))], []),      # every rank loads the same file
+], ids=["rank0_load_after_broadcast", "rank0_load_then_broadcast", "every_rank_loads_after"])
+def test_rank0_load_after_the_broadcast(tmp_path, edits, flagged):
+    assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged
+
+
+TF_EARLY_BCAST = ("    hvd.broadcast_variables(model.variables, root_rank=0)\n"
+                  "    hvd.broadcast_variables(opt.variables, root_rank=0)\n")
+TF_RESTORE = ("    if hvd.rank() == 0:\n"
+              "        checkpoint.restore(tf.train.latest_checkpoint(args.ckpt_dir))\n")
+
+
+@pytest.mark.parametrize("edits,flagged", [
+    ([(TF_BCAST, "            pass\n"), (TF_CKPT, TF_CKPT + TF_EARLY_BCAST + TF_RESTORE)], [6]),
+    ([(TF_BCAST, "            pass\n"), (TF_CKPT, TF_CKPT + TF_RESTORE + TF_EARLY_BCAST)], []),
+    ([(TF_CKPT, TF_CKPT + TF_RESTORE)], []),     # the first batch's broadcast comes after the restore
+], ids=["restore_after_broadcast", "restore_then_broadcast", "restore_then_first_batch_broadcast"])
+def test_rank0_checkpoint_restore_after_the_broadcast(tmp_path, edits, flagged):
+    assert list(_flagged(tmp_path, "base_tf_loop.py", edits)) == flagged

@@ -26,7 +26,8 @@ def judge(f):
         return Finding(MISSING if not e else WRONG, why, e.line if e else None,
                        "hvd.broadcast_parameters(model.state_dict(), root_rank=0) / hvd.broadcast_variables(model."
                        "variables, 0) / callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)]")
-    whole = _root_is_own_rank(f, casts) or _callback_reused(f, casts) or _trained_not_broadcast(f, casts)
+    whole = _root_is_own_rank(f, casts) or _callback_reused(f, casts) or _trained_not_broadcast(f, casts) or \
+        _loaded_after_broadcast(f, casts)
     if whole is not None:
         return whole
     problems = []
@@ -296,6 +297,62 @@ def _trained_not_broadcast(f, casts):
                            f"broadcast it too: hvd.broadcast_parameters({model}.state_dict(), root_rank=0) / "
                            f"hvd.broadcast_variables({model}.variables, 0)")
     return None
+
+
+# Calls that write a checkpoint's weights into a model (torch, Keras, tf.train.Checkpoint).
+_WEIGHT_LOADS = ("load_state_dict", "load_weights", "restore")
+# Broadcasts that run when training starts (at fit's first batch, at session creation), after any earlier load.
+_AT_TRAINING_START = names.BROADCAST_CALLBACKS + ("BroadcastGlobalVariablesHook",)
+
+
+def _loaded_after_broadcast(f, casts):
+    """Rank 0 alone loads a checkpoint into a model after the last broadcast that covers it, and training
+    follows: only rank 0 resumes from the checkpoint, the others keep the weights broadcast before."""
+    if any(f.api(e, *_AT_TRAINING_START) for e in casts):
+        return None
+    for load in f.s.events:
+        if getattr(load.node.func, "attr", "") not in _WEIGHT_LOADS or not load.ctx.reached or \
+                not f.rank0_only(load):
+            continue
+        models = _load_targets(f, load)
+        covering = [b for b in casts if same_walk(b, load) and models & _broadcast_models(f, b)]
+        before = [b for b in covering if b.order < load.order]
+        trains = any(same_walk(s, load) and s.order > load.order for s in f.steps + f.fits)
+        if before and trains and not any(b.order > load.order for b in covering):
+            b = before[-1]
+            return Finding(WRONG, f"rank 0 loads the checkpoint after the broadcast (line {b.line}): at line "
+                           f"{load.line} only rank 0 resumes from it, the other ranks keep the weights broadcast "
+                           "before", load.line, "broadcast after loading (load on rank 0, then broadcast to all)")
+    return None
+
+
+def _model_key(name):
+    """A model's name without wrappers' attribute (`model.module` is `model`)."""
+    while name and name.endswith((".module", "._orig_mod")):
+        name = name.rsplit(".", 1)[0]
+    return name
+
+
+def _load_targets(f, load):
+    """The models a load writes into: the receiver of load_state_dict / load_weights, or what the
+    tf.train.Checkpoint being restored tracks (Checkpoint(model=model, optimizer=opt))."""
+    func = load.node.func
+    if func.attr != "restore":
+        return {_model_key(_resolve(load, dotted(func.value)))} - {None}
+    out = set()
+    for v in _with_assigned_values(f, func.value):
+        for c in ast.walk(v):
+            if isinstance(c, ast.Call) and f.s.qual(c.func).endswith("Checkpoint"):
+                out |= {_model_key(_resolve(load, dotted(a))) for a in c.args + [k.value for k in c.keywords]}
+    return out - {None}
+
+
+def _broadcast_models(f, b):
+    """The models whose weights a broadcast sends: owners of .state_dict() / .variables / .parameters() ... in
+    its argument, through names and a helper's arguments."""
+    args = b.node.args[:1] + [k.value for k in b.node.keywords if k.arg in ("params", "variables", "tensor", "obj")]
+    return {_model_key(_resolve(b, _owner(n))) for a in args for x in _with_assigned_values(f, a) + _loop_sources(b, a)
+            for n in ast.walk(x) if isinstance(n, ast.Attribute) and _owner(n)} - {None}
 
 
 def _with_assigned_values(f, expr, limit=200):
