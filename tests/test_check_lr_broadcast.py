@@ -230,3 +230,13 @@ TF_RESTORE = ("    if hvd.rank() == 0:\n"
 ], ids=["restore_after_broadcast", "restore_then_broadcast", "restore_then_first_batch_broadcast"])
 def test_rank0_checkpoint_restore_after_the_broadcast(tmp_path, edits, flagged):
     assert list(_flagged(tmp_path, "base_tf_loop.py", edits)) == flagged
+
+
+HELPER = "def build_opt(params, **kwargs):\n    return torch.optim.SGD(params, **kwargs)\n\n\ndef main():\n"
+
+
+@pytest.mark.parametrize("lr,flagged", [("0.01 * hvd.size()", []), ("0.01", [4])])
+def test_lr_passed_through_a_helpers_kwargs(tmp_path, lr, flagged):
+    opt = f"optimizer = build_opt(model.parameters(), lr={lr}, momentum=0.9)"
+    edits = [("def main():\n", HELPER), (TORCH_OPT, opt)]
+    assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged

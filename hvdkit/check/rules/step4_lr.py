@@ -236,9 +236,25 @@ def _mapping_sources(f, node, depth, seen=None):
     if name in seen:  # `cfg` passed on as `cfg`: its other origins tell
         return []
     seen.add(name)
+    if isinstance(node, ast.Name) and _kwargs_calls(f, node) is not None:
+        return _kwargs_calls(f, node)
     values = [a.node.value for a in f.s.assignments_to(name) if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
     values += f._frames_binding(name) if isinstance(node, ast.Name) else []
     return _all_sources(f, values, depth, seen)
+
+
+def _kwargs_calls(f, node):
+    """`def make(params, **kw): return SGD(params, **kw)`: kw is the extra keywords of each walked call of make,
+    as dict(...) calls (None: `node` is not such a parameter)."""
+    func = node
+    while func is not None and not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        func = getattr(func, "parent", None)
+    if func is None or func.args.kwarg is None or func.args.kwarg.arg != node.id:
+        return None
+    named = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
+    calls = {id(fr.call): fr.call for e in f.s.events for fr in e.ctx.frames if fr.func is func and fr.call}
+    return [ast.Call(func=ast.Name("dict"), args=[], keywords=[k for k in c.keywords if k.arg not in named])
+            for c in calls.values()] or None
 
 
 def _all_sources(f, values, depth, seen):
