@@ -102,6 +102,23 @@ def test_per_rank_file_read_by_torch_load_is_data_or_checkpoint_by_its_use(tmp_p
                                                            "    train_set = TensorDataset(*tensors)\n")])
 
 
+F_LOSS = "                loss = xent(y, clf(x, training=True))\n"
+F_NOISE = "                loss = xent(y, clf(x + 0.01 * tf.random.normal([BATCH, 6]), training=True))\n"
+
+
+def test_random_noise_in_a_step_over_real_data_is_not_synthetic_data(tmp_path):
+    """A random tensor shaped by the batch inside the loop over a data set is noise (augmentation, a GAN's
+    latent vector), not the data: the unsharded data set is still read whole by every rank. The same tensor
+    fed by a loop over range() is the data of a synthetic benchmark: nothing to shard."""
+    unsharded = (F_SHARD, "    data = data.shuffle(256).batch(BATCH)\n")
+    bad = _broken(tmp_path, cases.TF, [unsharded, (F_LOSS, F_NOISE)], 3)
+    assert bad.verdict == "missing"
+    _correct(tmp_path, cases.TF, [(F_LOSS, F_NOISE)])
+    synthetic = _correct(tmp_path, cases.TF, [unsharded, (F_LOSS, F_NOISE.replace("x + 0.01 * ", "")),
+                                              ("        for x, y in data:\n", "        for y in range(16):\n")])
+    assert synthetic[3].verdict == "cannot tell" and "synthetic" in synthetic[3].evidence
+
+
 # --- step 5: gradients averaged by hand --------------------------------------------------------------------
 F_TAPE = "            tape = hvd.DistributedGradientTape(tape)\n"
 F_GRADS = "            grads = tape.gradient(loss, clf.trainable_variables)\n"

@@ -376,14 +376,44 @@ def _has_data(f):
 
 
 def _random_batch(f):
-    """A random tensor shaped by the batch size: a benchmark's single synthetic batch."""
+    """A random tensor shaped by the batch size: a benchmark's single synthetic batch. Not one made inside a
+    loop over a data set (in the step that loop calls): that is noise, a latent vector or augmentation."""
     for e in f.s.events:
-        q = f.s.qual(e.node.func)
-        if names.RANDOM_MAKERS.match(q.split(".")[-1]) and "random" in q or \
-                q in ("torch.randn", "torch.rand", "torch.randint"):
+        if _random_maker(f, e.node) and not any(_over_data(f, loop) for loop in e.ctx.loops):
             if any(re.search(r"batch", ast.unparse(a), re.I) for a in e.node.args[:1] + e.node.args[1:2]):
                 return e
     return None
+
+
+def _random_maker(f, call):
+    q = f.s.qual(call.func)
+    return bool(names.RANDOM_MAKERS.match(q.split(".")[-1]) and "random" in q or
+                q in ("torch.randn", "torch.rand", "torch.randint"))
+
+
+def _over_data(f, loop):
+    """A for loop over batches of data: not over a count (range, itertools.count) and not over random
+    tensors (a synthetic data set is still synthetic)."""
+    return isinstance(loop, (ast.For, ast.AsyncFor)) and _data_iterable(f, loop.iter)
+
+
+COUNTERS = ("range", "itertools.count", "itertools.repeat")
+WRAPPING_ITERABLES = ("enumerate", "zip", "iter", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "itertools.cycle",
+                      "itertools.islice")
+
+
+def _data_iterable(f, it):
+    q = f.s.qual(it.func) if isinstance(it, ast.Call) else ""
+    if q in WRAPPING_ITERABLES:  # enumerate(tqdm(loader)) walks the loader; zip(range(n), loader) too
+        return any(_data_iterable(f, a) for a in it.args)
+    if isinstance(it, (ast.Constant, ast.List, ast.Tuple)) or q in COUNTERS:
+        return False
+    if f.mentions(it, lambda n: isinstance(n, ast.Call) and _random_maker(f, n)):
+        return False
+    source = lambda n: isinstance(n, ast.Call) and names.DATA_SOURCES.match(  # noqa: E731
+        f.s.qual(n.func).split(".")[-1] or "") is not None
+    return f.mentions(it, source) or not f.mentions(it, lambda n: isinstance(n, ast.Call)
+                                                     and f.s.qual(n.func) in COUNTERS)
 
 
 class _Pseudo:
