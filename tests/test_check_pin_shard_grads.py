@@ -147,6 +147,30 @@ def test_gradients_summed_by_hand(tmp_path):
                                           "grad in grads]\n"))
 
 
+F_APPLY = "            adam.apply_gradients(zip(grads, clf.trainable_variables))\n"
+F_ACCUM = ("    accum = [tf.Variable(tf.zeros_like(v), trainable=False) for v in clf.trainable_variables]\n"
+           "    ckpt = tf.train.Checkpoint(")
+
+
+def _accumulated(averaging):
+    """Gradients added into variables on every batch, and the optimizer stepped with them every second."""
+    return [(F_TAPE, ""), ("    ckpt = tf.train.Checkpoint(", F_ACCUM),
+            (F_APPLY, "            for a, g in zip(accum, grads):\n                a.assign_add(g)\n"
+                      "            if step % 2 == 1:\n"
+                      f"                summed = [{averaging} for t in accum]\n"
+                      "                adam.apply_gradients(zip(summed, clf.trainable_variables))\n"
+                      "                for a in accum:\n                    a.assign(tf.zeros_like(a))\n")]
+
+
+def test_gradients_accumulated_then_averaged(tmp_path):
+    """Variables that gradients are added into hold gradients: allreducing them averages the gradients;
+    stepping with them unreduced is each rank's own step."""
+    bad = _broken(tmp_path, cases.TF, _accumulated("tf.identity(t)"), 5)
+    assert bad.verdict == "missing"
+    findings = _correct(tmp_path, cases.TF, _accumulated("hvd.allreduce(t, op=hvd.Average)"))
+    assert "accum" in findings[5].evidence
+
+
 def test_pytorch_script_that_uses_no_gpu_has_nothing_to_pin(tmp_path):
     """No cuda device, .cuda() or GPU query anywhere: the PyTorch script runs on the CPU; put the model on
     the GPU without pinning one and every rank is on GPU 0."""

@@ -193,20 +193,86 @@ def _is_gradient(n):
         isinstance(n, ast.Attribute) and n.attr == "grad"
 
 
-def _gradient_value(f, node):
-    """The expression is (an element of) gradients: through names assigned them, and through the variables
-    of a loop or comprehension over them (`[hvd.allreduce(g) for g in grads]`, `for g in grads:`)."""
-    if f.mentions(node, _is_gradient):
+def _gradient_value(f, node, held=None):
+    """The expression is (an element of) gradients: through names assigned them, names gradients were
+    accumulated into, and the variables of a loop or comprehension over them (`[hvd.allreduce(g) for g in
+    grads]`, `for g in grads:`)."""
+    held = _holders_of_gradients(f) if held is None else held
+    source = lambda n: _is_gradient(n) or isinstance(n, (ast.Name, ast.Attribute)) and dotted(n) in held  # noqa: E731
+    if f.mentions(node, source):
         return True
     used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
     for p in _parents(node):
-        gens = p.generators if isinstance(p, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)) else \
-            [p] if isinstance(p, (ast.For, ast.AsyncFor)) else []
-        for g in gens:
+        for g in _generators(p):
             bound = {n.id for n in ast.walk(g.target) if isinstance(n, ast.Name)}
-            if bound & used and f.mentions(g.iter, _is_gradient):
+            if bound & used and f.mentions(g.iter, source):
                 return True
     return False
+
+
+def _generators(p):
+    """The (target, iter) pairs a loop or comprehension binds."""
+    if isinstance(p, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+        return p.generators
+    return [p] if isinstance(p, (ast.For, ast.AsyncFor)) else []
+
+
+def _holders_of_gradients(f):
+    """Names that gradients are accumulated into (`a.assign_add(g)`, `acc[k] += p.grad`, `buf.add_(g)`,
+    through `for a, g in zip(accum, grads)`): they hold gradients, and averaging them averages gradients.
+    Computed once; repeated until no new name, since one holder may be added into another."""
+    if getattr(f, "_gradient_holders", None) is None:
+        held = set()
+        while True:
+            new = set()
+            for node in ast.walk(f.s.tree):
+                into, value = _accumulation(node)
+                if into is not None and _gradient_value(f, value, held):
+                    new |= _holder_names(into) - held
+            if not new:
+                break
+            held |= new
+        f._gradient_holders = held
+    return f._gradient_holders
+
+
+def _accumulation(node):
+    """(what is added into, what is added) for `x.assign_add(v)`, `x.add_(v)`, `x += v`, `x = x + v`.
+    `p.add_(g, alpha=-lr)` is an update of the parameters, not an accumulation."""
+    if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in ("assign_add", "add_") and node.args \
+            and not any(k.arg == "alpha" for k in node.keywords):
+        return node.func.value, node.args[0]
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+        return node.target, node.value
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.BinOp) \
+            and isinstance(node.value.op, ast.Add):
+        return node.targets[0], node.value
+    return None, None
+
+
+def _holder_names(into):
+    """The names an accumulator lives in: `acc[k]` is in acc; a loop variable `a` of `for a, g in
+    zip(accum, grads)` (or `for i, a in enumerate(accum)`) is in accum."""
+    name = _root(into)
+    out = {name} - {None}
+    for p in _parents(into):
+        for g in _generators(p):
+            target, it = g.target, g.iter
+            if isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(it, ast.Call) \
+                    and dotted(it.func) == "enumerate" and it.args:
+                target, it = target.elts[1], it.args[0]
+            pairs = zip(target.elts, it.args) if isinstance(target, ast.Tuple) and isinstance(it, ast.Call) \
+                and dotted(it.func) == "zip" else [(target, it)]
+            out |= {_root(i) for t, i in pairs if isinstance(t, ast.Name) and t.id == name} - {None}
+    return out
+
+
+def _root(node):
+    """The name holding a value or its elements: accum for accum[i], accum.values(), self.acc[k]."""
+    while isinstance(node, ast.Subscript) or isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr in ("values", "items") and not node.args:
+        node = node.value if isinstance(node, ast.Subscript) else node.func.value
+    return dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
 
 
 def gradient_allreduces(f):
@@ -226,7 +292,7 @@ def _find_gradient_allreduces(f):
             if arg is not None and _gradient_value(f, arg):
                 out.append(e)
         elif f.s.qual(e.node.func) == "map" and len(e.node.args) > 1 and _names_allreduce(f, e.node.args[0]) \
-                and f.mentions(e.node.args[1], _is_gradient):
+                and _gradient_value(f, e.node.args[1]):
             out.append(e)
     return out
 
