@@ -1,7 +1,8 @@
 """`hvdkit check`, static pass, on steps 2, 3 and 5 as held-out scripts showed them: the launchers'
 local-rank variables pin a GPU, a pin's fix is in the script's framework, shard()'s arguments in their
-order, Horovod's ElasticSampler, per-rank data files read with torch.load, and gradients averaged by hand
-whatever their names. Each broken script is flagged on its step only, its correct twin on none. The
+order, Horovod's ElasticSampler, per-rank data files read with torch.load, random noise in a step over real
+data, gradients averaged by hand whatever their names (accumulated into variables too), and every GPU
+hidden (a CPU run). Each broken script is flagged on its step only, its correct twin on none. The
 scripts are the class-case trainers (tests/check_cases) with a few explicit edits."""
 import os
 import sys
@@ -50,6 +51,18 @@ def test_gpu_chosen_by_the_launchers_local_rank_variable(tmp_path):
     assert "global rank" in bad.evidence
     findings = _correct(tmp_path, cases.TF, _env_pin("OMPI_COMM_WORLD_LOCAL_RANK"))
     assert findings[2].verdict == OK and "local rank" in findings[2].evidence
+
+
+def test_every_gpu_hidden_is_a_cpu_run(tmp_path):
+    """set_visible_devices([], "GPU") or CUDA_VISIBLE_DEVICES "" / "-1" hides every GPU: nothing to pin. A
+    constant GPU id is the same GPU on every rank."""
+    bad = _broken(tmp_path, cases.TF, [(TF_PIN, '    os.environ["CUDA_VISIBLE_DEVICES"] = "0"\n')], 2)
+    assert "same GPU" in bad.evidence
+    for hidden in ('    tf.config.set_visible_devices([], "GPU")\n', '    os.environ["CUDA_VISIBLE_DEVICES"] = ""\n',
+                   '    os.environ["CUDA_VISIBLE_DEVICES"] = "-1"\n',
+                   '    tf.config.set_visible_devices(devices=[], device_type="GPU")\n'):
+        findings = _correct(tmp_path, cases.TF, [(TF_PIN, hidden)])
+        assert "GPUs hidden" in findings[2].evidence
 
 
 def test_pin_fix_is_in_the_scripts_framework(tmp_path):

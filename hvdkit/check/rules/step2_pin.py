@@ -32,7 +32,7 @@ def judge(f):
         env = isinstance(t, ast.Subscript) and "CUDA_VISIBLE_DEVICES" in ast.unparse(t.slice)
         if key.endswith("visible_device_list") or env:
             value = a.node.value.value if isinstance(a.node.value, ast.Constant) else None
-            if env and str(value).startswith("-"):
+            if env and _hides_all_gpus(a.node.value):
                 good.append((a.node.lineno, "GPUs hidden: CPU run"))
             elif isinstance(value, str) and "," in value:
                 continue  # a set of GPUs made visible to the job; the rank's pick among them comes elsewhere
@@ -88,8 +88,24 @@ def _global(f):
     return lambda n: f.is_rank(n) or _env_read(f, n, names.RANK_ENV)
 
 
+def _hides_all_gpus(node):
+    """No GPU visible to the process: tf.config.set_visible_devices([], "GPU"), or CUDA_VISIBLE_DEVICES set
+    to "" or "-1" (CUDA stops at the first id that is not a GPU). The script runs on the CPU."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and (node.value.strip() == "" or node.value.strip().startswith("-"))
+    if not (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "set_visible_devices"):
+        return False
+    kw = {k.arg: k.value for k in node.keywords}
+    devices = node.args[0] if node.args else kw.get("devices")
+    kind = node.args[1] if len(node.args) > 1 else kw.get("device_type")
+    return isinstance(devices, (ast.List, ast.Tuple)) and not devices.elts and \
+        isinstance(kind, ast.Constant) and str(kind.value).upper() == "GPU"
+
+
 def _judge_device(f, node, line, good, bad):
-    if f.mentions(node, _local(f)):
+    if _hides_all_gpus(node):
+        good.append((line, "GPUs hidden: CPU run"))
+    elif f.mentions(node, _local(f)):
         good.append((line, "GPU chosen by local rank"))
     elif f.mentions(node, _global(f)):
         bad.append((line, f"GPU chosen by the global rank (line {line}): on 2+ nodes rank 4 asks for GPU 4"))
