@@ -4,10 +4,15 @@ import re
 
 from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
-from hvdkit.check.script import in_handler
+from hvdkit.check.script import dotted, in_handler
+from hvdkit.check.values import RANK, Evaluator, Where, truthy
 
 
 _NOT_CHECKPOINT_FILES = re.compile(r"\.(png|jpe?g|gif|bmp|svg|pdf|csv|txt|json|ya?ml|log|npy|npz)$", re.I)
+# TF1 writers of checkpoints that are no save() call: the session saves into checkpoint_dir (on its chief),
+# the hook into its first argument.
+_SESSION = "MonitoredTrainingSession"
+_TF1_WRITERS = (_SESSION, "CheckpointSaverHook")
 
 
 def judge(f):
@@ -17,10 +22,10 @@ def judge(f):
     saves = [e for e in f.s.events if _is_checkpoint(f, e)]
     if not saves:
         return Finding(MISSING, "no checkpoint is written: a job killed at its time limit loses everything", None,
-                       "save every epoch on rank 0: if hvd.rank() == 0: torch.save(...) / model.save(...)")
+                       _missing_fix(f))
     for e in saves:
         later = f.runs(e, first_step=False)
-        if later.rank1 is not False and not f.rank_guards(e) and not _rank_named(f, e):
+        if later.rank1 is not False and not f.rank_guards(e) and not _rank_named(f, e) and not _session_off_rank1(f, e):
             return Finding(WRONG, f"every rank writes the checkpoint at line {e.line}: ranks overwrite each other",
                            e.line, "write on rank 0 only: if hvd.rank() == 0: ...")
         if any(re.search(r"local_rank", ast.unparse(g.test)) for g in e.ctx.guards):
@@ -36,9 +41,21 @@ def judge(f):
     return Finding(OK, f"rank 0 writes: {f.text(saves[0].line)}", saves[0].line)
 
 
+def _missing_fix(f):
+    """The idiom of the script's framework: a TF/Keras script is not told to torch.save."""
+    if "tensorflow" in f.frameworks and "torch" not in f.frameworks:
+        return ("save every epoch on rank 0: callbacks.append(keras.callbacks.ModelCheckpoint(...)) if "
+                "hvd.rank() == 0, or if hvd.rank() == 0: checkpoint.save(...) / model.save(...)")
+    if "torch" in f.frameworks and "tensorflow" not in f.frameworks:
+        return "save every epoch on rank 0: if hvd.rank() == 0: torch.save({'model': model.state_dict(), ...}, path)"
+    return "save every epoch on rank 0: if hvd.rank() == 0: torch.save(...) / model.save(...)"
+
+
 def _is_checkpoint(f, e):
     q = f.s.qual(e.node.func)
     parts = q.split(".")
+    if parts[-1] in _TF1_WRITERS and e.ctx.reached and not f.off_path(e):
+        return _tf1_writes(f, e.node)
     if parts[-1] not in names.SAVES or not e.ctx.reached or f.local_function(e.node) or f.off_path(e):
         return False
     if in_handler(e):
@@ -51,10 +68,90 @@ def _is_checkpoint(f, e):
     if parts[-1] in names.SAVE_CALLBACKS and not f.flows_to_callbacks(e):
         return False
     # an image, a log or a table written with .save(): not the model's state
-    files = lambda n: isinstance(n, ast.Constant) and isinstance(n.value, str) and \
-        bool(_NOT_CHECKPOINT_FILES.search(n.value.strip()))  # noqa: E731 - a predicate for mentions()
     args = e.node.args + [k.value for k in e.node.keywords]
-    return not any(f.mentions(a, files) for a in args[:1])
+    return not any(_names_a_file(f, a, set()) for a in args[:1])
+
+
+def _tf1_writes(f, call):
+    """The session is given a checkpoint_dir (and not both save intervals None); the hook always writes."""
+    if f.s.qual(call.func).split(".")[-1] != _SESSION:
+        return True
+    kw = {k.arg: k.value for k in call.keywords}
+    where = kw.get("checkpoint_dir", call.args[2] if len(call.args) > 2 else None)
+    none = lambda n: isinstance(n, ast.Constant) and n.value is None  # noqa: E731 - a predicate
+    every = [kw.get("save_checkpoint_secs"), kw.get("save_checkpoint_steps")]
+    return where is not None and not none(where) and not all(none(v) for v in every)
+
+
+def _session_off_rank1(f, e):
+    """Horovod's TF1 idiom: `checkpoint_dir = logdir if hvd.rank() == 0 else None` (or is_chief false off rank 0):
+    the session writes on rank 0 only."""
+    if f.s.qual(e.node.func).split(".")[-1] != _SESSION:
+        return False
+    kw = {k.arg: k.value for k in e.node.keywords}
+    rank1 = Evaluator(f.s, Where(rank=1, first_step=False))
+    chief = kw.get("is_chief")
+    if chief is not None and truthy(rank1.value(chief, e.ctx.env, e)) is False:
+        return True
+    where = kw.get("checkpoint_dir", e.node.args[2] if len(e.node.args) > 2 else None)
+    return _none_on_rank1(f, rank1, where, e, 0)
+
+
+def _none_on_rank1(f, rank1, node, e, depth):
+    """`node` is None on rank 1: a None constant, a conditional on the rank whose rank-1 branch is None,
+    or a name whose every assignment that runs on rank 1 gives None."""
+    if depth > 4 or node is None:
+        return False
+    if isinstance(node, ast.Constant):
+        return node.value is None
+    if isinstance(node, ast.IfExp):
+        t = truthy(rank1.value(node.test, e.ctx.env, e))
+        return t not in (None, RANK) and _none_on_rank1(f, rank1, node.body if t else node.orelse, e, depth + 1)
+    name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    sets = [a for a in f.s.assignments_to(name) if a.order < e.order and isinstance(a.node, ast.Assign)] if name \
+        else []
+    on_rank1 = [a for a in sets if f.runs(a, first_step=False).rank1 is not False]
+    return bool(on_rank1) and all(_none_on_rank1(f, rank1, a.node.value, a, depth + 1) for a in on_rank1)
+
+
+def _names_a_file(f, node, seen):
+    """The path names an image, a log or a table (a string ending .png/.csv/...), through the names it was
+    assigned; `cfg["ckpt_dir"]` is followed to that key's value only, never to the dict's other strings."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and bool(_NOT_CHECKPOINT_FILES.search(node.value.strip()))
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return any(_names_a_file(f, v, seen) for v in _key_values(f, node.value, node.slice.value, set()))
+    name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if name:
+        if name in seen:
+            return False
+        seen.add(name)
+        if any(a.node.value is not None and _names_a_file(f, a.node.value, seen) for a in f.s.assignments_to(name)):
+            return True
+        if isinstance(node, ast.Name):  # a parameter: the arguments of the walked calls
+            return any(_names_a_file(f, b, seen) for b in f._frames_binding(node.id))
+    return any(_names_a_file(f, c, seen) for c in ast.iter_child_nodes(node))
+
+
+def _key_values(f, node, key, seen):
+    """The values stored under `key` in the dict `node` is (a dict literal or dict(...), through names):
+    [] when the dict cannot be found, so another key's string is never taken for this one's."""
+    if isinstance(node, ast.Dict):
+        return [v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value == key]
+    if isinstance(node, ast.Call) and f.s.qual(node.func) == "dict":
+        return [k.value for k in node.keywords if k.arg == key]
+    name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if not name or name in seen:
+        return []
+    seen.add(name)
+    out = [v for a in f.s.assignments_to(name) if a.node.value is not None
+           for v in _key_values(f, a.node.value, key, seen)]
+    for a in f.s.assigns:  # cfg["ckpt_dir"] = "..."
+        for t in (a.node.targets if isinstance(a.node, ast.Assign) else []):
+            if isinstance(t, ast.Subscript) and dotted(t.value) == name and isinstance(t.slice, ast.Constant) \
+                    and t.slice.value == key:
+                out.append(a.node.value)
+    return out
 
 
 def _checkpoint_object(f, node):
