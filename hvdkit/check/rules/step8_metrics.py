@@ -31,25 +31,28 @@ def judge(f):
         lost = _average_not_used(f)
         if lost is not None:
             return lost
-        sh = step3_shard.shares(f)
+        # Only step 3's own evaluation partitions here: a script that averages some metrics may log others
+        # per rank by design (each rank its own summary), which a wider per-rank test would flag.
+        eval_parts = step3_shard.shares(f).eval_parts
         raw = [e for e in _reports(f) if names.EVAL_NAMES.search(ast.unparse(e.node)) and e.ctx.reached
                and not _averaged(f, e.node)]
-        if raw and sh.eval_parts:
+        if raw and eval_parts:
             return Finding(MISSING, f"the evaluation metric reported at line {raw[0].line} is this rank's part's "
-                           f"(evaluated on a shard, line {sh.eval_parts[0].line}) and is never averaged", raw[0].line,
+                           f"(evaluated on a shard, line {eval_parts[0].line}) and is never averaged", raw[0].line,
                            "average it over ranks before reporting (allreduce sum and count, then divide)")
         return Finding(OK, f.text(avgs[0].line), avgs[0].line)
     sh = step3_shard.shares(f)
+    eval_parts = _eval_parts(f)
     unused = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and not e.ctx.reached
               and not re.search(r"grad", ast.unparse(e.node), re.I)]
-    if unused and (sh.train_partitioned or sh.eval_parts):
+    if unused and (sh.train_partitioned or eval_parts):
         func = unused[0].ctx.frames[0].func.name if unused[0].ctx.frames else "?"
         return Finding(MISSING, f"the averaging at line {unused[0].line} is in `{func}()`, which nothing calls: the "
                        "metrics reported are each rank's own", unused[0].line,
                        f"call {func}() on every metric reported")
-    if not sh.train_partitioned and not sh.eval_parts and not f.fits and not any(e.ctx.reached for e in _reports(f)):
+    if not sh.train_partitioned and not eval_parts and not f.fits and not any(e.ctx.reached for e in _reports(f)):
         return Finding(UNKNOWN, "no metric is reported", None, None)
-    if not sh.train_partitioned and not sh.eval_parts:
+    if not sh.train_partitioned and not eval_parts:
         return Finding(OK, "no rank has a part of its own: every rank computes its metrics on the same, whole data, "
                        "so rank 0's are the job's")
     reports = [e for e in _reports(f) if e.ctx.reached]
@@ -60,7 +63,7 @@ def judge(f):
     if any(f.runs(e).rank0 is False and f.runs(e).rank1 is not False for e in train_reports):
         rank0_train = []  # other ranks log theirs in branches of their own: a per-rank log by design
     evals = _eval_data(f)
-    if evals and not sh.eval_parts and not f.fits and not rank0_train:
+    if evals and not eval_parts and not f.fits and not rank0_train:
         return Finding(OK, f"the evaluation (line {evals[0].line}) reads the whole evaluation set on every rank: its "
                        "metrics are the job's without averaging", evals[0].line)
     if f.fits:
@@ -70,8 +73,8 @@ def judge(f):
         who = "rank 0's alone" if f.rank_guards(reports[0]) else "each rank's own"
         return Finding(MISSING, f"the metrics reported (line {reports[0].line}) are {who}: never averaged over ranks",
                        reports[0].line, "allreduce (sum, count) pairs, then divide: hvd.allreduce(t, op=hvd.Sum)")
-    if sh.eval_parts:
-        e = sh.eval_parts[0]
+    if eval_parts:
+        e = eval_parts[0]
         return Finding(MISSING, f"evaluation runs on this rank's part (line {e.line}) and its result is never "
                        "averaged over ranks", e.line, "allreduce (sum, count) pairs, then divide")
     return Finding(UNKNOWN, "no metric is reported", None, None)
@@ -100,14 +103,37 @@ def _reports(f):
             and names.REPORTED.search(ast.unparse(e.node))]
 
 
-def _averaging(f, node):
-    """A call that averages over ranks: Horovod's, or a local helper that does (metric_average(x, name))."""
+def _averaging(f, node, deep=True):
+    """A call that averages over ranks: Horovod's, or a local function or method that does, at any depth
+    (`return avg(correct / total)` with avg allreducing; `self.test()` allreducing inside). Not deep: only a
+    helper that allreduces itself (metric_average(x, name)), which averages its argument."""
     if not isinstance(node, ast.Call):
         return False
     if f.s.is_api(node, *names.METRIC_AVERAGERS):
         return True
+    inside = _walked(f)[0].get(id(node)) if deep else None
+    if inside is not None:  # the functions the walk entered at this call, and all they call
+        return any(_is_averager(f, e) for e in inside)
     func = f.s.funcs.get(node.func.id) if isinstance(node.func, ast.Name) else None
-    return func is not None and _averages_inside(f, func)
+    return func is not None and (_averages_inside(f, func) if deep else _allreduces_itself(f, func))
+
+
+def _walked(f):
+    """({id(call): events run inside the local functions entered there}, {id(func): events run inside it}):
+    the script's own resolution of calls, methods through `self` and instances included (computed once)."""
+    if getattr(f, "_step8_walked", None) is None:
+        at_call, in_func = {}, {}
+        for e in f.s.events:
+            for fr in e.ctx.frames:
+                if fr.call is not None:
+                    at_call.setdefault(id(fr.call), []).append(e)
+                in_func.setdefault(id(fr.func), []).append(e)
+        f._step8_walked = (at_call, in_func)
+    return f._step8_walked
+
+
+def _is_averager(f, e):
+    return f.api(e, *names.METRIC_AVERAGERS) and not re.search(r"grad", ast.unparse(e.node), re.I)
 
 
 def _averaged(f, node):
@@ -133,6 +159,12 @@ def _averaged(f, node):
 
 
 def _averages_inside(f, func):
+    """The function averages over ranks, itself or through the local functions it calls (the walk is bounded
+    and cycle-safe)."""
+    return _allreduces_itself(f, func) or any(_is_averager(f, e) for e in _walked(f)[1].get(id(func), ()))
+
+
+def _allreduces_itself(f, func):
     return any(isinstance(n, ast.Call) and f.s.is_api(n, *names.METRIC_AVERAGERS) for n in ast.walk(func))
 
 
@@ -148,7 +180,8 @@ def _outermost_chain(call):
 def _average_not_used(f):
     """`avg = average(x)` and then x, not avg, is what the code reads: the average is thrown away."""
     for e in f.s.events:
-        if not e.ctx.reached or not _averaging(f, e.node) or not e.node.args:
+        # a deeper function (train_epoch(model) allreducing inside) does not average its argument
+        if not e.ctx.reached or not _averaging(f, e.node, deep=False) or not e.node.args:
             continue
         target = assigned_name(_outermost_chain(e.node))
         inside = {n.id for n in ast.walk(e.node.args[0]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
@@ -201,11 +234,104 @@ def _is_division(n):
 
 
 def _divided_later(f, e):
+    """The summed value is divided: the sum itself, or the parts of a summed (sum, count) pair stored in names or
+    attributes (`self.sum, self.count = t[0], t[1]`) and divided one by the other anywhere."""
     name = assigned_name(e.node)
     parent = getattr(e.node, "parent", None)
     if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div):
         return True
-    return bool(name) and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and name in
-                              {dotted(x) for x in ast.walk(n)} for n in ast.walk(f.s.tree))
+    if not name:
+        return False
+    held = _stored_from(f, e, name)
+    for n in ast.walk(f.s.tree):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div):
+            if name in _names_in(n) or _names_in(n.left) & held and _names_in(n.right) & held:
+                return True
+    return False
 
 
+def _names_in(node):
+    return {dotted(x) for x in ast.walk(node) if isinstance(x, (ast.Name, ast.Attribute))} - {None}
+
+
+def _stored_from(f, e, name):
+    """Names and attributes assigned (after the sum, in its function) from the sum or from names already so."""
+    held = {name}
+    later = [a for a in f.s.assigns if a.order > e.order and a.ctx.frames[-1:] == e.ctx.frames[-1:]
+             and isinstance(a.node, ast.Assign)]
+    for a in later:
+        for t in a.node.targets:
+            pairs = zip(t.elts, a.node.value.elts) if isinstance(t, ast.Tuple) and isinstance(a.node.value, ast.Tuple) \
+                and len(t.elts) == len(a.node.value.elts) else [(t, a.node.value)]
+            held |= {dotted(x) for x, v in pairs if dotted(x) and _names_in(v) & held}
+    return held
+
+
+def _eval_parts(f):
+    """Evaluation data read per rank: step 3's evaluation partitions, and evaluation data built from any
+    partition step 3 recognises (`tfds.load(split=even_splits("test", n=size)[rank])`, a local `shard(x)`)."""
+    sh = step3_shard.shares(f)
+    return sh.eval_parts + [e for e in _eval_data(f) if not any(e is p for p in sh.eval_parts)
+                            and any(per_rank(f, x) for x in _eval_inputs(e))]
+
+
+def _eval_inputs(e):
+    """What an evaluation source is built from (fit's: its validation data, not its training data)."""
+    if isinstance(e.node, ast.Call) and getattr(e.node.func, "attr", "") in ("fit", "fit_generator"):
+        return validation_inputs(e.node)
+    return [e.node.value if isinstance(e.node, ast.Assign) else e.node]
+
+
+def validation_inputs(fit):
+    """fit's validation data: validation_data, or the training data validation_split takes its tail from."""
+    kw = {k.arg: k.value for k in fit.keywords}
+    if "validation_data" in kw:
+        return [kw["validation_data"]]
+    if "validation_split" in kw:
+        return fit.args[:1] + [v for k, v in kw.items() if k == "x"]
+    return []
+
+
+def per_rank(f, node):
+    """The data `node` evaluates to depends on the rank in a way step 3 recognises as a partition: through
+    its names, or through what a local function returns (`x_va, y_va = shard(x_va, y_va)`)."""
+    return f.mentions(node, lambda n: _partitions(f, n))
+
+
+def _partitions(f, n):
+    """Memoised per node (a node being judged counts as no partition: cycle-safe, and each node costs once)."""
+    if getattr(f, "_step8_parts", None) is None:
+        sh = step3_shard.shares(f)
+        f._step8_parts = {id(p.node): True for p in sh.parts + sh.eval_parts}
+    memo = f._step8_parts
+    if id(n) not in memo:
+        memo[id(n)] = False
+        memo[id(n)] = _partitions_through(f, n)
+    return memo[id(n)]
+
+
+def _partitions_through(f, n):
+    deeper = lambda m: _partitions(f, m)  # noqa: E731 - a predicate for mentions()
+    if isinstance(n, ast.Call) and not _unpacked(n):
+        return any(f.mentions(r, deeper) for r in _returns(f, n))
+    name = dotted(n) if isinstance(n, (ast.Name, ast.Attribute)) else None
+    for a in f.s.assignments_to(name) if name else ():
+        # `train, test = load()`: `test` is per rank when load's returned `test` (same position) is
+        t = a.node.targets[0] if isinstance(a.node, ast.Assign) else None
+        if isinstance(t, ast.Tuple) and isinstance(a.node.value, ast.Call):
+            i = next(i for i, x in enumerate(t.elts) if dotted(x) == name)
+            if any(f.mentions(r.elts[i] if isinstance(r, ast.Tuple) and len(r.elts) == len(t.elts) else r, deeper)
+                   for r in _returns(f, a.node.value)):
+                return True
+    return False
+
+
+def _unpacked(call):
+    parent = getattr(call, "parent", None)
+    return isinstance(parent, ast.Assign) and isinstance(parent.targets[0], ast.Tuple)
+
+
+def _returns(f, call):
+    """The values returned by the local functions the walk entered at `call`."""
+    funcs = {fr.func for e in _walked(f)[0].get(id(call), ()) for fr in e.ctx.frames if fr.call is call}
+    return [n.value for func in funcs for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None]
