@@ -1,6 +1,7 @@
 """Observations that are not a step's verdict."""
 import ast
 
+from hvdkit.check.rules.step8_metrics import per_rank, validation_inputs
 
 
 def judge(f):
@@ -16,8 +17,11 @@ def judge(f):
         f.notes.append(f"line {calls[0].line}: `.variables()` fails on stock Keras 3, where variables is a list "
                        "(hvdkit's patched Horovod makes it callable): write `.variables`")
     for e in f.fits:
-        if any(k.arg in ("validation_data", "validation_split") for k in e.node.keywords) and not any(
-                k.arg == "validation_steps" for k in e.node.keywords):
+        kw = {k.arg for k in e.node.keywords}
+        given = validation_inputs(e.node)
+        if given and not any(per_rank(f, v) for v in given) and "validation_steps" not in kw:
+            # validation_steps // size on an unshuffled finite set has every rank read the same first batches
             f.notes.append(f"line {e.line}: every rank validates on the whole validation set (hvd.size() times the "
-                           "work); shard it or pass validation_steps // hvd.size()")
+                           "work): shard it (.shard(hvd.size(), hvd.rank())) and average the metrics with "
+                           "hvd.callbacks.MetricAverageCallback()")
     return f.notes
