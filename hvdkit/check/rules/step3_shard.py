@@ -262,13 +262,22 @@ def _seeded(f, e):
     return False
 
 
+def _draw_count(f, e):
+    """How many items a random pick draws: randint(low, high, size) draws `size` (its high is the range, not a
+    count: random batch indices into this rank's shard are no subset of the data), choice(a, size) and
+    sample(population, k) their second argument."""
+    position, keyword = (2, "size") if f.s.qual(e.node.func).endswith("randint") else (1, "size")
+    if len(e.node.args) > position:
+        return e.node.args[position]
+    return next((k.value for k in e.node.keywords if k.arg in (keyword, "k")), None)
+
+
 def _overlapping_subsets(f, picked, parts):
     """Each rank draws its own random subset (or split) of the data: the ranks' parts overlap."""
     for e in picked:
         if _is_eval(f, e) or not e.ctx.reached:
             continue
-        count = e.node.args[1] if len(e.node.args) > 1 else next(
-            (k.value for k in e.node.keywords if k.arg == "size"), None)
+        count = _draw_count(f, e)
         if count is not None and f.mentions(count, f.is_size) and not f.mentions(e.node, f.is_rank) \
                 and not (_seeded(f, e) and f.s.qual(e.node.func).split(".")[-1] == "permutation"):
             return Finding(WRONG, f"line {e.line}: each rank draws its own random 1/size of the data "

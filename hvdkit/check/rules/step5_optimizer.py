@@ -252,9 +252,9 @@ def _accumulation(node):
 
 def _holder_names(into):
     """The names an accumulator lives in: `acc[k]` is in acc; a loop variable `a` of `for a, g in
-    zip(accum, grads)` (or `for i, a in enumerate(accum)`) is in accum."""
+    zip(accum, grads)` (or `for i, a in enumerate(accum)`) is accum."""
     name = _root(into)
-    out = {name} - {None}
+    out = set()
     for p in _parents(into):
         for g in _generators(p):
             target, it = g.target, g.iter
@@ -264,7 +264,9 @@ def _holder_names(into):
             pairs = zip(target.elts, it.args) if isinstance(target, ast.Tuple) and isinstance(it, ast.Call) \
                 and dotted(it.func) == "zip" else [(target, it)]
             out |= {_root(i) for t, i in pairs if isinstance(t, ast.Name) and t.id == name} - {None}
-    return out
+    # A loop variable stands for its container only: names are matched file-wide, and a short loop name
+    # (`a`) elsewhere in the file (`x + a` in a model builder) is no accumulator.
+    return out or {name} - {None}
 
 
 def _root(node):
