@@ -76,7 +76,7 @@ class Facts:
                     frames[id(fr)] = fr
             for fr in frames.values():
                 for param, b in fr.bindings.items():
-                    if b.frame is not None:
+                    if not b.default:  # an argument, also of a call at the module's level (main(CONFIG))
                         self._bindings.setdefault(param, []).append(b.expr)
         return self._bindings.get(name, [])
 
@@ -146,6 +146,7 @@ class Facts:
         """A callback object created by `event` ends up in some fit(callbacks=...)."""
         sinks = [k.value for f in self.fits for k in f.node.keywords if k.arg == "callbacks"]
         sinks += [f.node.args[5] for f in self.fits if len(f.node.args) > 5]
+        sinks += self._returned_by_calls(sinks)  # callbacks=make_callbacks(args): what it returns
         names = {dotted(n) for s in sinks for n in ast.walk(s) if isinstance(n, (ast.Name, ast.Attribute))}
         node = event.node
         while node is not None and not isinstance(node, ast.stmt):
@@ -162,6 +163,15 @@ class Facts:
             return isinstance(f, ast.Attribute) and f.attr in ("append", "extend", "insert") \
                 and dotted(f.value) in names
         return False
+
+    def _returned_by_calls(self, nodes, depth=0):
+        """The values that the script's own functions called inside `nodes` return (and so on, 3 levels)."""
+        out = []
+        for call in (n for node in nodes for n in ast.walk(node) if isinstance(n, ast.Call)):
+            func = self.s.funcs.get(call.func.id) if isinstance(call.func, ast.Name) else None
+            if func is not None:
+                out += [r.value for r in ast.walk(func) if isinstance(r, ast.Return) and r.value is not None]
+        return out + (self._returned_by_calls(out, depth + 1) if out and depth < 2 else [])
 
     def api(self, e, *names):
         a = e.api

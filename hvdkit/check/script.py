@@ -26,7 +26,8 @@ class Guard(NamedTuple):
 class Binding(NamedTuple):
     """A parameter of a walked call: the argument expression, read in the caller's frame."""
     expr: ast.expr
-    frame: Optional["Frame"]
+    frame: Optional["Frame"]  # None: the module's level, or a default
+    default: bool = False
 
 
 class Ctx:
@@ -58,10 +59,10 @@ class Frame:
             params = params[1:]
         defaults = func.args.defaults
         for name, default in zip(params[len(params) - len(defaults):], defaults):
-            self.bindings[name] = Binding(default, None)
+            self.bindings[name] = Binding(default, None, True)
         for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults):
             if d is not None:
-                self.bindings[a.arg] = Binding(d, None)
+                self.bindings[a.arg] = Binding(d, None, True)
         if call is not None:
             for name, arg in zip(params, [a for a in call.args if not isinstance(a, ast.Starred)]):
                 self.bindings[name] = Binding(arg, caller)

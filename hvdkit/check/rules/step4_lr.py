@@ -110,7 +110,7 @@ _SCHEDULE_PARAMS = {
     "PiecewiseConstantDecay": ("boundaries", "values"),
 }
 # Arguments that count steps or shape the curve: dividing them by hvd.size() does not divide the LR.
-_NOT_LR_ARGS = re.compile(r"step|epoch|iter|boundar|batch|cycle|power|decay_rate|alpha|t_mul|m_mul|name|momentum|"
+_NOT_LR_ARGS = re.compile(r"step|epoch|iter|boundar|batch|cycle|total|power|decay_rate|alpha|t_mul|m_mul|name|momentum|"
                           r"weight_decay|eps|beta|params|parameters", re.I)
 
 
@@ -126,7 +126,9 @@ def _size_powers(f, node, pred=None, seen=None, depth=0):
     if pred(node):
         return {1}
     if isinstance(node, ast.BinOp):
-        if isinstance(node.op, (ast.Div, ast.FloorDiv)):
+        if isinstance(node.op, ast.FloorDiv):
+            return set()  # an integer division makes a count (steps = n // (batch * size)), never a learning rate
+        if isinstance(node.op, ast.Div):
             return down(node.left) | {-p for p in down(node.right)}
         return down(node.left) | (down(node.right) if not isinstance(node.op, (ast.Pow, ast.Mod)) else set())
     if isinstance(node, (ast.Name, ast.Attribute)):
