@@ -67,9 +67,18 @@ def _is_checkpoint(f, e):
         return False
     if parts[-1] in names.SAVE_CALLBACKS and not f.flows_to_callbacks(e):
         return False
-    # an image, a log or a table written with .save(): not the model's state
-    args = e.node.args + [k.value for k in e.node.keywords]
-    return not any(_names_a_file(f, a, set()) for a in args[:1])
+    # an image, a log or a table written with .save(): not the model's state (judged by the path alone)
+    path = _path_argument(e.node, q)
+    return path is None or not _names_a_file(f, path, set())
+
+
+def _path_argument(call, q):
+    """Where a save writes: torch.save(obj, f) and np.save-like calls take the path second, methods
+    (`model.save(path)`, `ckpt.save(prefix)`, `ModelCheckpoint(filepath)`) first."""
+    position = 1 if q == "torch.save" else 0
+    keyword = next((k.value for k in call.keywords if k.arg in ("f", "filepath", "filename", "path", "file_prefix",
+                                                                 "save_directory", "fname")), None)
+    return call.args[position] if len(call.args) > position else keyword
 
 
 def _tf1_writes(f, call):
@@ -130,7 +139,16 @@ def _names_a_file(f, node, seen):
             return True
         if isinstance(node, ast.Name):  # a parameter: the arguments of the walked calls
             return any(_names_a_file(f, b, seen) for b in f._frames_binding(node.id))
+    if isinstance(node, ast.Call) and not _builds_a_path(f, node):
+        return False  # a value computed from data (read_csv(...).mean()) is no path, whatever it was read from
     return any(_names_a_file(f, c, seen) for c in ast.iter_child_nodes(node))
+
+
+def _builds_a_path(f, call):
+    """os.path.join, Path(...), str(...), '...'.format(...), p.joinpath / with_suffix / with_name."""
+    last = (f.s.qual(call.func) or "").split(".")[-1]
+    return last in ("join", "Path", "PurePath", "str", "format", "joinpath", "with_suffix", "with_name", "fspath",
+                    "expanduser", "abspath", "realpath", "normpath")
 
 
 def _key_values(f, node, key, seen):
