@@ -5,6 +5,7 @@ returned by a helper reach fit; a save is judged by its path, not by what the sa
 Each broken script is flagged on its step only; its correct twin on none. Scripts are the mutant bases with
 small edits."""
 import os
+import sys
 
 import pytest
 
@@ -12,16 +13,13 @@ from hvdkit.check import FLAGGED
 from hvdkit.check.static import analyze
 
 BASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check_mutants")
+sys.path.insert(0, BASES)
+import make_mutants  # noqa: E402 - the bases and their edits live beside the mutant table
 
 
 def _flagged(tmp_path, base, edits):
-    with open(os.path.join(BASES, base)) as fh:
-        text = fh.read()
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
     path = tmp_path / "train.py"
-    path.write_text(text)
+    path.write_text(make_mutants.edited(base, edits))
     findings, _, _ = analyze(str(path))
     return {n: f.evidence for n, f in findings.items() if f.verdict in FLAGGED}
 

@@ -162,15 +162,22 @@ def name(flavour, step, kind):
     return f"{flavour}_s{step}_{kind}.py"
 
 
-def source(flavour, step, kind):
-    """The mutant's text: its base with the table's edits applied (each `old` found exactly once)."""
-    [(what, edits)] = [(w, e) for f, s, k, w, e in MUTANTS if (f, s, k) == (flavour, step, kind)]
-    with open(os.path.join(HERE, BASES[flavour])) as fh:
+def edited(base, edits, what=None):
+    """The text of the base script `base` (a file beside this one) with `edits` applied: [(old, new)], each
+    `old` found exactly once (tests make their own variants of the bases with it too)."""
+    with open(os.path.join(HERE, base)) as fh:
         text = fh.read()
     for old, new in edits:
         if text.count(old) != 1:
-            raise ValueError(f"{name(flavour, step, kind)}: edit target occurs {text.count(old)} times: {old!r}")
+            raise ValueError(f"{what or base}: edit target occurs {text.count(old)} times: {old!r}")
         text = text.replace(old, new)
+    return text
+
+
+def source(flavour, step, kind):
+    """The mutant's text: its base with the table's edits applied (each `old` found exactly once)."""
+    [(what, edits)] = [(w, e) for f, s, k, w, e in MUTANTS if (f, s, k) == (flavour, step, kind)]
+    text = edited(BASES[flavour], edits, name(flavour, step, kind))
     first, rest = text.split("\n", 1)
     return f'"""Mutant of {BASES[flavour]}, step {step} {kind}: {what}.\n' + rest if first.startswith('"""') else text
 
