@@ -117,3 +117,52 @@ def test_a_torch_save_is_judged_by_its_path_not_by_its_object(tmp_path, path, fl
              (T_SAVE, f'            torch.save({{"model": model.state_dict(), "mu": mu}}, {path})\n'),
              ("import torch\n", "import numpy as np\nimport torch\n")]
     assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged
+
+
+F_TAPE = "        tape = hvd.DistributedGradientTape(tape)\n"
+F_GRADS = "        grads = tape.gradient(loss, model.trainable_variables)\n"
+
+
+@pytest.mark.parametrize("scale,flagged", [("/ hvd.size()", []), ("/ 2.0", [5])])
+def test_gradients_summed_by_hand_are_no_metric(tmp_path, scale, flagged):
+    """Gradients summed with op=Sum and divided by something else than the size are step 5's fault only: the
+    gradient allreduce (whatever its names) is no metric that step 8 should call summed."""
+    edits = [(F_TAPE, ""), (F_GRADS, F_GRADS + "        summed = [hvd.allreduce(a, op=hvd.Sum) for a in grads]\n"
+                                                f"        grads = [s {scale} for s in summed]\n")]
+    assert list(_flagged(tmp_path, "base_tf_loop.py", edits)) == flagged
+
+
+T_TOTALS = '            print(f"epoch {epoch}: loss {totals[0] / totals[1]:.4f}")\n'
+
+
+@pytest.mark.parametrize("report,flagged", [
+    ('            print(f"epoch {epoch}: loss {ratio(totals):.4f}")\n', []),  # computed from the summed counts
+    ('            print(f"epoch {epoch}: loss sum {totals[0]:.4f}")\n', [8]),  # the sum reported as the loss
+])
+def test_a_sum_handed_to_the_scripts_own_function_is_computed_on(tmp_path, report, flagged):
+    edits = [("def main():\n", "def ratio(t):\n    return float(t[0] / t[1])\n\n\ndef main():\n"),
+             (T_TOTALS, report), ("        totals = hvd.allreduce(", "        sums = hvd.allreduce("),
+             ("op=hvd.Sum)\n", "op=hvd.Sum)\n        totals = sums\n")]
+    assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged
+
+
+@pytest.mark.parametrize("acc,flagged", [("hvd.allreduce(torch.tensor(correct / 16)).item()", []),
+                                         ("correct / 16", [8])])
+def test_each_evaluation_value_of_a_report_is_judged(tmp_path, acc, flagged):
+    """`print(f"loss={averaged} test_acc={acc}")` with acc from this rank's part of the test set: the averaged
+    loss beside it does not make the test accuracy the job's."""
+    evaluation = ("        test_sampler = DistributedSampler(dataset, num_replicas=hvd.size(), rank=hvd.rank(),"
+                  " shuffle=False)\n        correct = 0\n"
+                  "        for x, y in DataLoader(dataset, batch_size=16, sampler=test_sampler):\n"
+                  "            correct += int((model(x).argmax(1) == y).sum())\n"
+                  f"        test_acc = {acc}\n")
+    edits = [("        if hvd.rank() == 0:\n", evaluation + "        if hvd.rank() == 0:\n"),
+             (T_TOTALS, '            print(f"epoch {epoch}: loss={totals[0] / totals[1]:.4f} test_acc={test_acc}")\n')]
+    assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged
+
+
+@pytest.mark.parametrize("values,flagged", [("[0.01 * hvd.size(), 0.001 * hvd.size()]", []), ("[0.01, 0.001]", [4])])
+def test_a_piecewise_schedules_values_are_the_lr(tmp_path, values, flagged):
+    edits = [(K_OPT, "    schedule = keras.optimizers.schedules.PiecewiseConstantDecay(boundaries=[100], "
+                     f"values={values})\n    opt = keras.optimizers.SGD(learning_rate=schedule)\n")]
+    assert list(_flagged(tmp_path, "base_keras_fit.py", edits)) == flagged

@@ -141,6 +141,8 @@ def _size_powers(f, node, pred=None, seen=None, depth=0):
         return down(node.operand)
     if isinstance(node, ast.IfExp):
         return down(node.body) | down(node.orelse)
+    if isinstance(node, (ast.List, ast.Tuple)):  # PiecewiseConstantDecay(values=[peak, peak * 0.1, ...])
+        return set().union(*[down(v) for v in node.elts])
     if isinstance(node, ast.BoolOp):
         return set().union(*[down(v) for v in node.values])
     return set()

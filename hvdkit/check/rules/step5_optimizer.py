@@ -317,8 +317,12 @@ def _divided_by_size(f, call):
         return stmt is not None
     targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
     held = {dotted(t) for t in targets if t is not None} - {None}
-    return any(by_size(a.node) or a.node.value is not None and any(by_size(n) for n in ast.walk(a.node.value))
-               for h in held for a in f.s.assignments_to(h) if a.node is not stmt)
+    if any(by_size(a.node) or a.node.value is not None and any(by_size(n) for n in ast.walk(a.node.value))
+           for h in held for a in f.s.assignments_to(h) if a.node is not stmt):
+        return True
+    # or into a new name: grads = [s / hvd.size() for s in summed]
+    return any(isinstance(a.node, ast.Assign) and a.node is not stmt and any(by_size(n) for n in ast.walk(a.node.value))
+               and {n.id for n in ast.walk(a.node.value) if isinstance(n, ast.Name)} & held for a in f.s.assigns)
 
 
 def _parents(node):

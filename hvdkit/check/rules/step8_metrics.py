@@ -4,13 +4,13 @@ import re
 
 from hvdkit.check import names
 from hvdkit.check.rules import step3_shard
+from hvdkit.check.rules.step5_optimizer import gradient_allreduces
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.script import assigned_name, dotted, sums
 
 
 def judge(f):
-    avgs = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and e.ctx.reached
-            and not re.search(r"grad", ast.unparse(e.node), re.I)]
+    avgs = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and e.ctx.reached and not _of_gradients(f, e)]
     for e in avgs:
         if f.api(e, "MetricAverageCallback") and not f.flows_to_callbacks(e):
             return Finding(WRONG, f"MetricAverageCallback made at line {e.line} is never passed to fit", e.line,
@@ -20,7 +20,7 @@ def judge(f):
                            "mixes with others", e.line, "average on every rank, then print on rank 0")
         kw = {k.arg: ast.unparse(k.value) for k in e.node.keywords}
         if sums(e.node) or kw.get("average") == "False":
-            if not _divided_later(f, e):
+            if not _divided_later(f, e) and not _computed_on(f, e):
                 return Finding(WRONG, f"line {e.line} sums a metric over ranks and reports the sum as its value",
                                e.line, "divide the summed total by the summed count")
         # A mean of per-rank means is exact when the shards are equal (DistributedSampler pads them): not flagged.
@@ -34,8 +34,7 @@ def judge(f):
         # Only step 3's own evaluation partitions here: a script that averages some metrics may log others
         # per rank by design (each rank its own summary), which a wider per-rank test would flag.
         eval_parts = step3_shard.shares(f).eval_parts
-        raw = [e for e in _reports(f) if names.EVAL_NAMES.search(ast.unparse(e.node)) and e.ctx.reached
-               and not _averaged(f, e.node)]
+        raw = [e for e in _reports(f) if e.ctx.reached and any(not _averaged(f, v) for v in _eval_values(e.node))]
         if raw and eval_parts:
             return Finding(MISSING, f"the evaluation metric reported at line {raw[0].line} is this rank's part's "
                            f"(evaluated on a shard, line {eval_parts[0].line}) and is never averaged", raw[0].line,
@@ -44,7 +43,7 @@ def judge(f):
     sh = step3_shard.shares(f)
     eval_parts = _eval_parts(f)
     unused = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and not e.ctx.reached
-              and not re.search(r"grad", ast.unparse(e.node), re.I)]
+              and not _of_gradients(f, e)]
     if unused and (sh.train_partitioned or eval_parts):
         func = unused[0].ctx.frames[0].func.name if unused[0].ctx.frames else "?"
         return Finding(MISSING, f"the averaging at line {unused[0].line} is in `{func}()`, which nothing calls: the "
@@ -101,6 +100,28 @@ def _last_batch_only(f, e):
 def _reports(f):
     return [e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in names.REPORTERS
             and names.REPORTED.search(ast.unparse(e.node))]
+
+
+def _eval_values(call):
+    """The values a report labels as evaluation metrics: in `print(f"loss={loss} test_acc={acc}")` only acc
+    (its label, the text before it, or its own name says val/test/eval). A report that names an evaluation
+    but whose values cannot be told apart (`log("%s %s", a, b)`) is one value, the whole call."""
+    parts = []
+    for a in call.args:
+        parts += a.values if isinstance(a, ast.JoinedStr) else [a]
+    label, values, found = "", [], False
+    for part in parts:
+        if isinstance(part, ast.Constant):
+            label = str(part.value)
+            continue
+        value = part.value if isinstance(part, ast.FormattedValue) else part
+        found = found or isinstance(part, ast.FormattedValue)
+        if names.EVAL_NAMES.search(label.rsplit(",", 1)[-1].rsplit(" ", 1)[-1] + " " + ast.unparse(value)):
+            values.append(value)
+        label = ""
+    if found:
+        return values
+    return [call] if names.EVAL_NAMES.search(ast.unparse(call)) else []
 
 
 def _averaging(f, node, deep=True):
@@ -231,6 +252,21 @@ def _eval_data(f):
 
 def _is_division(n):
     return isinstance(n, (ast.BinOp, ast.AugAssign)) and isinstance(n.op, (ast.Div, ast.FloorDiv))
+
+
+def _of_gradients(f, e):
+    """An allreduce of gradients (step 5's, whatever their names), not of a metric."""
+    return bool(re.search(r"grad", ast.unparse(e.node), re.I)) or any(e is g for g in gradient_allreduces(f))
+
+
+def _computed_on(f, e):
+    """The sum goes into one of the script's own functions (`miou(conf.cpu().numpy())` of a summed confusion
+    matrix): a metric computed from summed counts, not the sum reported as the value."""
+    name = assigned_name(e.node)
+    held = _stored_from(f, e, name) if name else set()
+    return bool(name) and any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in f.s.funcs
+        and any(_names_in(a) & held for a in n.args + [k.value for k in n.keywords]) for n in ast.walk(f.s.tree))
 
 
 def _divided_later(f, e):
