@@ -112,7 +112,7 @@ def cases_suite(directory):
     return {"scripts": len(scored), "per_step": score(scored), "not_exactly_their_step": wrong}
 
 
-def _ratio(a, b):
+def ratio(a, b):
     return round(a / b, 3) if b else None
 
 
@@ -149,11 +149,11 @@ def _tally(rows, scripts):
         c = {"faults": sum(r["fault"] for r in mine), "tp": sum(r["fault"] and r["flagged"] for r in mine),
              "fn": sum(r["fault"] and not r["flagged"] for r in mine),
              "fp": sum(r["flagged"] and not r["fault"] for r in mine)}
-        c["recall"], c["precision"] = _ratio(c["tp"], c["faults"]), _ratio(c["tp"], c["tp"] + c["fp"])
+        c["recall"], c["precision"] = ratio(c["tp"], c["faults"]), ratio(c["tp"], c["tp"] + c["fp"])
         per_step[str(n)] = c
         for k in tot:
             tot[k] += c[k]
-    tot["recall"], tot["precision"] = _ratio(tot["tp"], tot["faults"]), _ratio(tot["tp"], tot["tp"] + tot["fp"])
+    tot["recall"], tot["precision"] = ratio(tot["tp"], tot["faults"]), ratio(tot["tp"], tot["tp"] + tot["fp"])
     keep = ("script", "step", "label", "verdict", "evidence", "why")
     return {"scripts": scripts, "per_step": per_step, "overall": tot,
             "misses": [{k: r[k] for k in keep} for r in rows if r["fault"] and not r["flagged"]],

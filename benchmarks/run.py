@@ -32,6 +32,7 @@ BENCHMARKS = {
     "conv": ("benchmarks.conv_bench", [], ["--quick"]),
     "timeline": ("benchmarks.timeline_bench", [], ["--sizes", "1", "--repeats", "1"]),
     "check": ("benchmarks.check_bench", [], ["--quick"]),
+    "check_heldout": ("benchmarks.check_heldout_bench", [], []),
 }
 
 

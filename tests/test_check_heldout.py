@@ -1,0 +1,44 @@
+"""`hvdkit check`, static pass, on the held-out sets (tests/check_heldout: from-scratch scripts labelled by
+hand before the checker ever read them): pooled over the sets it must meet the check corpus's targets
+(recall and precision >= 0.9 overall, >= 0.8 on a step with at least 3 faults), and the committed record
+(benchmarks/results/check_heldout.json) says what the checker does on them now."""
+import json
+
+import pytest
+
+from benchmarks import check_bench, check_heldout_bench
+
+
+@pytest.fixture(scope="module")
+def now():
+    return check_heldout_bench.score_sets()
+
+
+def test_pooled_held_out_sets_meet_the_corpus_targets(now):
+    pooled = now["pooled"]
+    assert check_bench.corpus_shortfalls(pooled) == [], \
+        [f"{m['script']} step {m['step']}: {m['verdict']}: {m['evidence']}" for m in pooled["misses"] +
+         pooled["false_alarms"]]
+
+
+def test_every_set_is_labelled_script_by_script(now):
+    for name, scores in now["sets"].items():
+        assert scores["all"]["scripts"] >= 7 and scores["all"]["overall"]["faults"] >= 5, name
+
+
+def test_committed_record_is_what_the_checker_does_now(now):
+    with open(check_heldout_bench.OUT) as fh:
+        record = json.load(fh)
+    assert sorted(record["sets"]) == sorted(now["sets"]), "rerun python -m benchmarks.check_heldout_bench"
+    for name, scores in now["sets"].items():
+        assert record["sets"][name]["all"]["per_step"] == scores["all"]["per_step"], \
+            f"{name}: rerun python -m benchmarks.check_heldout_bench"
+
+
+def test_pool_adds_the_counts_and_recomputes_the_ratios():
+    step = {"faults": 2, "tp": 1, "fn": 1, "fp": 1}
+    one = {"scripts": 3, "per_step": {str(n): dict(step) for n in range(1, 9)}, "misses": ["m"], "false_alarms": []}
+    pooled = check_heldout_bench.pool([one, one])
+    assert pooled["scripts"] == 6 and pooled["misses"] == ["m", "m"]
+    assert pooled["per_step"]["3"] == {"faults": 4, "tp": 2, "fn": 2, "fp": 2, "recall": 0.5, "precision": 0.5}
+    assert pooled["overall"]["faults"] == 32 and pooled["overall"]["precision"] == 0.5
