@@ -1,9 +1,8 @@
 """Step 4: the learning rate scaled by the number of ranks (gradients are averaged)."""
 import ast
 import re
-import weakref
 
-from hvdkit.check import names
+from hvdkit.check import mappings, names
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.script import dotted
 
@@ -49,8 +48,8 @@ def judge(f):
 
 
 def _lr_expr(f, e):
-    """The LR argument of an optimizer construction; None when none is given (its default LR); UNRESOLVED when
-    a `**mapping` may hold it and the mapping cannot be read."""
+    """The LR argument of an optimizer construction; None when none is given (its default LR); UNRESOLVED (of
+    hvdkit.check.mappings) when a `**mapping` may hold it and the mapping cannot be read."""
     kw = {k.arg: k.value for k in e.node.keywords}
     expr = next((kw[k] for k in names.LR_KEYWORDS if k in kw), None)
     if expr is None:
@@ -71,7 +70,7 @@ def _judge_lr(f, e):
     expr = _lr_expr(f, e)
     if "lr" in kw and not torch_opt and not foreign:
         f.notes.append(f"line {e.line}: `lr=` is `learning_rate=` in Keras 3 (a TypeError there)")
-    if expr is UNRESOLVED:
+    if expr is mappings.UNRESOLVED:
         return Finding(UNKNOWN, f"the optimizer at line {e.line} takes its arguments from a `**` mapping that cannot "
                        "be read: cannot tell its LR", e.line)
     if expr is None:
@@ -134,7 +133,7 @@ def _size_powers(f, node, pred=None, seen=None, depth=0):
     if isinstance(node, (ast.Name, ast.Attribute)):
         return _name_powers(f, node, seen, down)
     if isinstance(node, ast.Subscript):
-        return down(_dict_entry(f, node) or node.value)
+        return down(mappings.entry_of(f, node) or node.value)
     if isinstance(node, ast.Call):
         return set().union(*[down(a) for a in _lr_arguments(f, node)])
     if isinstance(node, ast.UnaryOp):
@@ -179,132 +178,16 @@ def _paired_value(stmt, name):
     return value
 
 
-def _dict_entry(f, node, depth=0):
-    """cfg["base_lr"] (or cfg["optim"]["lr"]) with cfg a dict literal / dict(...), through names and the returns of
-    local functions: that entry's value."""
-    if not isinstance(node.slice, ast.Constant) or not isinstance(node.slice.value, str):
-        return None
-    got = _lookup(f, node.value, node.slice.value, depth + 1)
-    return None if got is UNRESOLVED else got
-
-
-UNRESOLVED = object()  # a mapping whose content cannot be read statically
-
-
-def _expanded_lr(f, mappings):
+def _expanded_lr(f, expanded):
     """Optimizer(**kwargs): the learning-rate entry of the expanded mappings (the last one given wins)."""
     found = None
-    for m in mappings:
+    for m in expanded:
         for key in names.LR_KEYWORDS:
-            got = _lookup(f, m, key)
+            got = mappings.lookup(f, m, key)
             if got is not None:
                 found = got
                 break
     return found
-
-
-def _lookup(f, node, key, depth=0):
-    """The value of `key` in the mapping `node` evaluates to: an expression, None (the mapping is read and has no
-    such key), or UNRESOLVED. Follows dict literals, dict(...), names, subscripts, local functions' returns and
-    stores into the mapping (`kw["lr"] = ...`, kw.update(...))."""
-    if node is None or depth > 8:
-        return UNRESOLVED
-    sources = _mapping_sources(f, node, depth)
-    if sources is None:
-        return UNRESOLVED
-    found, unknown = None, False
-    for src in sources + _stores(f, node):
-        got = _entry(f, src, key, depth)
-        found = got if got is not None and got is not UNRESOLVED else found
-        unknown |= got is UNRESOLVED
-    return found if found is not None else UNRESOLVED if unknown else None
-
-
-def _mapping_sources(f, node, depth, seen=None):
-    """The dict literals / dict(...) calls `node` may be, or None when one of its origins is unreadable."""
-    seen = set() if seen is None else seen
-    if depth > 12:
-        return None
-    if isinstance(node, ast.Dict) or isinstance(node, ast.Call) and dotted(node.func) == "dict":
-        return [node]
-    if isinstance(node, ast.Subscript):
-        inner = _dict_entry(f, node, depth + 1)
-        return None if inner is None else _mapping_sources(f, inner, depth + 1, seen)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in f.s.funcs:
-        func = f.s.funcs[node.func.id]
-        returns = [n.value for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None]
-        return _all_sources(f, returns, depth, seen)
-    name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
-    if name is None:
-        return None
-    if name in seen:  # `cfg` passed on as `cfg`: its other origins tell
-        return []
-    seen.add(name)
-    if isinstance(node, ast.Name) and _kwargs_calls(f, node) is not None:
-        return _kwargs_calls(f, node)
-    values = [a.node.value for a in f.s.assignments_to(name) if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
-    values += f._frames_binding(name) if isinstance(node, ast.Name) else []
-    return _all_sources(f, values, depth, seen)
-
-
-def _kwargs_calls(f, node):
-    """`def make(params, **kw): return SGD(params, **kw)`: kw is the extra keywords of each walked call of make,
-    as dict(...) calls (None: `node` is not such a parameter)."""
-    func = node
-    while func is not None and not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        func = getattr(func, "parent", None)
-    if func is None or func.args.kwarg is None or func.args.kwarg.arg != node.id:
-        return None
-    named = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
-    calls = {id(fr.call): fr.call for e in f.s.events for fr in e.ctx.frames if fr.func is func and fr.call}
-    return [ast.Call(func=ast.Name("dict"), args=[], keywords=[k for k in c.keywords if k.arg not in named])
-            for c in calls.values()] or None
-
-
-def _all_sources(f, values, depth, seen):
-    out = []
-    for v in values:
-        got = _mapping_sources(f, v, depth + 1, seen) if v is not None else None
-        if got is None:
-            return None
-        out += got
-    return out or None
-
-
-def _entry(f, src, key, depth):
-    """`key` in one dict literal / dict(...) / update(...) call; later entries win, `**inner` is looked into."""
-    if isinstance(src, ast.Dict):
-        pairs = list(zip(src.keys, src.values))
-    else:
-        pairs = [(None, a) for a in src.args[:1]] + [(k.arg and ast.Constant(k.arg), k.value) for k in src.keywords]
-    found = None
-    for k, v in pairs:
-        if k is None:
-            inner = _lookup(f, v, key, depth + 1)
-            found = inner if inner is not None else found
-        elif not isinstance(k, ast.Constant):
-            found = UNRESOLVED
-        elif k.value == key:
-            found = v
-    return found
-
-
-_STORES = weakref.WeakKeyDictionary()  # per script tree: {container text: [stores into it]}
-
-
-def _stores(f, node):
-    """Writes into the mapping after it is made: `kw["lr"] = x` (as a one-entry dict) and kw.update(...)."""
-    if f.s.tree not in _STORES:
-        index = {}
-        for n in ast.walk(f.s.tree):
-            if isinstance(n, ast.Assign):
-                for t in n.targets:
-                    if isinstance(t, ast.Subscript):
-                        index.setdefault(ast.unparse(t.value), []).append(ast.Dict(keys=[t.slice], values=[n.value]))
-            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "update":
-                index.setdefault(ast.unparse(n.func.value), []).append(n)
-        _STORES[f.s.tree] = index
-    return _STORES[f.s.tree].get(ast.unparse(node), [])
 
 
 def _lr_arguments(f, call):

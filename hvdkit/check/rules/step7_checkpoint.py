@@ -2,7 +2,7 @@
 import ast
 import re
 
-from hvdkit.check import names
+from hvdkit.check import mappings, names
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 from hvdkit.check.script import dotted, in_handler
 from hvdkit.check.values import RANK, Evaluator, Where, truthy
@@ -129,7 +129,8 @@ def _names_a_file(f, node, seen):
     if isinstance(node, ast.Constant):
         return isinstance(node.value, str) and bool(_NOT_CHECKPOINT_FILES.search(node.value.strip()))
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-        return any(_names_a_file(f, v, seen) for v in _key_values(f, node.value, node.slice.value, set()))
+        value = mappings.lookup(f, node.value, node.slice.value)  # that key's value only
+        return value is not None and value is not mappings.UNRESOLVED and _names_a_file(f, value, seen)
     name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
     if name:
         if name in seen:
@@ -149,27 +150,6 @@ def _builds_a_path(f, call):
     last = (f.s.qual(call.func) or "").split(".")[-1]
     return last in ("join", "Path", "PurePath", "str", "format", "joinpath", "with_suffix", "with_name", "fspath",
                     "expanduser", "abspath", "realpath", "normpath")
-
-
-def _key_values(f, node, key, seen):
-    """The values stored under `key` in the dict `node` is (a dict literal or dict(...), through names):
-    [] when the dict cannot be found, so another key's string is never taken for this one's."""
-    if isinstance(node, ast.Dict):
-        return [v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value == key]
-    if isinstance(node, ast.Call) and f.s.qual(node.func) == "dict":
-        return [k.value for k in node.keywords if k.arg == key]
-    name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
-    if not name or name in seen:
-        return []
-    seen.add(name)
-    out = [v for a in f.s.assignments_to(name) if a.node.value is not None
-           for v in _key_values(f, a.node.value, key, seen)]
-    for a in f.s.assigns:  # cfg["ckpt_dir"] = "..."
-        for t in (a.node.targets if isinstance(a.node, ast.Assign) else []):
-            if isinstance(t, ast.Subscript) and dotted(t.value) == name and isinstance(t.slice, ast.Constant) \
-                    and t.slice.value == key:
-                out.append(a.node.value)
-    return out
 
 
 def _checkpoint_object(f, node):
