@@ -58,6 +58,7 @@ def test_a_crash_is_a_flagged_verdict_with_its_error_line_and_step():
                            2, 3, SCRIPT)
     finding = result.findings[4]
     assert finding.verdict == "wrong" and finding.line == 14 and finding.source == "run"
+    assert finding.crash  # charged by where it crashed: report.merge() may find it explained by a static fault
     assert "rank 1 crashed (line 14: AttributeError" in finding.evidence
     assert result.crash.step == 4 and result.crash.rank == 1
     # What the ranks did before the crash is still judged: equal weights after steps 1 and 2.
@@ -110,3 +111,29 @@ def test_corpus_scorer_skips_only_unguarded_missing_imports(tmp_path):
     script.write_text("import os\nimport numpy as np\nfrom horovod import torch as hvd\n"
                       "try:\n    import apex\nexcept ImportError:\n    apex = None\nfrom . import sibling\n")
     assert required_imports(str(script)) == ["horovod", "numpy", "os"]
+
+
+def test_horovod_used_before_init_is_step_1_whatever_the_line_does():
+    """The sampler line (step 3's words) raised only because hvd.init() had not run: mutants removing init read
+    1 and 3 flagged under --run before."""
+    blame = step_of_crash(SCRIPT, 6, init_ran=False, steps_done=0,
+                          error="ValueError: Horovod has not been initialized; use hvd.init().")
+    assert blame.step == 1
+    assert step_of_crash(SCRIPT, 6, init_ran=True, steps_done=0, error="ValueError: bad batch").step == 3
+
+
+def test_a_crash_in_the_training_call_explained_by_a_static_fault_is_not_step_5():
+    """Every rank writing one checkpoint file (static step 7 wrong) crashes inside fit(): step 5 stays what the
+    static pass said, with the crash beside it; with no static fault to explain it, the crash is step 5's."""
+    from hvdkit.check import OK, WRONG, Finding
+    from hvdkit.check.report import merge
+    static = {n: Finding(OK, "seen") for n in range(1, 9)}
+    static[7] = Finding(WRONG, "every rank writes the checkpoint")
+    crash = Finding(WRONG, "rank 1 crashed (line 40: BlockingIOError: unable to lock file)", 40, source="run")
+    crash.crash = True
+    merged = merge(static, {5: crash})
+    assert merged[5].verdict == OK and "BlockingIOError" in merged[5].evidence and merged[7].verdict == WRONG
+    static[7] = Finding(OK, "rank 0 writes")
+    crash = Finding(WRONG, "rank 1 crashed (line 40: RuntimeError)", 40, source="run")
+    crash.crash = True
+    assert merge(static, {5: crash})[5].verdict == WRONG

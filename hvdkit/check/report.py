@@ -1,14 +1,17 @@
 """The report: static and dynamic findings merged per step, as a table or JSON, and the exit status."""
 import textwrap
 
-from hvdkit.check import FLAGGED, STEPS, UNKNOWN
+from hvdkit.check import FLAGGED, STEPS, UNKNOWN, Finding
 
 
 def merge(static, dynamic):
     """{step: Finding}: the dynamic verdict wins where it speaks; the static evidence is kept beside it."""
     out = {}
+    static_flags = {n for n, s in static.items() if s is not None and s.verdict in FLAGGED}
     for n, _, _ in STEPS:
         s, d = static.get(n), (dynamic or {}).get(n)
+        if _explained_crash(n, s, d, static_flags):
+            d = Finding(None, d.evidence)  # shown beside the static verdict, not as a verdict of its own
         if d is not None and d.verdict is not None:
             if s is not None and s.verdict in FLAGGED and d.verdict in FLAGGED:
                 d.verdict = s.verdict  # both flag it: the source says whether the code is absent or wrong
@@ -22,6 +25,15 @@ def merge(static, dynamic):
             if d is not None and d.evidence and s is not None:
                 s.evidence += f" [run: {d.evidence}]"
     return out
+
+
+def _explained_crash(n, s, d, static_flags):
+    """A crash charged to step 5 because it surfaced in the training call (fit, the step function) while the
+    static pass found another step missing or wrong: that fault explains it (every rank writing one file,
+    a collective on rank 0 only), so it does not make step 5 wrong too. The crash stays in the run's summary
+    and the exit status."""
+    return n == 5 and d is not None and getattr(d, "crash", False) and (s is None or s.verdict not in FLAGGED) \
+        and bool(static_flags - {5})
 
 
 def as_json(path, findings, notes, info, run=None):

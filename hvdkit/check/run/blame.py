@@ -62,6 +62,8 @@ def statement_at(source, line):
 
 def step_of_crash(source, line, init_ran, steps_done, error=""):
     statement = statement_at(source, line) if source and line else ""
+    if "has not been initialized" in error:  # whatever the line does, Horovod was called before hvd.init()
+        return Blame(1, statement, "hvd.init() had not run yet")
     for step, words in STEP_WORDS:
         m = re.search(words, statement)
         if m:

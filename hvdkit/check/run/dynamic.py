@@ -188,6 +188,7 @@ def judge(recs, ranks, steps, source="", log="", status=0, timed_out=False, scri
         rank = f"rank {crash.rank}" if crash.rank is not None else "the launch"
         f[crash.step] = Finding(WRONG, f"{rank} crashed ({where}{crash.error}); {crash.why}", crash.line,
                                 fix=crash.hint, source="run")
+        f[crash.step].crash = True  # charged by where it crashed, not by what the run observed
     return RunResult(findings=f, summary=summary, crash=crash, per_rank=per_rank, simulated=simulated)
 
 
