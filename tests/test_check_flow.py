@@ -4,13 +4,15 @@ integer division makes a count, not an LR; a module-level call binds its functio
 returned by a helper reach fit; a save is judged by its path, not by what the saved object was computed from.
 Each broken script is flagged on its step only; its correct twin on none. Scripts are the mutant bases with
 small edits."""
+import ast
 import os
 import sys
 
 import pytest
 
 from hvdkit.check import FLAGGED
-from hvdkit.check.static import analyze
+from hvdkit.check.rules import step6_broadcast
+from hvdkit.check.static import Facts, analyze, load
 
 BASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check_mutants")
 sys.path.insert(0, BASES)
@@ -166,3 +168,82 @@ def test_a_piecewise_schedules_values_are_the_lr(tmp_path, values, flagged):
     edits = [(K_OPT, "    schedule = keras.optimizers.schedules.PiecewiseConstantDecay(boundaries=[100], "
                      f"values={values})\n    opt = keras.optimizers.SGD(learning_rate=schedule)\n")]
     assert list(_flagged(tmp_path, "base_keras_fit.py", edits)) == flagged
+
+
+def test_fit_told_the_rank_for_its_log_reads_no_part(tmp_path):
+    """fit(verbose=2 if rank 0 else 0, callbacks=[...hvd.size()...]) is no loader given the rank and the size:
+    the shard thrown away beside it is still thrown away."""
+    warm = "        hvd.callbacks.LearningRateWarmupCallback(initial_lr=0.01 * hvd.size(), warmup_epochs=1),\n"
+    average, model = "        hvd.callbacks.MetricAverageCallback(),\n", "    model = keras.Sequential("
+    edits = [(".shard(hvd.size(), hvd.rank()).shuffle(32)", ".shuffle(32)"), (average, average + warm),
+             (model, "    dataset.shard(hvd.size(), hvd.rank())\n" + model)]
+    assert list(_flagged(tmp_path, "base_keras_fit.py", edits)) == [3]
+
+
+T_MODEL = "    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 2))\n"
+T_OPT = "    optimizer = torch.optim.SGD(model.parameters(), lr=0.01 * hvd.size(), momentum=0.9)\n"
+T_WRAP = "    optimizer = hvd.DistributedOptimizer(optimizer, named_parameters=model.named_parameters())\n"
+T_BCAST = "    hvd.broadcast_parameters(model.state_dict(), root_rank=0)\n"
+
+
+@pytest.mark.parametrize("broadcasts,flagged", [(["model", "head"], []), (["model"], [6])])
+def test_modules_trained_through_a_loop_are_each_covered(tmp_path, broadcasts, flagged):
+    """params = chain(*(m.parameters() for m in modules.values())) trains every module of the dict: one that
+    no broadcast covers starts from its own weights on each rank."""
+    edits = [(T_MODEL, T_MODEL + '    head = torch.nn.Linear(2, 2)\n    modules = {"body": model, "head": head}\n'),
+             (T_OPT, "    params = itertools.chain(*(m.parameters() for m in modules.values()))\n"
+                     "    optimizer = torch.optim.SGD(params, lr=0.01 * hvd.size(), momentum=0.9)\n"),
+             (T_WRAP, '    named = [(f"{k}.{n}", p) for k, m in modules.items() for n, p in m.named_parameters()]\n'
+                      "    optimizer = hvd.DistributedOptimizer(optimizer, named_parameters=named)\n"),
+             (T_BCAST, "".join(f"    hvd.broadcast_parameters({m}.state_dict(), root_rank=0)\n" for m in broadcasts)),
+             ("model(x), y)", "head(model(x)), y)"), ("import os\n", "import itertools\nimport os\n")]
+    assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged
+
+
+F_MODEL = ("    model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(16, activation=\"relu\"),\n"
+           "                                 tf.keras.layers.Dense(2)])\n")
+
+
+@pytest.mark.parametrize("build,before", [("    net.build((None, 8))\n", False), ("", True)])
+def test_a_model_handed_to_a_class_is_followed_to_what_made_it(tmp_path, build, before):
+    """Holder(net) keeps `self.model = model`; broadcasting self.model.variables in its __init__ sends nothing
+    when net is a subclassed Keras model that nothing built yet (its first call, warm(), comes after)."""
+    classes = ("class Net(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+               "        self.hidden = tf.keras.layers.Dense(16, activation=\"relu\")\n"
+               "        self.out = tf.keras.layers.Dense(2)\n\n    def call(self, x):\n"
+               "        return self.out(self.hidden(x))\n\n\nclass Holder:\n    def __init__(self, model):\n"
+               "        self.model = model\n        hvd.broadcast_variables(self.model.variables, root_rank=0)\n\n"
+               "    def warm(self, x):\n        return self.model(x)\n\n\n")
+    first = "            hvd.broadcast_variables(model.variables, root_rank=0)\n"
+    edits = [("def main():\n", classes + "def main():\n"), (first, ""),
+             (F_MODEL, f"    net = Net()\n{build}    holder = Holder(net)\n    holder.warm(x[:1])\n    model = net\n")]
+    path = tmp_path / "train.py"
+    path.write_text(make_mutants.edited("base_tf_loop.py", edits))
+    f = Facts(load(str(path)))
+    [cast] = [e for e in f.s.events if f.api(e, "broadcast_variables") and "self.model" in ast.unparse(e.node)]
+    assert (step6_broadcast._before_variables(f, cast) is not None) == before
+
+
+T_SUMS = "        totals = hvd.allreduce(torch.tensor([loss_sum, count]), op=hvd.Sum)\n"
+
+
+def test_an_allreduce_taking_a_minimum_is_no_metric_average(tmp_path):
+    """The ranks agreeing on a step count with op=hvd.Min average no metric: rank 0's own loss printed as the
+    job's is still missing its averaging."""
+    edits = [(T_SUMS, "        steps = hvd.allreduce(torch.tensor(count), op=hvd.Min)\n"),
+             (T_TOTALS, '            print(f"epoch {epoch} ({int(steps)} steps): loss {loss_sum / count:.4f}")\n')]
+    assert list(_flagged(tmp_path, "base_torch.py", edits)) == [8]
+
+
+def test_instances_unpacked_from_a_tuple_run_their_class_methods(tmp_path):
+    """loss_m, seen_m = Meter(), Meter(): loss_m.value() is Meter.value, which averages over the ranks."""
+    meter = ("class Meter:\n    def __init__(self):\n        self.total, self.n = 0.0, 0\n\n"
+             "    def value(self):\n        t = hvd.allreduce(torch.tensor([self.total, self.n]), op=hvd.Sum)\n"
+             "        return float(t[0] / t[1])\n\n\n")
+    edits = [("def main():\n", meter + "def main():\n"),
+             ("        loss_sum, count = 0.0, 0\n", "        loss_m, seen_m = Meter(), Meter()\n"),
+             ("            loss_sum, count = loss_sum + loss.item() * len(y), count + len(y)\n",
+              "            loss_m.total, loss_m.n = loss_m.total + loss.item() * len(y), loss_m.n + len(y)\n"),
+             (T_SUMS, "        loss = loss_m.value()  # on every rank: it allreduces\n"),
+             (T_TOTALS, '            print(f"epoch {epoch}: loss {loss:.4f}")\n')]
+    assert list(_flagged(tmp_path, "base_torch.py", edits)) == []

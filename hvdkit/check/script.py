@@ -289,10 +289,16 @@ class Script:
         if not name:
             return None
         for a in reversed(self.assigns):
-            if isinstance(a.node, ast.Assign) and any(_dotted(t) == name for t in a.node.targets):
-                v = a.node.value
-                return self.classes[v.func.id] if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) \
-                    and v.func.id in self.classes else None
+            if not isinstance(a.node, ast.Assign):
+                continue
+            for t in a.node.targets:
+                # a, b = Meter("x"), Meter("y"): each name its own element
+                pairs = zip(t.elts, a.node.value.elts) if isinstance(t, ast.Tuple) and isinstance(
+                    a.node.value, ast.Tuple) and len(t.elts) == len(a.node.value.elts) else [(t, a.node.value)]
+                for target, v in pairs:
+                    if _dotted(target) == name:
+                        return self.classes[v.func.id] if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) \
+                            and v.func.id in self.classes else None
         return None
 
     def _callback_hooks(self, func):

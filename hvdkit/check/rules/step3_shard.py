@@ -146,10 +146,15 @@ def judge(f):
                    "ds.shard(hvd.size(), hvd.rank()), or divide steps per epoch by hvd.size()")
 
 
+_TRAINING_CALLS = ("fit", "fit_generator", "evaluate", "predict", "compile", "train_on_batch", "test_on_batch")
+
+
 def _loader_given_rank(f, e):
     """A library loader told the number of ranks and this rank (KerasSequenceLoader(global_size=, global_rank=),
     make_torch_dataloader(cur_shard=, shard_count=)): it reads this rank's part."""
-    kw = [k.value for k in e.node.keywords if k.arg]
+    if f.s.qual(e.node.func).split(".")[-1] in _TRAINING_CALLS:
+        return False  # fit(..., verbose=1 if hvd.rank() == 0 else 0, callbacks=[...hvd.size()...]) reads no part
+    kw = [k.value for k in e.node.keywords if k.arg and k.arg not in ("verbose", "callbacks")]
     ranks = [v for v in kw if f.mentions(v, f.is_rank) and not f.mentions(v, f.is_global_size)]
     sizes = [v for v in kw if f.mentions(v, f.is_global_size) and not f.mentions(v, f.is_rank)]
     return bool(ranks) and bool(sizes)  # two keywords: how many parts, and which one is this rank's

@@ -124,7 +124,7 @@ def _before_variables(f, e):
     for model in sorted(owners - {None}):
         made = [a for a in f.s.assignments_to(model) if a.order < e.order and isinstance(a.node, ast.Assign)]
         first = _first_build(f, model, e)
-        if not made or not _unbuilt(f, made[-1].node.value) or first is None or first.order < e.order:
+        if not made or not _unbuilt(f, made[-1].node.value, e) or first is None or first.order < e.order:
             continue
         return Finding(WRONG, f"the broadcast at line {e.line} sends {model}'s variables before it has any: a "
                        "subclassed Keras model (or a Sequential without an input shape) creates them at its first "
@@ -145,9 +145,17 @@ def _resolve(event, name):
     return name
 
 
-def _unbuilt(f, value, depth=0):
-    """A construction whose variables do not exist yet: a local keras Model/Layer subclass that builds nothing
-    in its __init__, or a Sequential given no input shape; a local factory followed through its last return."""
+def _unbuilt(f, value, e, depth=0):
+    """A construction whose variables do not exist yet at the broadcast `e`: a local keras Model/Layer subclass
+    that builds nothing in its __init__, or a Sequential given no input shape; a local factory followed through
+    its last return; a name (or a parameter) holding one that nothing built before `e` (`net.build(...)`)."""
+    if isinstance(value, ast.Name) and depth <= 3:  # self.model = model, a parameter given ECGNet()
+        built = _first_build(f, value.id, e)
+        if built is not None and built.order < e.order:
+            return False
+        bound = [a.node.value for a in f.s.assignments_to(value.id) if isinstance(a.node, ast.Assign)]
+        bound += [b for b in f._frames_binding(value.id) if not (isinstance(b, ast.Name) and b.id == value.id)]
+        return bool(bound) and all(_unbuilt(f, b, e, depth + 1) for b in bound)
     if not isinstance(value, ast.Call) or depth > 3:
         return False
     q = f.s.qual(value.func)
@@ -163,7 +171,7 @@ def _unbuilt(f, value, depth=0):
             inside = [a.node.value for a in f.s.assignments_to(last.id) if isinstance(a.node, ast.Assign)
                       and func.lineno <= a.node.lineno <= func.end_lineno]
             last = inside[-1] if inside else None
-        return _unbuilt(f, last, depth + 1)
+        return _unbuilt(f, last, e, depth + 1)
     return False
 
 
@@ -285,7 +293,8 @@ def _trained_not_broadcast(f, casts):
     for e in f.s.events:
         attr = getattr(e.node.func, "attr", "")
         if attr in ("parameters", "named_parameters") and e.ctx.reached and _feeds_optimizer(f, e):
-            trained.append((dotted(e.node.func.value), e))
+            owner = dotted(e.node.func.value)
+            trained += [(m, e) for m in (_loop_elements(f, e.node, owner) if owner else [owner])]
         elif attr == "gradient" and len(e.node.args) > 1:
             for n in ast.walk(e.node.args[1]):
                 if isinstance(n, ast.Attribute) and n.attr in ("trainable_variables", "trainable_weights"):
@@ -378,13 +387,43 @@ def _owner(node):
 
 
 def _feeds_optimizer(f, e):
-    """model.parameters() given to an optimizer's constructor (directly or through a list/dict)."""
+    """model.parameters() given to an optimizer's constructor (directly or through a list/dict, or through a
+    name assigned them: `params = itertools.chain(...); Adam(params)`)."""
     node = getattr(e.node, "parent", None)
     while node is not None and not isinstance(node, ast.stmt):
-        if isinstance(node, ast.Call) and not f.s.api(node.func):
-            name = dotted(node.func) or ""
-            last = name.split(".")[-1]
-            if last[:1].isupper() and last not in ("DataParallel", "DistributedDataParallel") or "optim" in name:
-                return True
+        if isinstance(node, ast.Call) and _constructs_optimizer(f, node):
+            return True
         node = getattr(node, "parent", None)
-    return False
+    held = dotted(node.targets[0]) if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+    return bool(held) and any(_constructs_optimizer(f, x.node) and any(
+        dotted(a) == held for a in x.node.args + [k.value for k in x.node.keywords]) for x in f.s.events)
+
+
+def _constructs_optimizer(f, call):
+    if f.s.api(call.func):
+        return False
+    name = dotted(call.func) or ""
+    last = name.split(".")[-1]
+    return last[:1].isupper() and last not in ("DataParallel", "DistributedDataParallel") or "optim" in name
+
+
+def _loop_elements(f, node, name):
+    """The models a loop variable stands for: `m` of `for m in modules.values()` with modules = {"a": enc, ...},
+    or of `for m in (enc, head)` -> ["enc", "head"]; [name] when it is no such variable."""
+    for p in _parents(node):
+        for g in (p.generators if isinstance(p, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp))
+                  else [p] if isinstance(p, ast.For) else []):
+            bound = [t for t in ast.walk(g.target) if isinstance(t, ast.Name)]
+            if name in [t.id for t in bound]:
+                out = []
+                for expr in _with_assigned_values(f, g.iter):
+                    elts = expr.values if isinstance(expr, ast.Dict) else getattr(expr, "elts", [])
+                    out += [dotted(x) for x in elts if dotted(x)]
+                return out or [name]
+    return [name]
+
+
+def _parents(node):
+    while getattr(node, "parent", None) is not None:
+        node = node.parent
+        yield node

@@ -255,8 +255,11 @@ def _is_division(n):
 
 
 def _of_gradients(f, e):
-    """An allreduce of gradients (step 5's, whatever their names), not of a metric."""
-    return bool(re.search(r"grad", ast.unparse(e.node), re.I)) or any(e is g for g in gradient_allreduces(f))
+    """An allreduce of gradients (step 5's, whatever their names), or one that takes a minimum or maximum
+    (`hvd.allreduce(n_batches, op=hvd.Min)`: the ranks agree on a count): not the averaging of a metric."""
+    op = next((ast.unparse(k.value).split(".")[-1] for k in e.node.keywords if k.arg == "op"), "")
+    return bool(re.search(r"grad", ast.unparse(e.node), re.I)) or op.strip("'\"").lower() in ("min", "max", "product") \
+        or any(e is g for g in gradient_allreduces(f))
 
 
 def _computed_on(f, e):
