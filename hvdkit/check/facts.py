@@ -52,7 +52,7 @@ class Facts:
                     if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
                         return True  # pred sees the assignment too (`x /= n` is a division of x)
                 if isinstance(sub, ast.Name):
-                    for f in self._frames_binding(sub.id):
+                    for f in self.frames_binding(sub.id):
                         if mentions(f, pred, seen):
                             return True
         return False
@@ -67,7 +67,7 @@ class Facts:
         return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and \
             node.value.attr == "shape" and child is node.value
 
-    def _frames_binding(self, name):
+    def frames_binding(self, name):
         """Argument expressions bound to a parameter `name` in the walked calls."""
         if self._bindings is None:
             self._bindings, frames = {}, {}

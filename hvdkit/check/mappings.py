@@ -58,7 +58,7 @@ def _mapping_sources(f, node, depth, seen=None):
     if isinstance(node, ast.Name) and _kwargs_calls(f, node) is not None:
         return _kwargs_calls(f, node)
     values = [a.node.value for a in f.s.assignments_to(name) if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
-    values += f._frames_binding(name) if isinstance(node, ast.Name) else []
+    values += f.frames_binding(name) if isinstance(node, ast.Name) else []
     return _all_sources(f, values, depth, seen)
 
 

@@ -288,6 +288,7 @@ class Script:
         name = _dotted(node)
         if not name:
             return None
+        # Read during the walk, while self.assigns still grows: assignments_to()'s index is not built yet.
         for a in reversed(self.assigns):
             if not isinstance(a.node, ast.Assign):
                 continue
@@ -380,6 +381,20 @@ def _dotted(node):
 
 def dotted(node):
     return _dotted(node)
+
+
+def parents(node):
+    """The nodes enclosing `node`, innermost first (the tree's `parent` links)."""
+    while getattr(node, "parent", None) is not None:
+        node = node.parent
+        yield node
+
+
+def loop_bindings(node):
+    """The (target, iter) pairs a loop or comprehension node binds; [] for any other node."""
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+        return node.generators
+    return [node] if isinstance(node, (ast.For, ast.AsyncFor)) else []
 
 
 def _unpacked(target, event):

@@ -4,7 +4,7 @@ import re
 
 from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.script import assigned_name, dotted, result_discarded
+from hvdkit.check.script import assigned_name, dotted, parents, result_discarded
 
 
 class Shares:
@@ -188,7 +188,7 @@ WEIGHT_SINKS = ("load_state_dict", "load_weights", "set_weights", "restore", "lo
 
 def _result_names(f, e):
     """Names holding a call's result, and names assigned from expressions using them."""
-    stmt = next((p for p in _parents(e.node) if isinstance(p, ast.stmt)), None)
+    stmt = next((p for p in parents(e.node) if isinstance(p, ast.stmt)), None)
     start = set()
     if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
@@ -199,7 +199,7 @@ def _result_names(f, e):
 
 def _used_in(f, e, held, call_pred):
     """Some call for which call_pred holds takes the result: directly, or through a name holding it."""
-    if any(isinstance(p, ast.Call) and call_pred(p) for p in _parents(e.node)):
+    if any(isinstance(p, ast.Call) and call_pred(p) for p in parents(e.node)):
         return True
     return any(call_pred(x.node) and any(_mentions_name(f, a, held) for a in x.node.args + [
         k.value for k in x.node.keywords]) for x in f.s.events if x.node is not e.node) if held else False
@@ -332,7 +332,7 @@ def _copies(f):
             continue
         if getattr(node.elt.func, "attr", "") not in ("take", "skip", "shard", "batch", "copy"):
             continue
-        func = next((p for p in _parents(node) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+        func = next((p for p in parents(node) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
         holder = assigned_name(node) if func is None else func.name
         for sub in ast.walk(f.s.tree):
             if isinstance(sub, ast.Subscript) and f.mentions(sub.slice, f.is_rank) and holder and \
@@ -366,7 +366,7 @@ def _sampler_and_shuffle(f):
 
 def _cap_on_finite_data(f, division):
     """take(n // size) on a data set that is never repeat()ed: the cap, not a partition, is what was meant."""
-    call = next((p for p in _parents(division) if isinstance(p, ast.Call)), None)
+    call = next((p for p in parents(division) if isinstance(p, ast.Call)), None)
     if call is None or getattr(call.func, "attr", "") != "take":
         return None
     receiver = call.func.value
@@ -441,7 +441,7 @@ def _is_eval(f, e):
 
 
 def _sampler_used(f, e):
-    if any(isinstance(p, ast.keyword) and p.arg in ("sampler", "batch_sampler") for p in _parents(e.node)):
+    if any(isinstance(p, ast.keyword) and p.arg in ("sampler", "batch_sampler") for p in parents(e.node)):
         return True
     name = assigned_name(e.node)
     for other in f.s.events:
@@ -451,12 +451,6 @@ def _sampler_used(f, e):
     return False
 
 
-def _parents(node):
-    while getattr(node, "parent", None) is not None:
-        node = node.parent
-        yield node
-
-
 def _divided_steps(f):
     """Divisions by hvd.size() that set how many steps (or epochs) a rank takes."""
     out = []
@@ -464,7 +458,7 @@ def _divided_steps(f):
         if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv))
                 and f.mentions(node.right, f.is_size)):
             continue
-        for p in _parents(node):
+        for p in parents(node):
             if isinstance(p, ast.keyword) and p.arg:
                 if p.arg in names.STEP_KWARGS:
                     out.append(node)
@@ -487,7 +481,7 @@ def _sharded_names(f, parts):
     """Names holding sharded data: a shard's result, and names assigned from expressions using one."""
     names = {assigned_name(p.node) for p in parts if hasattr(p.node, "func")} - {None}
     for p in parts:  # DataLoader(..., sampler=DistributedSampler(...)) written inline
-        for anc in _parents(p.node):
+        for anc in parents(p.node):
             if isinstance(anc, (ast.Assign, ast.AnnAssign)):
                 names.add(assigned_name(anc.value) if isinstance(anc.value, ast.Call) else None)
                 break

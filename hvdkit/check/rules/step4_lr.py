@@ -157,25 +157,13 @@ def _name_powers(f, node, seen, down):
     seen.add(name)
     out = set()
     for a in f.s.assignments_to(name):
-        got = down(_paired_value(a.node, name))
+        got = down(a.node.value)  # assignments_to() gives `a, b = x, y` each its own element
         divided = isinstance(a.node, ast.AugAssign) and isinstance(a.node.op, (ast.Div, ast.FloorDiv))
         out |= {-p for p in got} if divided else got
     if isinstance(node, ast.Name):
-        for expr in f._frames_binding(node.id):
+        for expr in f.frames_binding(node.id):
             out |= down(expr)
     return out
-
-
-def _paired_value(stmt, name):
-    """`rank, world = hvd.rank(), hvd.size()`: the value unpacked into `name`, not the whole tuple."""
-    targets = stmt.targets if isinstance(stmt, ast.Assign) else []
-    value = stmt.value
-    for t in targets:
-        if isinstance(t, ast.Tuple) and isinstance(value, ast.Tuple) and len(t.elts) == len(value.elts):
-            hit = [v for el, v in zip(t.elts, value.elts) if dotted(el) == name]
-            if hit:
-                return hit[0]
-    return value
 
 
 def _expanded_lr(f, expanded):

@@ -4,7 +4,7 @@ import re
 
 from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
-from hvdkit.check.script import assigned_name, dotted, result_discarded, sums
+from hvdkit.check.script import assigned_name, dotted, loop_bindings, parents, result_discarded, sums
 
 
 def judge(f):
@@ -202,19 +202,12 @@ def _gradient_value(f, node, held=None):
     if f.mentions(node, source):
         return True
     used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-    for p in _parents(node):
-        for g in _generators(p):
+    for p in parents(node):
+        for g in loop_bindings(p):
             bound = {n.id for n in ast.walk(g.target) if isinstance(n, ast.Name)}
             if bound & used and f.mentions(g.iter, source):
                 return True
     return False
-
-
-def _generators(p):
-    """The (target, iter) pairs a loop or comprehension binds."""
-    if isinstance(p, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
-        return p.generators
-    return [p] if isinstance(p, (ast.For, ast.AsyncFor)) else []
 
 
 def _holders_of_gradients(f):
@@ -255,8 +248,8 @@ def _holder_names(into):
     zip(accum, grads)` (or `for i, a in enumerate(accum)`) is accum."""
     name = _root(into)
     out = set()
-    for p in _parents(into):
-        for g in _generators(p):
+    for p in parents(into):
+        for g in loop_bindings(p):
             target, it = g.target, g.iter
             if isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(it, ast.Call) \
                     and dotted(it.func) == "enumerate" and it.args:
@@ -312,7 +305,7 @@ def _divided_by_size(f, call):
     by_size = lambda n: isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and f.mentions(  # noqa: E731
         n.right, f.is_size) or isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Div) and f.mentions(
         n.value, f.is_size)
-    stmt = next((p for p in _parents(call) if isinstance(p, ast.stmt)), None)
+    stmt = next((p for p in parents(call) if isinstance(p, ast.stmt)), None)
     if stmt is None or any(by_size(n) for n in ast.walk(stmt)):
         return stmt is not None
     targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
@@ -323,9 +316,3 @@ def _divided_by_size(f, call):
     # or into a new name: grads = [s / hvd.size() for s in summed]
     return any(isinstance(a.node, ast.Assign) and a.node is not stmt and any(by_size(n) for n in ast.walk(a.node.value))
                and {n.id for n in ast.walk(a.node.value) if isinstance(n, ast.Name)} & held for a in f.s.assigns)
-
-
-def _parents(node):
-    while getattr(node, "parent", None) is not None:
-        node = node.parent
-        yield node

@@ -5,7 +5,7 @@ import re
 from hvdkit.check import names
 from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.script import dotted
+from hvdkit.check.script import dotted, loop_bindings, parents
 
 
 def judge(f):
@@ -154,7 +154,7 @@ def _unbuilt(f, value, e, depth=0):
         if built is not None and built.order < e.order:
             return False
         bound = [a.node.value for a in f.s.assignments_to(value.id) if isinstance(a.node, ast.Assign)]
-        bound += [b for b in f._frames_binding(value.id) if not (isinstance(b, ast.Name) and b.id == value.id)]
+        bound += [b for b in f.frames_binding(value.id) if not (isinstance(b, ast.Name) and b.id == value.id)]
         return bool(bound) and all(_unbuilt(f, b, e, depth + 1) for b in bound)
     if not isinstance(value, ast.Call) or depth > 3:
         return False
@@ -375,7 +375,7 @@ def _with_assigned_values(f, expr, limit=200):
             if isinstance(n, ast.Name) and n.id not in names_seen:
                 names_seen.add(n.id)
                 todo += [a.node.value for a in f.s.assignments_to(n.id) if a.node.value is not None]
-                todo += f._frames_binding(n.id)
+                todo += f.frames_binding(n.id)
     return out
 
 
@@ -410,9 +410,8 @@ def _constructs_optimizer(f, call):
 def _loop_elements(f, node, name):
     """The models a loop variable stands for: `m` of `for m in modules.values()` with modules = {"a": enc, ...},
     or of `for m in (enc, head)` -> ["enc", "head"]; [name] when it is no such variable."""
-    for p in _parents(node):
-        for g in (p.generators if isinstance(p, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp))
-                  else [p] if isinstance(p, ast.For) else []):
+    for p in parents(node):
+        for g in loop_bindings(p):
             bound = [t for t in ast.walk(g.target) if isinstance(t, ast.Name)]
             if name in [t.id for t in bound]:
                 out = []
@@ -421,9 +420,3 @@ def _loop_elements(f, node, name):
                     out += [dotted(x) for x in elts if dotted(x)]
                 return out or [name]
     return [name]
-
-
-def _parents(node):
-    while getattr(node, "parent", None) is not None:
-        node = node.parent
-        yield node

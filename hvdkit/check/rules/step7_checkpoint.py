@@ -139,7 +139,7 @@ def _names_a_file(f, node, seen):
         if any(a.node.value is not None and _names_a_file(f, a.node.value, seen) for a in f.s.assignments_to(name)):
             return True
         if isinstance(node, ast.Name):  # a parameter: the arguments of the walked calls
-            return any(_names_a_file(f, b, seen) for b in f._frames_binding(node.id))
+            return any(_names_a_file(f, b, seen) for b in f.frames_binding(node.id))
     if isinstance(node, ast.Call) and not _builds_a_path(f, node):
         return False  # a value computed from data (read_csv(...).mean()) is no path, whatever it was read from
     return any(_names_a_file(f, c, seen) for c in ast.iter_child_nodes(node))
