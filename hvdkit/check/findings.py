@@ -25,18 +25,21 @@ FLAGGED = (MISSING, WRONG)
 
 
 class Finding:
-    """A verdict on one step: what was seen (evidence, at `line`) and the one-line fix."""
+    """A verdict on one step: what was seen (evidence, at `line` of `file`) and the one-line fix. `file` is
+    None for the checked script itself, else the path of the project's module that holds `line`, relative to
+    the project's root (the report prints it as `utils.py:45`)."""
 
-    def __init__(self, verdict, evidence, line=None, fix=None, source="static"):
+    def __init__(self, verdict, evidence, line=None, fix=None, source="static", file=None):
         self.verdict, self.evidence, self.line, self.fix, self.source = verdict, evidence, line, fix, source
+        self.file = file
 
     @property
     def flagged(self):
         return self.verdict in FLAGGED
 
     def as_dict(self):
-        return {"verdict": self.verdict, "line": self.line, "evidence": self.evidence, "fix": self.fix,
-                "source": self.source}
+        return {"verdict": self.verdict, "line": self.line, "file": self.file, "evidence": self.evidence,
+                "fix": self.fix, "source": self.source}
 
     def __repr__(self):
         return f"Finding({self.verdict!r}, {self.evidence!r}, line={self.line})"

@@ -43,7 +43,10 @@ def analyze(path):
             findings[n] = Finding(WRONG, f"the code that does this step crashes: line {crash.line} raises "
                                   f"{crash.error}", crash.line, "define what it uses (or declare the argument)")
     rules.NOTES(facts)
-    return findings, facts.notes, {"frameworks": sorted(facts.frameworks), "keras_fit": bool(facts.fits)}
+    first = found[0] if found else None
+    crash = {"line": first.line, "file": None, "error": first.error, "why": None} if first else None
+    return findings, facts.notes, {"frameworks": sorted(facts.frameworks), "keras_fit": bool(facts.fits),
+                                   "crash": crash, "files_read": [os.path.basename(path)], "entry_points": []}
 
 
 def _runs_for_sure(facts, line):

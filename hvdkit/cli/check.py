@@ -57,5 +57,5 @@ def run(args):
     if args.json:
         print(json.dumps(report.as_json(args.script, findings, notes, info, observed), indent=2))
     else:
-        print(report.text(args.script, findings, notes, observed))
-    return report.exit_status(findings, observed)
+        print(report.text(args.script, findings, notes, observed, info=info))
+    return report.exit_status(findings, observed, crash=info.get("crash"))
