@@ -60,9 +60,10 @@ UPSTREAM_ARGS = {
 }
 
 
-def flagged(path):
+def flagged(path, root=None):
     from hvdkit.check.static import analyze
-    findings, _, _ = analyze(path)
+    findings, _, info = analyze(path, root=root)
+    flagged.info = info  # the last report's info (crash, files read): score_corpus reads the crash
     return {n for n, f in findings.items() if f.verdict in ("missing", "wrong")}, findings
 
 
@@ -116,18 +117,28 @@ def ratio(a, b):
     return round(a / b, 3) if b else None
 
 
-def score_corpus(root=CORPUS):
+def score_corpus(root=CORPUS, projects=False):
     """Per corpus directory (tf, torch) and over both: per-step and overall counts, recall and precision,
-    with every miss and false alarm. None when the corpus is not there."""
+    with every miss and false alarm, and the crash finding against the labels' `fatal`. None when the corpus
+    is not there. projects=True checks each script inside its project (`projects/<dir>/<stem>/<script>`,
+    the project folder as the root; `projects/projects.json`) where the corpus has one, and scores a crash
+    against `fatal_in_project` as well; scripts without a project are checked flat, as the corpus README says."""
     if not os.path.isdir(root):
         return None
-    out, every = {}, []
+    index = _projects(root) if projects else {}
+    out, every, crashes = {}, [], []
     for sub in sorted(d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "labels.json"))):
         with open(os.path.join(root, sub, "labels.json")) as fh:
             labels = json.load(fh)
-        rows = []
+        rows, mine = [], []
         for name, label in sorted(labels.items()):
-            got, findings = flagged(os.path.join(root, sub, name))
+            path, proj = os.path.join(root, sub, name), index.get(name)
+            if proj:
+                path = os.path.join(root, "projects", proj["project"], proj["script"])
+            got, findings = flagged(path, root=os.path.join(root, "projects", proj["project"]) if proj else None)
+            crash = flagged.info.get("crash")
+            fatal = label.get("fatal") or (label.get("fatal_in_project") if proj else None)
+            mine.append({"script": f"{sub}/{name}", "fatal": fatal, "crash": crash})
             for n, key in enumerate(LABEL_STEPS, start=1):
                 step = label["steps"][key]
                 if step.get("applicable") is False:
@@ -137,9 +148,33 @@ def score_corpus(root=CORPUS):
                              "verdict": findings[n].verdict, "evidence": findings[n].evidence,
                              "why": step.get("why") or step.get("note") or ""})
         out[sub] = _tally(rows, len(labels))
+        out[sub]["crash"] = _crash_tally(mine)
         every += rows
+        crashes += mine
     out["all"] = _tally(every, sum(v["scripts"] for v in out.values()))
+    out["all"]["crash"] = _crash_tally(crashes)
     return out
+
+
+def _projects(root):
+    """{flat script name: {"project": "<dir>/<stem>", "script": path inside it}} for the corpus's projects."""
+    path = os.path.join(root, "projects", "projects.json")
+    if not os.path.isfile(path):
+        return {}
+    with open(path) as fh:
+        index = json.load(fh)
+    return {name: {"project": e["project"], "script": e["script"]} for name, e in index.items() if e.get("project")}
+
+
+def _crash_tally(rows):
+    """The crash finding scored over scripts: a fatal label is a crash to find; a reported crash a flag."""
+    found = [r for r in rows if r["fatal"] and r["crash"]]
+    flags = [r for r in rows if r["crash"]]
+    fatal = [r for r in rows if r["fatal"]]
+    return {"fatal": len(fatal), "found": len(found), "reported": len(flags),
+            "recall": ratio(len(found), len(fatal)), "precision": ratio(len(found), len(flags)),
+            "missed": [{"script": r["script"], "fatal": r["fatal"]} for r in fatal if not r["crash"]],
+            "false_alarms": [{"script": r["script"], "crash": r["crash"]} for r in flags if not r["fatal"]]}
 
 
 def _tally(rows, scripts):

@@ -29,8 +29,10 @@ def load(path):
     return script
 
 
-def analyze(path):
-    """({step: Finding}, [note], info) for the script at `path`; raises CheckInputError on bad input."""
+def analyze(path, root=None):
+    """({step: Finding}, [note], info) for the script at `path`; raises CheckInputError on bad input.
+    `root`: the project's root folder, whose modules the script may import (default: found from the
+    script's folder upward)."""
     from hvdkit.check import crashes, rules
     facts = Facts(load(path))
     findings = {n: judge(facts) for n, judge in rules.BY_STEP.items()}
