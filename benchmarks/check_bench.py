@@ -61,8 +61,15 @@ UPSTREAM_ARGS = {
 
 
 def flagged(path, root=None):
+    """(flagged steps, findings) of the static pass; a script it refuses (CheckInputError: "not a Horovod
+    script") scores as it reads to a user: no step flagged, each verdict the error."""
+    from hvdkit.check import CheckInputError, Finding
     from hvdkit.check.static import analyze
-    findings, _, info = analyze(path, root=root)
+    try:
+        findings, _, info = analyze(path, root=root)
+    except CheckInputError as exc:
+        flagged.info = {}
+        return set(), {n: Finding("error", str(exc)) for n in range(1, 9)}
     flagged.info = info  # the last report's info (crash, files read): score_corpus reads the crash
     return {n for n, f in findings.items() if f.verdict in ("missing", "wrong")}, findings
 
