@@ -2,10 +2,13 @@
 script flagged on its step and a correct twin flagged on none. Written from scratch for hvdkit: every case
 is one of the trainers beside this file with the explicit edits below (each `old` occurs exactly once).
 
-    CASES: [Case(name, step, trainer, broken edits, correct-twin edits)]
+    CASES: [Case(name, step, trainer, broken edits, correct-twin edits, crash)]
+
+`crash`: the error the broken script certainly raises, which the static pass reports as its crash finding
+(issue 39), not as a wrong step; no other script of the table may have one.
 """
 import os
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TORCH, TF, KERAS, CLASSES = "torch_trainer.py", "tf_trainer.py", "keras_trainer.py", "class_trainer.py"
@@ -13,10 +16,11 @@ TORCH, TF, KERAS, CLASSES = "torch_trainer.py", "tf_trainer.py", "keras_trainer.
 
 class Case(NamedTuple):
     name: str
-    step: int
+    step: Optional[int]  # the step the broken script gets wrong; None: it only crashes
     trainer: str
     broken: list
     correct: list
+    crash: Optional[str] = None  # the error the broken script certainly raises (the static crash finding)
 
 
 # --- pieces of the trainers that cases edit ----------------------------------------------------------
@@ -255,14 +259,15 @@ CASES = [
     Case("trainer_methods_called_through_an_instance", 6, CLASSES,
          [("    def fit(self, loader, sampler, epochs, folder):\n        self.prepare()\n",
            "    def fit(self, loader, sampler, epochs, folder):\n")], []),
-    # --- crashes -----------------------------------------------------------------------------------------
-    Case("name_never_defined", 7, TORCH, [('os.path.join(opts.out, f"net', 'os.path.join(out_dir, f"net')], []),
-    Case("argument_never_declared", 5, TORCH,
+    # --- crashes: a finding of their own; the step whose code crashes keeps its verdict (issue 39) ---------
+    Case("name_never_defined", None, TORCH, [('os.path.join(opts.out, f"net', 'os.path.join(out_dir, f"net')], [],
+         crash="NameError"),
+    Case("argument_never_declared", None, TORCH,
          [("named_parameters=net.named_parameters())", "named_parameters=net.named_parameters(),\n"
            "                               compression=hvd.Compression.fp16 if opts.fp16 else hvd.Compression.none)")],
          [("named_parameters=net.named_parameters())", "named_parameters=net.named_parameters(),\n"
            "                               compression=hvd.Compression.fp16 if opts.fp16 else hvd.Compression.none)"),
-          (T_ARGS, T_ARGS + '    cli.add_argument("--fp16", action="store_true")\n')]),
+          (T_ARGS, T_ARGS + '    cli.add_argument("--fp16", action="store_true")\n')], crash="AttributeError"),
 ]
 
 
