@@ -4,7 +4,10 @@ steps keep their verdicts, judged on what their code would do).
 What is found, with no framework imported:
 - names never defined (pyflakes' undefined names; not in notebook exports, whose runtime defines names,
   nor where the script writes `globals()` or runs `exec`);
-- `args.x` read from an argparse namespace that declares no x (crash_args.py).
+- `args.x` read from an argparse namespace that declares no x (crash_args.py);
+- attributes Horovod 0.28.1's modules do not have, imports of names they do not export, calls that do
+  not match their signatures (horovod_api.json), and calls of the script's own functions and classes with
+  arguments their definitions do not take (crash_calls.py).
 
 A crash counts only when certain: its statement runs whenever the script trains (crashes.certain), and
 nothing around it catches the error. Precision comes before recall: a crash reported on a script that runs
@@ -35,6 +38,7 @@ class Crash(NamedTuple):
 def find(facts, root=None):
     """[Crash] certain to happen when the script trains, first to happen first. `root`: the project's root
     folder (its modules are read where the script imports them)."""
+    from hvdkit.check import crash_calls
     from hvdkit.check.crash_args import Args
     from hvdkit.check.crash_scopes import Scopes
     s = facts.s
@@ -46,6 +50,7 @@ def find(facts, root=None):
         candidates.append((node, f"AttributeError: 'Namespace' object has no attribute {node.attr!r}",
                            f"the argument parser of line {parser.node.lineno} declares no --{node.attr} "
                            f"and nothing sets {node.attr}", "AttributeError"))
+    candidates += crash_calls.find(s, scopes, qualname)
     out, seen = [], set()
     for node, error, why, kind in candidates:
         witness = certain(facts, node, kind)
