@@ -7,7 +7,11 @@ What is found, with no framework imported:
 - `args.x` read from an argparse namespace that declares no x (crash_args.py);
 - attributes Horovod 0.28.1's modules do not have, imports of names they do not export, calls that do
   not match their signatures (horovod_api.json), and calls of the script's own functions and classes with
-  arguments their definitions do not take (crash_calls.py).
+  arguments their definitions do not take (crash_calls.py);
+- library constraints that raise before training: torch's DataLoader given a sampler and shuffle=True,
+  hvd.DistributedOptimizer told to name fewer parameters than the optimizer holds (crash_torch.py);
+- statements that need a terminal, which ranks under mpirun do not have (`stty size`), in the script or in
+  the project's modules it imports (crash_imports.py).
 
 A crash counts only when certain: its statement runs whenever the script trains (crashes.certain), and
 nothing around it catches the error. Precision comes before recall: a crash reported on a script that runs
@@ -38,7 +42,7 @@ class Crash(NamedTuple):
 def find(facts, root=None):
     """[Crash] certain to happen when the script trains, first to happen first. `root`: the project's root
     folder (its modules are read where the script imports them)."""
-    from hvdkit.check import crash_calls
+    from hvdkit.check import crash_calls, crash_imports, crash_torch
     from hvdkit.check.crash_args import Args
     from hvdkit.check.crash_scopes import Scopes
     s = facts.s
@@ -51,12 +55,21 @@ def find(facts, root=None):
                            f"the argument parser of line {parser.node.lineno} declares no --{node.attr} "
                            f"and nothing sets {node.attr}", "AttributeError"))
     candidates += crash_calls.find(s, scopes, qualname)
+    candidates += crash_torch.find(s, scopes, qualname)
+    for node in scopes.nodes:
+        terminal = isinstance(node, (ast.Assign, ast.Expr, ast.AnnAssign)) and crash_imports.needs_terminal(node)
+        if terminal:
+            candidates.append((node, *terminal, terminal[0].split(":")[0]))
     out, seen = [], set()
     for node, error, why, kind in candidates:
         witness = certain(facts, node, kind)
         if witness is not None and not _after_training(facts, witness) and (node.lineno, error) not in seen:
             seen.add((node.lineno, error))
             out.append(Crash(node.lineno, error, why, node, witness.order))
+    for line, file, error, why, kind, stmt in crash_imports.find(s, root):
+        witness = certain(facts, stmt, kind)
+        if witness is not None and not _after_training(facts, witness):
+            out.append(Crash(line, error, why, stmt, witness.order, file))
     return sorted(out, key=lambda c: (c.order, c.line))
 
 

@@ -2,10 +2,7 @@
 script flagged on its step and a correct twin flagged on none. Written from scratch for hvdkit: every case
 is one of the trainers beside this file with the explicit edits below (each `old` occurs exactly once).
 
-    CASES: [Case(name, step, trainer, broken edits, correct-twin edits, crash)]
-
-`crash`: the error the broken script certainly raises, which the static pass reports as its crash finding
-(issue 39), not as a wrong step; no other script of the table may have one.
+    CASES: [Case(name, step, trainer, broken edits, correct-twin edits)]
 """
 import os
 from typing import NamedTuple, Optional
@@ -148,7 +145,7 @@ CASES = [
          [(F_SHARD, "    data = data.shuffle(256).repeat().batch(BATCH)\n"),
           ("        for x, y in data:\n", "        for x, y in data.take(4000 // hvd.size()):\n")]),
     Case("sampler_and_shuffle_true", 3, TORCH,
-         [("sampler=train_sampler)", "sampler=train_sampler, shuffle=True)")], []),
+         [("sampler=train_sampler)", "sampler=train_sampler, shuffle=True)")], [], crash="ValueError"),
     # --- metrics -----------------------------------------------------------------------------------------
     Case("mean_of_per_rank_means", 8, TORCH,
          [(T_SUMS, ""), (T_PRINT, '            print(f"epoch {epoch} mse {total / seen:.5f}")\n')],
