@@ -191,6 +191,14 @@ def test_an_undeclared_option_read_in_a_callback_is_the_crash_not_a_wrong_broadc
     assert flagged == {}
 
 
+def test_a_callback_method_keras_calls_after_training_is_not_a_crash_of_training(tmp_path):
+    after = KERAS.replace('    p.add_argument("--log-every", type=int, default=1)\n', "").replace(
+        "    def on_epoch_end(self, epoch, logs=None):\n"
+        "        if hvd.rank() == 0 and epoch % self.args.log_every == 0:",
+        "    def on_train_end(self, logs=None):\n        if hvd.rank() == 0 and self.args.log_every:")
+    assert check(tmp_path, after)[0] is None
+
+
 OPTIONS = Source(TORCH_HEAD + textwrap.dedent("""
 
     def parse_options():

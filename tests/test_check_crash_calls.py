@@ -119,6 +119,8 @@ def test_what_horovod_does_have_and_what_a_script_adds_are_not_crashes(tmp_path)
     submodule = TF_LOOP.replace("    SegmentationTrainer(model", "    state = hvd.elastic.TensorFlowKerasState(model)\n"
                                 "    SegmentationTrainer(model")
     assert check(tmp_path, submodule)[0] is None
+    dunder = TF_LOOP.replace("    hvd.init()\n", "    hvd.init()\n    print(hvd.__file__, hvd.__name__)\n")
+    assert check(tmp_path, dunder)[0] is None  # what every module has
     added = TF_LOOP.replace("    hvd.init()\n", "    hvd.init()\n    hvd.profiled = {}\n").replace(
         "    SegmentationTrainer(model", "    print(hvd.profiled)\n    SegmentationTrainer(model")
     assert check(tmp_path, added)[0] is None

@@ -206,10 +206,17 @@ def _witness(facts, stmt):
     return None
 
 
+# The Keras callback method that Keras calls once training has finished.
+AFTER_TRAINING_HOOKS = ("on_train_end",)
+
+
 def _after_training(facts, event):
-    """The event runs once a training loop (or a fit call) has finished: after the loop that holds an
-    optimizer step, outside it. A crash there is not one of the script's first steps (a report written
-    after training, a summary of a module Horovod does not have): it is left out."""
+    """The event runs once training has finished: after the outermost loop that holds an optimizer step
+    (outside it), after a `fit` call, or in a Keras callback's on_train_end. A crash there (a summary
+    printed after training, a final export) is left out: the finding is about training, as the corpus
+    labels' `fatal` is. A crash at an epoch's end (a checkpoint, a validation) is in."""
+    if any(fr.call is None and fr.func.name in AFTER_TRAINING_HOOKS for fr in event.ctx.frames):
+        return True
     for step in facts.steps:
         if step.node in facts.s.local_calls or any(fr.call is step.node for fr in event.ctx.frames):
             continue  # the script's own `fit` method, walked into: the event runs inside it

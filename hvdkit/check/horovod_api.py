@@ -28,6 +28,10 @@ PACKAGES = ("horovod.torch", "horovod.tensorflow", "horovod.keras", "horovod._ke
 TOP = ("horovod", "horovod.runner", "horovod.spark", "horovod.ray")
 
 
+# What every module has without binding it.
+MODULE_ATTRIBUTES = ("__name__", "__file__", "__doc__", "__package__", "__loader__", "__spec__", "__path__",
+                     "__dict__", "__builtins__", "__cached__", "__class__", "__all__")
+
 # --- reading the facts (the static pass) -----------------------------------------------------------
 _loaded = None
 
@@ -60,6 +64,8 @@ def lookup(path):
             if m is None or m["open"]:
                 return None
             if name not in m["names"]:
+                if name in MODULE_ATTRIBUTES:
+                    return None
                 return "missing", entry["target"], name
             held, entry = f"{entry['target']}.{name}", m["names"][name]
         elif entry["kind"] == "class":
