@@ -52,8 +52,8 @@ def find(facts, root=None):
     args = Args(s, scopes, qualname)
     for node, parser in args.undeclared():
         candidates.append((node, f"AttributeError: 'Namespace' object has no attribute {node.attr!r}",
-                           f"the argument parser of line {parser.node.lineno} declares no --{node.attr} "
-                           f"and nothing sets {node.attr}", "AttributeError"))
+                           f"no add_argument of the parser made at line {parser.node.lineno} declares "
+                           f"{node.attr}, and nothing sets it", "AttributeError"))
     candidates += crash_calls.find(s, scopes, qualname)
     candidates += crash_torch.find(s, scopes, qualname)
     for node in scopes.nodes:
