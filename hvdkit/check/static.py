@@ -5,7 +5,7 @@
 import os
 
 from hvdkit.check.facts import Facts
-from hvdkit.check.findings import OK, WRONG, CheckInputError, Finding
+from hvdkit.check.findings import CheckInputError
 from hvdkit.check.names import API_PREFIXES
 from hvdkit.check.script import Script
 
@@ -36,26 +36,9 @@ def analyze(path, root=None):
     from hvdkit.check import crashes, rules
     facts = Facts(load(path))
     findings = {n: judge(facts) for n, judge in rules.BY_STEP.items()}
-    # A crash counts when its statement runs whenever the script trains: not under a condition that
-    # depends on configuration the source does not show (`if config["shuffle"]: ...`).
-    found = [c for c in crashes.find(facts.s) if _runs_for_sure(facts, c.line)]
-    for n, finding in findings.items():
-        crash = crashes.at(found, facts.s, finding.line) if finding.verdict == OK else None
-        if crash is not None:
-            findings[n] = Finding(WRONG, f"the code that does this step crashes: line {crash.line} raises "
-                                  f"{crash.error}", crash.line, "define what it uses (or declare the argument)")
     rules.NOTES(facts)
-    first = found[0] if found else None
-    crash = {"line": first.line, "file": None, "error": first.error, "why": None} if first else None
+    # The crash finding (crashes.py): the first statement certain to raise when the script trains, reported
+    # on its own; the steps keep their verdicts, judged on what their code would do.
+    crash = crashes.first(facts, root)
     return findings, facts.notes, {"frameworks": sorted(facts.frameworks), "keras_fit": bool(facts.fits),
                                    "crash": crash, "files_read": [os.path.basename(path)], "entry_points": []}
-
-
-def _runs_for_sure(facts, line):
-    from hvdkit.check.crashes import statement_at
-    stmt = statement_at(facts.s, line)
-    if stmt is None:
-        return False
-    span = range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1)
-    at = [e for e in facts.s.events + facts.s.assigns if e.line in span and e.ctx.reached]
-    return bool(at) and all(facts.guard_kind(e) in ("always", "rank") for e in at)
