@@ -3,8 +3,10 @@ through assignments, Horovod queries (rank, size, local rank), and where an even
 import ast
 import collections
 
-from hvdkit.check.names import LOCAL_RANK_QUERIES, OPTIMIZER_STEPS, RANK_QUERIES, SIZE_QUERIES
-from hvdkit.check.script import dotted
+from hvdkit.check.defs import owner_of_arg
+from hvdkit.check.findings import UNKNOWN, Finding
+from hvdkit.check.names import API_PREFIXES, LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES, UNREAD_HINTS
+from hvdkit.check.script import dotted, training_call
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
 
 
@@ -13,15 +15,13 @@ class Facts:
         self.s = script
         self.ev = Evaluator(script)
         self.notes = []
-        self._memo, self._bindings = {}, None
-        mods = set(script.aliases.values())
+        self._memo, self._bindings, self._frames = {}, None, None
+        mods = script.all_aliases()
         self.frameworks = {fw for fw, keys in (("torch", ("torch",)), ("tensorflow", ("tensorflow", "keras")))
                            if any(m.split(".")[0] in keys or f".{keys[0]}" in m for m in mods)}
         self.fits = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
                                  and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached)
-        self.steps = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
-                                  and e.node.func.attr in OPTIMIZER_STEPS
-                                  and "sched" not in self.s.qual(e.node.func.value).lower() and e.ctx.reached)
+        self.steps = script.calls(lambda e: training_call(script, e) and e.ctx.reached)
 
     # --- data flow: does an expression depend on something, through assignments to names? ----------
     def mentions(self, node, pred, seen=None):
@@ -45,16 +45,22 @@ class Facts:
             if pred(sub):
                 return True
             todo.extend(c for c in ast.iter_child_nodes(sub) if not (sizes_hide_rank and self._sized(sub, c)))
-            name = dotted(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
-            if name and name not in seen:
+            if isinstance(sub, ast.Name):  # by its reaching definitions: assignments, or a parameter's arguments
+                if id(sub) not in seen:
+                    seen.add(id(sub))
+                    for a in self.s.assignments_to(sub):
+                        if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
+                            return True  # pred sees the assignment too (`x /= n` is a division of x)
+                    for f in self.frames_binding(sub):
+                        if mentions(f, pred, seen):
+                            return True
+                continue
+            name = dotted(sub) if isinstance(sub, ast.Attribute) else None
+            if name and name not in seen:  # an attribute (`args.lr`, `self.x`): by spelling, the fallback
                 seen.add(name)
                 for a in self.s.assignments_to(name):
                     if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
-                        return True  # pred sees the assignment too (`x /= n` is a division of x)
-                if isinstance(sub, ast.Name):
-                    for f in self.frames_binding(sub.id):
-                        if mentions(f, pred, seen):
-                            return True
+                        return True
         return False
 
     def _sized(self, node, child):
@@ -68,17 +74,38 @@ class Facts:
             node.value.attr == "shape" and child is node.value
 
     def frames_binding(self, name):
-        """Argument expressions bound to a parameter `name` in the walked calls."""
+        """Argument expressions bound to a parameter in the walked calls (not its default). Given a Name node
+        (a read), those of the parameter its definition is, per (function, parameter): `lr` of train() is not
+        `lr` of build(). Given a string, every walked function's parameter so named (the spelling fallback)."""
+        if isinstance(name, ast.Name):
+            defs = self.s.reaching(name)
+            if defs is None or not defs:
+                return self.frames_binding(name.id) if defs is None else []
+            out = []
+            for d in defs:
+                if isinstance(d, ast.arg):
+                    out += [b.expr for fr in self._frames_of().get(owner_of_arg(d), ())
+                            for p, b in fr.bindings.items() if p == d.arg and not b.default]
+            return out
         if self._bindings is None:
-            self._bindings, frames = {}, {}
-            for e in self.s.events + self.s.assigns:
-                for fr in e.ctx.frames:
-                    frames[id(fr)] = fr
-            for fr in frames.values():
+            self._bindings = {}
+            for fr in self._frames_of(flat=True):
                 for param, b in fr.bindings.items():
                     if not b.default:  # an argument, also of a call at the module's level (main(CONFIG))
                         self._bindings.setdefault(param, []).append(b.expr)
         return self._bindings.get(name, [])
+
+    def _frames_of(self, flat=False):
+        """The walked frames, by function ({func: [Frame]}), or all of them (flat)."""
+        if self._frames is None:
+            frames = {}
+            for e in self.s.events + self.s.assigns:
+                for fr in e.ctx.frames:
+                    frames[id(fr)] = fr
+            self._frames = {}
+            for fr in frames.values():
+                self._frames.setdefault(fr.func, []).append(fr)
+        return [fr for frs in self._frames.values() for fr in frs] if flat else self._frames
 
     def is_size(self, n):
         return self.s.is_hvd_query(n, *SIZE_QUERIES) or self._ctx_attr(n, "size")
@@ -135,11 +162,11 @@ class Facts:
         return False
 
     def local_function(self, call):
-        """The call runs a function or method defined in the script (walked into, not a library call):
-        as the walk resolved it, so `torch.save` is not a local method `save`."""
+        """The call runs a function or method defined in the project (walked into, not a library call): as
+        the walk resolved it, so `torch.save` is not a local method `save`; a name by its definition."""
         func = call.func
         if isinstance(func, ast.Name):
-            return func.id in self.s.funcs or func.id in self.s.classes
+            return self.s.defined(func) is not None
         return call in self.s.local_calls
 
     def flows_to_callbacks(self, event):
@@ -168,10 +195,60 @@ class Facts:
         """The values that the script's own functions called inside `nodes` return (and so on, 3 levels)."""
         out = []
         for call in (n for node in nodes for n in ast.walk(node) if isinstance(n, ast.Call)):
-            func = self.s.funcs.get(call.func.id) if isinstance(call.func, ast.Name) else None
-            if func is not None:
+            func = self.s.defined(call.func) if isinstance(call.func, ast.Name) else None
+            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 out += [r.value for r in ast.walk(func) if isinstance(r, ast.Return) and r.value is not None]
         return out + (self._returned_by_calls(out, depth + 1) if out and depth < 2 else [])
+
+    # --- code that could not be read -----------------------------------------------------------
+    def unread_calls(self, could=None):
+        """Calls on the training's path (reached, not on the non-Horovod branch) into code that could not be
+        read, which could do a step: [script.Unread], in walk order. A call could do a step when `could(u)`
+        says so; by default when it is handed Horovod (the module, or a value made from rank, size or local
+        rank) or a keyword that asks for distributed work (names.UNREAD_HINTS: `distributed=True`,
+        `hvd=hvd`). A rule that finds its step missing asks this before saying so: the step may be done
+        there (the verdict is then "cannot tell", naming the call)."""
+        could = could or self.could_do_a_step
+        return [u for u in self.s.unread if u.event.ctx.reached and not self.off_path(u.event) and could(u)]
+
+    def could_do_a_step(self, u):
+        """Handed Horovod (hands_horovod), or a value made from the rank, size or local rank."""
+        return self.hands_horovod(u) or any(self.mentions(a, self._rank_or_size) for a in _handed(u.event.node))
+
+    def hands_horovod(self, u):
+        """The call is told to work distributed (a keyword of names.UNREAD_HINTS not set false/None/0), or is
+        handed Horovod's module itself (`setup(hvd)`): what could init, average or broadcast."""
+        call = u.event.node
+        if any(k.arg and UNREAD_HINTS.search(k.arg) and not (isinstance(k.value, ast.Constant) and
+                                                              k.value.value in (False, None, 0))
+               for k in call.keywords):
+            return True
+        return any(self.mentions(a, self._horovod_module) for a in _handed(call))
+
+    def _horovod_module(self, n):
+        return isinstance(n, (ast.Name, ast.Attribute)) and self.s.qual(n).startswith(API_PREFIXES) and \
+            not isinstance(getattr(n, "parent", None), (ast.Attribute, ast.Call))
+
+    def _rank_or_size(self, n):
+        return self.is_rank(n) or self.is_size(n) or self.is_local_rank(n)
+
+    def unread_finding(self, what, could=None):
+        """Finding(cannot tell) naming the first call of unread_calls(could): `what` (the step's work) is not
+        seen in the code read, and that call could do it; None when there is no such call. A rule's
+        "missing" becomes `return f.unread_finding("hvd.init()", f.hands_horovod) or Finding(MISSING, ...)`."""
+        found = self.unread_calls(could)
+        if not found:
+            return None
+        u = found[0]
+        return Finding(UNKNOWN, f"{what} not seen in the code read; {self.describe(u)} could do it: cannot tell",
+                       u.line, "make that code readable (give --root the project's folder) or run `hvdkit check --run`")
+
+    @staticmethod
+    def describe(u):
+        """`get_optimizer(...)` at line 12 (what could not be read)."""
+        what = {"absent": f"module `{u.module}` is not in the project", "unparsed": f"module `{u.module}` does not "
+                "parse", "library": f"a function of `{u.module}`, not read"}[u.kind]
+        return f"`{ast.unparse(u.event.node.func)}(...)` at line {u.line} ({what})"
 
     def api(self, e, *names):
         a = e.api
@@ -179,6 +256,11 @@ class Facts:
 
     def text(self, line):
         return self.s.line_text(line)
+
+
+def _handed(call):
+    """The argument expressions of a call (starred ones unwrapped)."""
+    return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
 
 
 def same_walk(a, b):

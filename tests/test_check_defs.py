@@ -1,0 +1,305 @@
+"""`hvdkit check`, static pass: names read by their definitions, not by their spelling (issue 39, class 3).
+
+Each pair is a script written from scratch in the shape real training code has (argparse flags with
+defaults, functions per phase or per model, imports inside functions): the broken one is flagged on its
+step only, its correct twin on none. Before the definition layer, functions were keyed by bare name (the
+first `step` won, a second nested `step` was never walked), assignments by their spelling over every
+scope, parameters of the same name merged across functions, and an import alias taken for the whole file.
+"""
+import textwrap
+
+from hvdkit.check import FLAGGED
+from hvdkit.check.static import analyze
+
+
+def _flagged(tmp_path, source, name="train.py"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source))
+    findings, _, _ = analyze(str(path))
+    return {n: f.evidence for n, f in findings.items() if f.verdict in FLAGGED}
+
+
+TWO_PHASES = '''
+    """Fine-tunes a pretrained classifier on 8 ranks: a first pass measures the loss, a second trains.
+
+        horovodrun -np 8 python finetune.py --epochs 3
+    """
+    import argparse
+
+    import tensorflow as tf
+    import horovod.tensorflow as hvd
+
+
+    def parse_args():
+        p = argparse.ArgumentParser()
+        p.add_argument("--lr", type=float, default=1e-3)
+        p.add_argument("--epochs", type=int, default=3)
+        p.add_argument("--ckpt", default="checkpoints/finetune")
+        return p.parse_args()
+
+
+    def measure(model, data):
+        @tf.function
+        def step(x, y):
+            return tf.reduce_mean(tf.keras.losses.sparse_categorical_crossentropy(y, model(x)))
+
+        total = 0.0
+        for x, y in data.take(20):
+            total += step(x, y)
+        return total / 20
+
+
+    def finetune(model, opt, data, epochs, ckpt):
+        @tf.function
+        def step(x, y, first):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.keras.losses.sparse_categorical_crossentropy(y, model(x)))
+            tape = hvd.DistributedGradientTape(tape)
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            if first:
+                hvd.broadcast_variables(model.variables, root_rank=0)
+                hvd.broadcast_variables(opt.variables, root_rank=0)
+            return loss
+
+        for epoch in range(epochs):
+            total, count = 0.0, 0
+            for batch, (x, y) in enumerate(data):
+                total += step(x, y, epoch == 0 and batch == 0)
+                count += 1
+            mean = hvd.allreduce(total / count)
+            if hvd.rank() == 0:
+                print(f"epoch {epoch} loss {mean:.4f}")
+                ckpt.save(f"checkpoints/epoch-{epoch}")
+
+
+    def main():
+        args = parse_args()
+        hvd.init()
+        gpus = tf.config.list_physical_devices("GPU")
+        if gpus:
+            tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+        (x, y), _ = tf.keras.datasets.cifar10.load_data()
+        data = tf.data.Dataset.from_tensor_slices((x / 255.0, y)).shard(hvd.size(), hvd.rank()).shuffle(
+            10000).batch(64)
+        model = tf.keras.applications.MobileNetV2(weights=None, classes=10, input_shape=(32, 32, 3))
+        opt = tf.keras.optimizers.Adam(args.lr * hvd.size())
+        print("initial loss", float(measure(model, data)))
+        finetune(model, opt, data, args.epochs, tf.train.Checkpoint(model=model, optimizer=opt))
+
+
+    if __name__ == "__main__":
+        main()
+'''
+WRAP = "            tape = hvd.DistributedGradientTape(tape)\n"
+
+
+def test_a_second_nested_function_of_the_same_name_is_walked(tmp_path):
+    """measure() and finetune() each define their own `step`: the call in finetune runs finetune's, whose
+    wrapped tape and first-batch broadcast are steps 5 and 6."""
+    assert _flagged(tmp_path, TWO_PHASES) == {}
+    assert list(_flagged(tmp_path, TWO_PHASES.replace(WRAP, ""))) == [5]
+
+
+DISTILL = '''
+    """Distils a ResNet teacher into a small student on every rank; both are trained.
+
+        horovodrun -np 4 python distill.py --teacher-lr 0.1 --student-lr 0.01
+    """
+    import argparse
+
+    import torch
+    import torch.nn.functional as F
+    import horovod.torch as hvd
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+
+    def teacher_optimizer(teacher, args):
+        lr = args.teacher_lr * hvd.size()
+        opt = torch.optim.SGD(teacher.parameters(), lr=lr, momentum=0.9)
+        return hvd.DistributedOptimizer(opt, named_parameters=teacher.named_parameters())
+
+
+    def student_optimizer(student, args):
+        lr = args.student_lr * hvd.size()
+        opt = torch.optim.SGD(student.parameters(), lr=lr)
+        return hvd.DistributedOptimizer(opt, named_parameters=student.named_parameters())
+
+
+    def main():
+        p = argparse.ArgumentParser()
+        p.add_argument("--teacher-lr", type=float, default=0.1)
+        p.add_argument("--student-lr", type=float, default=0.01)
+        p.add_argument("--epochs", type=int, default=2)
+        args = p.parse_args()
+        hvd.init()
+        torch.set_num_threads(1)
+        data = TensorDataset(torch.randn(512, 1, 28, 28), torch.randint(0, 10, (512,)))
+        sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+        loader = DataLoader(data, batch_size=32, sampler=sampler)
+        teacher = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(784, 256), torch.nn.ReLU(),
+                                      torch.nn.Linear(256, 10))
+        student = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(784, 10))
+        t_opt, s_opt = teacher_optimizer(teacher, args), student_optimizer(student, args)
+        for m, o in ((teacher, t_opt), (student, s_opt)):
+            hvd.broadcast_parameters(m.state_dict(), root_rank=0)
+            hvd.broadcast_optimizer_state(o, root_rank=0)
+        for epoch in range(args.epochs):
+            sampler.set_epoch(epoch)
+            for x, y in loader:
+                t_opt.zero_grad()
+                F.cross_entropy(teacher(x), y).backward()
+                t_opt.step()
+                s_opt.zero_grad()
+                loss = F.kl_div(F.log_softmax(student(x), 1), F.softmax(teacher(x).detach(), 1), reduction="batchmean")
+                loss.backward()
+                s_opt.step()
+            loss = hvd.allreduce(loss.detach(), name="loss")
+            if hvd.rank() == 0:
+                print(epoch, loss.item())
+                torch.save({"teacher": teacher.state_dict(), "student": student.state_dict()}, "distill.pt")
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def test_a_name_assigned_in_another_function_is_not_this_one(tmp_path):
+    """`lr` of teacher_optimizer is scaled; `lr` of student_optimizer is its own variable: only its assignments
+    count."""
+    assert _flagged(tmp_path, DISTILL) == {}
+    broken = DISTILL.replace("lr = args.student_lr * hvd.size()", "lr = args.student_lr")
+    assert list(_flagged(tmp_path, broken)) == [4]
+
+
+LOGGED_LR = '''
+    """Trains a small MLP; the configuration is logged once by rank 0.
+
+        horovodrun -np 2 python mlp.py --lr 0.05
+    """
+    import argparse
+
+    import torch
+    import horovod.torch as hvd
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+
+    def log_config(lr, batch_size):
+        if hvd.rank() == 0:
+            print(f"global batch {batch_size * hvd.size()}, lr {lr}")
+
+
+    def make_optimizer(model, lr):
+        opt = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+        return hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+
+
+    def main():
+        p = argparse.ArgumentParser()
+        p.add_argument("--lr", type=float, default=0.05)
+        p.add_argument("--batch-size", type=int, default=64)
+        p.add_argument("--epochs", type=int, default=3)
+        args = p.parse_args()
+        hvd.init()
+        torch.set_num_threads(1)
+        model = torch.nn.Sequential(torch.nn.Linear(20, 64), torch.nn.ReLU(), torch.nn.Linear(64, 2))
+        log_config(args.lr * hvd.size(), args.batch_size)
+        opt = make_optimizer(model, args.lr * hvd.size())
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        data = TensorDataset(torch.randn(1024, 20), torch.randint(0, 2, (1024,)))
+        sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+        loader = DataLoader(data, batch_size=args.batch_size, sampler=sampler)
+        for epoch in range(args.epochs):
+            sampler.set_epoch(epoch)
+            for x, y in loader:
+                opt.zero_grad()
+                loss = torch.nn.functional.cross_entropy(model(x), y)
+                loss.backward()
+                opt.step()
+            loss = hvd.allreduce(loss.detach())
+            if hvd.rank() == 0:
+                print(epoch, loss.item())
+                torch.save(model.state_dict(), f"mlp-{epoch}.pt")
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def test_a_parameter_is_bound_per_function(tmp_path):
+    """log_config(lr=...) gets the scaled LR; make_optimizer(lr=...) its own argument: a parameter of the same
+    name in another function says nothing about it."""
+    assert _flagged(tmp_path, LOGGED_LR) == {}
+    broken = LOGGED_LR.replace("make_optimizer(model, args.lr * hvd.size())", "make_optimizer(model, args.lr)")
+    assert list(_flagged(tmp_path, broken)) == [4]
+
+
+TWO_FRAMEWORKS = '''
+    """One entry for both frameworks: `--framework torch` or `--framework keras`.
+
+        horovodrun -np 2 python both.py --framework torch
+    """
+    import argparse
+
+
+    def train_torch(args):
+        import torch
+        import horovod.torch as hvd
+        hvd.init()
+        torch.set_num_threads(1)
+        model = torch.nn.Linear(10, 2)
+        data = torch.utils.data.TensorDataset(torch.randn(256, 10), torch.randint(0, 2, (256,)))
+        sampler = torch.utils.data.distributed.DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+        loader = torch.utils.data.DataLoader(data, batch_size=32, sampler=sampler)
+        opt = torch.optim.SGD(model.parameters(), lr=args.lr * hvd.size())
+        opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        for epoch in range(args.epochs):
+            sampler.set_epoch(epoch)
+            for x, y in loader:
+                opt.zero_grad()
+                torch.nn.functional.cross_entropy(model(x), y).backward()
+                opt.step()
+            if hvd.rank() == 0:
+                torch.save(model.state_dict(), "torch.pt")
+
+
+    def train_keras(args):
+        import tensorflow as tf
+        import horovod.tensorflow.keras as hvd
+        hvd.init()
+        tf.config.threading.set_intra_op_parallelism_threads(1)
+        x, y = tf.random.normal((256, 10)), tf.random.uniform((256,), maxval=2, dtype=tf.int32)
+        data = tf.data.Dataset.from_tensor_slices((x, y)).shard(hvd.size(), hvd.rank()).batch(32)
+        model = tf.keras.Sequential([tf.keras.Input((10,)), tf.keras.layers.Dense(2)])
+        opt = hvd.DistributedOptimizer(tf.keras.optimizers.SGD(args.lr * hvd.size()))
+        model.compile(optimizer=opt, loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(0), hvd.callbacks.MetricAverageCallback()]
+        if hvd.rank() == 0:
+            callbacks.append(tf.keras.callbacks.ModelCheckpoint("keras-{epoch}.keras"))
+        model.fit(data, epochs=args.epochs, callbacks=callbacks, verbose=2 if hvd.rank() == 0 else 0)
+
+
+    if __name__ == "__main__":
+        p = argparse.ArgumentParser()
+        p.add_argument("--framework", choices=("torch", "keras"), default="torch")
+        p.add_argument("--lr", type=float, default=0.01)
+        p.add_argument("--epochs", type=int, default=2)
+        args = p.parse_args()
+        if args.framework == "torch":
+            train_torch(args)
+        else:
+            train_keras(args)
+'''
+
+
+def test_an_import_inside_a_function_names_that_functions_module(tmp_path):
+    """`hvd` is horovod.torch in train_torch and horovod.tensorflow.keras in train_keras: torch's
+    DistributedOptimizer takes named_parameters= (Keras' does not)."""
+    assert _flagged(tmp_path, TWO_FRAMEWORKS) == {}
+    broken = TWO_FRAMEWORKS.replace("named_parameters=model", "named_params=model")
+    assert list(_flagged(tmp_path, broken)) == [5]
