@@ -13,7 +13,7 @@ import subprocess
 import sys
 import textwrap
 
-from hvdkit.check import FLAGGED
+from hvdkit.check import FLAGGED, UNKNOWN
 from hvdkit.check.static import analyze
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -340,6 +340,45 @@ def test_an_optimizer_factory_that_does_not_wrap_is_flagged(tmp_path):
         "opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())", "pass")
     got, _, _ = flagged(write(tmp_path, files) / "scripts" / "train.py")
     assert list(got) == [5]
+
+
+def test_a_factory_that_cannot_be_read_is_cannot_tell_not_missing(tmp_path):
+    """The same factory in a module the project does not have (a package not installed here): its call is
+    handed distributed=True, so the averaging may be there: cannot tell, naming the call."""
+    files = {"scripts/train.py": FACTORY["scripts/train.py"]}
+    _, findings, _ = flagged(write(tmp_path, files) / "scripts" / "train.py")
+    assert findings[5].verdict == UNKNOWN and "get_optimizer" in findings[5].evidence
+
+
+UNREADABLE = {"train.py": '''
+    """Uses a lab-internal package (clusterkit, installed on the cluster only) for the Horovod set-up."""
+    import horovod.torch as hvd
+    import torch
+    from clusterkit import distributed_setup, sync_weights
+
+    distributed_setup(hvd)
+    model = torch.nn.Linear(16, 2)
+    sync_weights(model, hvd=hvd)
+    opt = hvd.DistributedOptimizer(torch.optim.SGD(model.parameters(), lr=0.1 * hvd.size()))
+    x = torch.randn(1024, 16)[hvd.rank()::hvd.size()]
+    for step in range(100):
+        opt.zero_grad()
+        model(x).pow(2).mean().backward()
+        opt.step()
+'''}
+
+
+def test_init_and_broadcast_handed_to_unreadable_code_are_cannot_tell(tmp_path):
+    """distributed_setup(hvd) and sync_weights(model, hvd=hvd) are handed Horovod's module in a package that
+    is not here: init and the broadcast may be there. Without those calls they are missing."""
+    _, findings, _ = flagged(write(tmp_path, UNREADABLE) / "train.py")
+    assert findings[1].verdict == findings[6].verdict == UNKNOWN
+    assert "distributed_setup" in findings[1].evidence and "sync_weights" in findings[6].evidence
+    bare = UNREADABLE["train.py"].replace("    distributed_setup(hvd)\n", "").replace(
+        "    sync_weights(model, hvd=hvd)\n", "").replace("from clusterkit import distributed_setup, sync_weights",
+                                                        "import clusterkit  # noqa: F401")
+    got, _, _ = flagged(write(tmp_path, {"train.py": bare}) / "train.py")
+    assert {1, 6} <= set(got)
 
 
 def test_an_absent_module_of_a_present_package_is_a_crash(tmp_path):

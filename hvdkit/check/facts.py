@@ -5,7 +5,7 @@ import collections
 
 from hvdkit.check.defs import owner_of_arg
 from hvdkit.check.findings import UNKNOWN, Finding
-from hvdkit.check.names import API_PREFIXES, LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES, UNREAD_HINTS
+from hvdkit.check.names import API_MODULES, LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES, UNREAD_HINTS
 from hvdkit.check.script import dotted, training_call
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
 
@@ -226,8 +226,11 @@ class Facts:
         return any(self.mentions(a, self._horovod_module) for a in _handed(call))
 
     def _horovod_module(self, n):
-        return isinstance(n, (ast.Name, ast.Attribute)) and self.s.qual(n).startswith(API_PREFIXES) and \
-            not isinstance(getattr(n, "parent", None), (ast.Attribute, ast.Call))
+        """Horovod's (or hvdkit's) module itself, not a name read from it (`hvd`, not `hvd.rank`)."""
+        parent = getattr(n, "parent", None)
+        used = isinstance(parent, ast.Attribute) and parent.value is n or isinstance(parent, ast.Call) and \
+            parent.func is n
+        return isinstance(n, (ast.Name, ast.Attribute)) and not used and self.s.qual(n) in _API_MODULES
 
     def _rank_or_size(self, n):
         return self.is_rank(n) or self.is_size(n) or self.is_local_rank(n)
@@ -239,9 +242,10 @@ class Facts:
         found = self.unread_calls(could)
         if not found:
             return None
-        u = found[0]
-        return Finding(UNKNOWN, f"{what} not seen in the code read; {self.describe(u)} could do it: cannot tell",
-                       u.line, "make that code readable (give --root the project's folder) or run `hvdkit check --run`")
+        calls = "; ".join(self.describe(u) for u in found[:3]) + ("; ..." if len(found) > 3 else "")
+        return Finding(UNKNOWN, f"{what} not seen in the code read; code that could not be read could do it: "
+                       f"{calls}: cannot tell", found[0].line,
+                       "make that code readable (give --root the project's folder) or run `hvdkit check --run`")
 
     @staticmethod
     def describe(u):
@@ -256,6 +260,9 @@ class Facts:
 
     def text(self, line):
         return self.s.line_text(line)
+
+
+_API_MODULES = {m for m, _ in API_MODULES} | {"hvdkit.torch", "hvdkit.tensorflow"}
 
 
 def _handed(call):
