@@ -303,3 +303,46 @@ def test_an_import_inside_a_function_names_that_functions_module(tmp_path):
     assert _flagged(tmp_path, TWO_FRAMEWORKS) == {}
     broken = TWO_FRAMEWORKS.replace("named_parameters=model", "named_params=model")
     assert list(_flagged(tmp_path, broken)) == [5]
+
+
+def test_origins_follow_a_value_through_parameters_and_attributes(tmp_path):
+    """Facts.origins: `self.model` of a Trainer and `model` of an optimizer factory both come from the one
+    Net(...) made in main(), through the parameters of the walked calls and the attribute assigned."""
+    import ast
+
+    from hvdkit.check.facts import Facts
+    from hvdkit.check.static import load
+
+    path = tmp_path / "train.py"
+    path.write_text(textwrap.dedent('''
+        import horovod.torch as hvd
+        import torch
+
+
+        def make_optimizer(model, lr):
+            return torch.optim.SGD(model.parameters(), lr=lr)
+
+
+        class Trainer:
+            def __init__(self, model, other):
+                self.model = model
+                hvd.broadcast_parameters(self.model.state_dict(), root_rank=0)
+
+
+        def main():
+            hvd.init()
+            net, other = torch.nn.Linear(4, 2), torch.nn.Linear(4, 2)
+            opt = make_optimizer(net, 0.1)
+            Trainer(net, other)
+
+
+        main()
+    '''))
+    f = Facts(load(str(path)))
+    cast = next(e for e in f.s.events if e.api and e.api[1] == "broadcast_parameters")
+    params = next(e for e in f.s.events if getattr(e.node.func, "attr", "") == "parameters")
+    broadcast, trained = f.origins(cast.node.args[0].func.value), f.origins(params.node.func.value)
+    assert [ast.unparse(n) for n in broadcast] == ["torch.nn.Linear(4, 2)"] and broadcast == trained
+    other = next(n for n in ast.walk(f.s.tree) if isinstance(n, ast.Name) and n.id == "other"
+                 and isinstance(n.ctx, ast.Load))
+    assert f.origins(other) != trained  # the other Linear: same text, another object

@@ -63,6 +63,34 @@ class Facts:
                         return True
         return False
 
+    def origins(self, node, limit=200):
+        """The expressions the value of `node` may come from: through names (their reaching assignments and,
+        for a parameter, the arguments of the walked calls, per function), attributes (by spelling: `self.model
+        = model`) and the subscripts and starred elements that hold them, down to what makes a value (a call,
+        a constant, a comprehension...). Two expressions may be the same object when their origins meet:
+        `self.model` of a Trainer and `model` of a factory that got the same Net(...)."""
+        out, todo, seen = set(), [node], set()
+        while todo and len(seen) < limit:
+            n = todo.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            if isinstance(n, ast.Name):
+                nexts = [a.node.value for a in self.s.assignments_to(n) if getattr(a.node, "value", None) is not None]
+                nexts += self.frames_binding(n)
+            elif isinstance(n, ast.Attribute) and dotted(n):
+                nexts = [a.node.value for a in self.s.assignments_to(dotted(n))
+                         if getattr(a.node, "value", None) is not None]
+            elif isinstance(n, (ast.Starred, ast.NamedExpr)):
+                nexts = [n.value]
+            else:
+                nexts = []
+            if nexts:
+                todo += nexts
+            else:
+                out.add(n)
+        return out
+
     def _sized(self, node, child):
         """`child` is only measured by `node`: len(x), x.shape[...], x.cardinality(), cardinality(x)."""
         if isinstance(node, ast.Call):

@@ -55,18 +55,27 @@ class Module:
         self.package = name if is_package else (name.rpartition(".")[0] if name != "__main__" else "")
         self.tree = ast.parse(source, filename=path)
         self.lines = source.splitlines()
+        # One pass over the tree: parents linked, names and definitions tagged with their module, line numbers
+        # made Lines; the functions, imports and sys.path edits noted for later.
+        self.functions, imports, self.path_edits = [], [], []
         for node in ast.walk(self.tree):
             for child in ast.iter_child_nodes(node):
                 child.parent = node
             if isinstance(node, (ast.Name, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias)):
                 node.hk_module = self
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self.functions.append(node)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                imports.append(node)
+            elif isinstance(node, (ast.Call, ast.AugAssign)):
+                self.path_edits.append(node)
             if rel is not None and getattr(node, "lineno", None) is not None:
                 node.lineno = Line(node.lineno, rel)
                 if getattr(node, "end_lineno", None) is not None:
                     node.end_lineno = Line(node.end_lineno, rel)
         self.tree.hk_module = self
         self.defs = Defs(self.tree)
-        self.aliases = import_spellings(self.tree)
+        self.aliases = import_spellings(imports)
 
     @property
     def main(self):
@@ -77,11 +86,11 @@ class Module:
         return text.split("  #")[0].rstrip()  # an inline comment is not evidence
 
 
-def import_spellings(tree):
-    """{name: dotted module path} for the imports anywhere in a tree, by spelling: the fallback for names
-    whose definition is not known (and what a module says it imports)."""
+def import_spellings(imports):
+    """{name: dotted module path} for import statements (those anywhere in a module), by spelling: the
+    fallback for names whose definition is not known (and what a module says it imports)."""
     out = {}
-    for node in ast.walk(tree):
+    for node in imports:
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.asname:
@@ -307,11 +316,11 @@ def path_value(node, here, cwd):
     return None
 
 
-def sys_path_edits(tree, here, cwd):
+def sys_path_edits(nodes, here, cwd):
     """[(folder, first)] for the `sys.path.insert(0, X)` (first) and `sys.path.append(X)` / `extend([...])` /
-    `+= [...]` calls in a module whose X names a fixed folder."""
+    `+= [...]` among `nodes` (a module's calls and augmented assignments) whose X names a fixed folder."""
     out = []
-    for node in ast.walk(tree):
+    for node in nodes:
         target, values, first = None, [], False
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             target = node.func.value

@@ -1,10 +1,13 @@
-"""A training script as the static pass sees it: names resolved, calls in execution order.
+"""A training script as the static pass sees it: names resolved by their definitions, calls in execution order.
 
-Imports are resolved to full dotted names (`hvd.init` -> `horovod.torch.init`), and the script's calls
-are listed in the order they run: module level top to bottom, and every call of a function defined in
-the same file walked into at its call site, with the conditions, loops and argument bindings in force
-there. Functions reached from no call (Keras `train_step` methods, callbacks) are walked at the end.
-No framework is imported.
+Names are resolved through the definitions that reach them (defs.py): imports to full dotted names
+(`hvd.init` -> `horovod.torch.init`, also through a project module that imports Horovod), calls to the
+function or class they name, in the script or in the project's modules (project.py). The calls are listed
+in the order they run: module level top to bottom, a project module's code where it is first imported, and
+every call of a function of the project walked into at its call site, with the conditions, loops and
+argument bindings in force there. When nothing at the module's level trains, the functions doing Horovod
+work are walked as entry points; functions reached from no call (Keras `train_step` methods, callbacks)
+are walked at the end. No framework is imported.
 """
 import ast
 import builtins
@@ -169,7 +172,7 @@ class Script:
     def _functions(module):
         """Every function of a module, nested ones too, each its own definition: functions first, then
         methods (each group in the order ast.walk meets them)."""
-        funcs = [n for n in ast.walk(module.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        funcs = module.functions
         plain = [f for f in funcs if not isinstance(getattr(f, "parent", None), ast.ClassDef)]
         return plain + [f for f in funcs if isinstance(getattr(f, "parent", None), ast.ClassDef)]
 
@@ -184,7 +187,7 @@ class Script:
                     self.aliases.setdefault(stmt.targets[0].id, q)
 
     def _add_sys_paths(self, module, path):
-        for folder, first in sys_path_edits(module.tree, os.path.abspath(path), self.project.folder):
+        for folder, first in sys_path_edits(module.path_edits, os.path.abspath(path), self.project.folder):
             self.project.add_path(folder, first)
 
     def all_aliases(self):
@@ -301,19 +304,8 @@ class Script:
                 if mod is None or mod.main:
                     return self.funcs.get(node.id) or self.classes.get(node.id)
                 return next((d for d in reversed(mod.defs.top_level(node.id)) if isinstance(d, _DEFS)), None)
-            for d in defs:
-                if isinstance(d, _DEFS):
-                    return d
-            for d in defs:
-                got = None
-                if isinstance(d, ast.alias):
-                    got = self._lookup(self._def_qual(d, mod), depth + 1)
-                elif isinstance(d, ast.Name):
-                    value = assigned_value(d)
-                    got = self.defined(value, depth + 1) if isinstance(value, (ast.Name, ast.Attribute)) else None
-                if got is not None:
-                    return got
-            return None
+            direct = next((d for d in defs if isinstance(d, _DEFS)), None)
+            return direct or next((g for g in (self._def_target(d, mod, depth) for d in defs) if g is not None), None)
         if isinstance(node, ast.Attribute):
             got = self._lookup(self.qual(node), depth + 1)
             if got is not None:
@@ -335,21 +327,22 @@ class Script:
             m = self.project.module(".".join(parts[:i]))
             if m is None:
                 continue
-            node = None
-            for d in reversed(m.defs.top_level(parts[i])):
-                if isinstance(d, _DEFS):
-                    node = d
-                elif isinstance(d, ast.alias):
-                    node = self._lookup(self._def_qual(d, m), depth + 1)
-                elif isinstance(d, ast.Name):
-                    value = assigned_value(d)
-                    node = self.defined(value, depth + 1) if isinstance(value, (ast.Name, ast.Attribute)) else None
-                if node is not None:
-                    break
+            node = next((g for g in (self._def_target(d, m, depth) for d in reversed(m.defs.top_level(parts[i])))
+                         if g is not None), None)
             for p in parts[i + 1:]:
                 node = self._member(node, p) if isinstance(node, ast.ClassDef) else None
             return node
         return None
+
+    def _def_target(self, d, mod, depth):
+        """The function or class a definition binds: itself, what an import names, what a name assigned
+        another name (`step = train_step`) refers to; None for any other value."""
+        if isinstance(d, _DEFS):
+            return d
+        if isinstance(d, ast.alias):
+            return self._lookup(self._def_qual(d, mod), depth + 1)
+        value = assigned_value(d) if isinstance(d, ast.Name) else None
+        return self.defined(value, depth + 1) if isinstance(value, (ast.Name, ast.Attribute)) else None
 
     def _member(self, cls, name):
         """A method (through local bases) or a nested class of a class."""
