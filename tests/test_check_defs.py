@@ -346,3 +346,53 @@ def test_origins_follow_a_value_through_parameters_and_attributes(tmp_path):
     other = next(n for n in ast.walk(f.s.tree) if isinstance(n, ast.Name) and n.id == "other"
                  and isinstance(n.ctx, ast.Load))
     assert f.origins(other) != trained  # the other Linear: same text, another object
+
+
+CALLBACKS = '''
+    """Keras fit with callbacks built by a helper and given to fit under other names.
+
+        horovodrun -np 4 python fit.py --epochs 10
+    """
+    import argparse
+
+    import horovod.tensorflow.keras as hvd
+    import tensorflow as tf
+
+
+    def make_callbacks(out):
+        common = [hvd.callbacks.BroadcastGlobalVariablesCallback(0)]
+        rank0 = []
+        if hvd.rank() == 0:
+            rank0.append(tf.keras.callbacks.ModelCheckpoint(out + "/model-{epoch}.keras"))
+        return common, rank0
+
+
+    def main():
+        p = argparse.ArgumentParser()
+        p.add_argument("--epochs", type=int, default=10)
+        p.add_argument("--out", default="checkpoints")
+        args = p.parse_args()
+        hvd.init()
+        gpus = tf.config.list_physical_devices("GPU")
+        if gpus:
+            tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+        (x, y), _ = tf.keras.datasets.fashion_mnist.load_data()
+        data = tf.data.Dataset.from_tensor_slices((x[..., None] / 255.0, y)).shard(hvd.size(), hvd.rank()).batch(64)
+        model = tf.keras.Sequential([tf.keras.Input((28, 28, 1)), tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])
+        opt = hvd.DistributedOptimizer(tf.keras.optimizers.Adam(1e-3 * hvd.size()))
+        model.compile(optimizer=opt, loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        everyone, only_rank0 = make_callbacks(args.out)
+        model.fit(data, epochs=args.epochs, callbacks=everyone + only_rank0 + [hvd.callbacks.MetricAverageCallback()],
+                  verbose=2 if hvd.rank() == 0 else 0)
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def test_callbacks_built_under_one_name_and_passed_under_another_reach_fit(tmp_path):
+    """`common` of make_callbacks is `everyone` of main, given to fit: its broadcast callback is passed."""
+    assert _flagged(tmp_path, CALLBACKS) == {}
+    broken = CALLBACKS.replace("callbacks=everyone + only_rank0 +", "callbacks=only_rank0 +")
+    assert list(_flagged(tmp_path, broken)) == [6]

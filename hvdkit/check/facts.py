@@ -3,7 +3,7 @@ through assignments, Horovod queries (rank, size, local rank), and where an even
 import ast
 import collections
 
-from hvdkit.check.defs import owner_of_arg
+from hvdkit.check.defs import assigned_value, owner_of_arg
 from hvdkit.check.findings import UNKNOWN, Finding
 from hvdkit.check.names import API_MODULES, LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES, UNREAD_HINTS
 from hvdkit.check.script import dotted, training_call
@@ -15,7 +15,7 @@ class Facts:
         self.s = script
         self.ev = Evaluator(script)
         self.notes = []
-        self._memo, self._bindings, self._frames = {}, None, None
+        self._memo, self._bindings, self._frames, self._callbacks_fed, self._additions = {}, None, None, None, None
         mods = script.all_aliases()
         self.frameworks = {fw for fw, keys in (("torch", ("torch",)), ("tensorflow", ("tensorflow", "keras")))
                            if any(m.split(".")[0] in keys or f".{keys[0]}" in m for m in mods)}
@@ -198,35 +198,72 @@ class Facts:
         return call in self.s.local_calls
 
     def flows_to_callbacks(self, event):
-        """A callback object created by `event` ends up in some fit(callbacks=...)."""
-        sinks = [k.value for f in self.fits for k in f.node.keywords if k.arg == "callbacks"]
-        sinks += [f.node.args[5] for f in self.fits if len(f.node.args) > 5]
-        sinks += self._returned_by_calls(sinks)  # callbacks=make_callbacks(args): what it returns
-        names = {dotted(n) for s in sinks for n in ast.walk(s) if isinstance(n, (ast.Name, ast.Attribute))}
+        """A callback object created by `event` ends up in some fit(callbacks=...): its expression, or one
+        that holds it (a list, a `cbs.append(...)`), feeds the callbacks given to a fit (feeding())."""
+        if self._callbacks_fed is None:
+            sinks = [k.value for f in self.fits for k in f.node.keywords if k.arg == "callbacks"]
+            sinks += [f.node.args[5] for f in self.fits if len(f.node.args) > 5]
+            self._callbacks_fed = self.feeding(sinks)
         node = event.node
         while node is not None and not isinstance(node, ast.stmt):
-            if any(node is s for s in sinks):
+            if id(node) in self._callbacks_fed:
                 return True
             node = getattr(node, "parent", None)
-        if node is None:
-            return False
-        if isinstance(node, (ast.Assign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            return any(dotted(t) in names for t in targets)
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            f = node.value.func
-            return isinstance(f, ast.Attribute) and f.attr in ("append", "extend", "insert") \
-                and dotted(f.value) in names
         return False
 
-    def _returned_by_calls(self, nodes, depth=0):
-        """The values that the script's own functions called inside `nodes` return (and so on, 3 levels)."""
-        out = []
-        for call in (n for node in nodes for n in ast.walk(node) if isinstance(n, ast.Call)):
-            func = self.s.defined(call.func) if isinstance(call.func, ast.Name) else None
-            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                out += [r.value for r in ast.walk(func) if isinstance(r, ast.Return) and r.value is not None]
-        return out + (self._returned_by_calls(out, depth + 1) if out and depth < 2 else [])
+    def feeding(self, exprs, limit=5000):
+        """ids of the expression nodes whose values may end up in `exprs`: their parts; for a name, the
+        values of the assignments that reach it (`a, b = f()`: the same element of what f returns) and what
+        is added into the same variable (`cbs.append(x)`, `extend`, `insert`, `cbs += [...]`, `cbs[k] = x`),
+        and for a parameter the arguments of its function's walked calls; for an attribute the same by its
+        spelling (`self.callbacks`); for a call of the project's function, what it returns."""
+        out, todo = set(), [(e, None) for e in exprs]
+        while todo and len(out) < limit:
+            n, element = todo.pop()
+            if element is None and id(n) in out:
+                continue
+            if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute)):
+                func = self.s.defined(n.func)
+                if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    todo += [(_element(r.value, element), None) for r in ast.walk(func)
+                             if isinstance(r, ast.Return) and r.value is not None]
+            if element is not None:
+                continue
+            out.add(id(n))
+            todo += [(c, None) for c in ast.iter_child_nodes(n) if isinstance(c, ast.expr)]
+            if isinstance(n, ast.Name):
+                todo += [v for d in self.s.reaching(n) or () for v in _bound_value(d)]
+                if self.s.reaching(n) is None:
+                    todo += [(a.node.value, None) for a in self.s.assignments_to(n.id) if a.node.value is not None]
+                todo += [(x, None) for x in self.frames_binding(n) + self._added_into(n)]
+            elif isinstance(n, ast.Attribute) and dotted(n):
+                todo += [(a.node.value, None) for a in self.s.assignments_to(dotted(n))
+                         if getattr(a.node, "value", None) is not None]
+                todo += [(x, None) for x in self._added_into(n)]
+        return out
+
+    def _added_into(self, holder):
+        """The values added into the container `holder` names (a Name: the same variable, by the definitions
+        reaching both; an Attribute: the same spelling)."""
+        if self._additions is None:
+            self._additions = []
+            for e in self.s.events:
+                func = e.node.func
+                if isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "insert", "add") \
+                        and e.node.args and isinstance(func.value, (ast.Name, ast.Attribute)):
+                    self._additions.append((func.value, e.node.args[-1]))
+            for a in self.s.assigns:
+                t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
+                if isinstance(a.node, ast.AugAssign) and isinstance(t, (ast.Name, ast.Attribute)):
+                    self._additions.append((t, a.node.value))
+                elif isinstance(t, ast.Subscript) and isinstance(t.value, (ast.Name, ast.Attribute)) and \
+                        getattr(a.node, "value", None) is not None:
+                    self._additions.append((t.value, a.node.value))
+        if isinstance(holder, ast.Name):
+            mine = set(map(id, self.s.reaching(holder) or ()))
+            return [v for h, v in self._additions if isinstance(h, ast.Name) and h.id == holder.id
+                    and (not mine or mine & set(map(id, self.s.reaching(h) or ())))]
+        return [v for h, v in self._additions if isinstance(h, ast.Attribute) and dotted(h) == dotted(holder)]
 
     # --- code that could not be read -----------------------------------------------------------
     def unread_calls(self, could=None):
@@ -291,6 +328,31 @@ class Facts:
 
 
 _API_MODULES = {m for m, _ in API_MODULES} | {"hvdkit.torch", "hvdkit.tensorflow"}
+
+
+def _bound_value(d):
+    """[(expression, element)] a definition binds: an assignment's value (its own element of a tuple value),
+    or for `a, b = f()` the call with the target's position (None: the whole value)."""
+    if not isinstance(d, ast.Name):
+        return []
+    value = assigned_value(d)
+    if value is not None:
+        return [(value, None)]
+    node, index = d, None
+    while isinstance(getattr(node, "parent", None), (ast.Tuple, ast.List)):
+        index = node.parent.elts.index(node) if index is None else None  # nested unpacking: the whole value
+        node = node.parent
+    stmt = getattr(node, "parent", None)
+    value = getattr(stmt, "value", None) if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) else None
+    return [(value, index)] if value is not None else []
+
+
+def _element(value, index):
+    """Element `index` of a returned tuple (`return common, rank0`), or the whole value."""
+    if index is not None and isinstance(value, (ast.Tuple, ast.List)) and index < len(value.elts) and \
+            not any(isinstance(e, ast.Starred) for e in value.elts):
+        return value.elts[index]
+    return value
 
 
 def _handed(call):
