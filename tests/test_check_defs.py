@@ -396,3 +396,63 @@ def test_callbacks_built_under_one_name_and_passed_under_another_reach_fit(tmp_p
     assert _flagged(tmp_path, CALLBACKS) == {}
     broken = CALLBACKS.replace("callbacks=everyone + only_rank0 +", "callbacks=only_rank0 +")
     assert list(_flagged(tmp_path, broken)) == [6]
+
+
+POLICY = '''
+    """ResNet-ish training with a step LR policy, one checkpoint per epoch.
+
+        horovodrun -np 4 python train.py --epochs 90
+    """
+    import argparse
+
+    import horovod.torch as hvd
+    import torch
+    import torch.nn.functional as F
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+
+    def main():
+        p = argparse.ArgumentParser()
+        p.add_argument("--epochs", type=int, default=90)
+        p.add_argument("--lr", type=float, default=0.1)
+        args = p.parse_args()
+        hvd.init()
+        torch.set_num_threads(1)
+        data = TensorDataset(torch.randn(2048, 64), torch.randint(0, 10, (2048,)))
+        sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+        loader = DataLoader(data, batch_size=64, sampler=sampler)
+        model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10))
+        opt = torch.optim.SGD(model.parameters(), lr=args.lr * hvd.size(), momentum=0.9)
+        opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+        lr_policy = torch.optim.lr_scheduler.StepLR(opt, step_size=30, gamma=0.1)
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        for epoch in range(args.epochs):
+            sampler.set_epoch(epoch)
+            total = 0.0
+            for x, y in loader:
+                opt.zero_grad()
+                loss = F.cross_entropy(model(x), y)
+                loss.backward()
+                opt.step()
+                total += loss.item()
+            lr_policy.step()
+            mean = hvd.allreduce(torch.tensor(total / len(loader)), name="loss").item()
+            if hvd.rank() == 0:
+                print(f"epoch {epoch}: loss {mean:.4f}")
+                torch.save({"model": model.state_dict(), "epoch": epoch}, "checkpoint.pt")
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def test_a_scheduler_is_known_by_what_made_it_not_by_its_name(tmp_path):
+    """`lr_policy` is a StepLR: its per-epoch step() is no optimizer step, so the per-epoch checkpoint is not
+    "written at every step". A save inside the batch loop is."""
+    assert _flagged(tmp_path, POLICY) == {}
+    broken = POLICY.replace("                total += loss.item()\n", "                total += loss.item()\n"
+                            "                if hvd.rank() == 0:\n"
+                            "                    torch.save(model.state_dict(), \"last.pt\")\n")
+    assert list(_flagged(tmp_path, broken)) == [7]

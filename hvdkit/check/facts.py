@@ -6,7 +6,7 @@ import collections
 from hvdkit.check.defs import assigned_value, owner_of_arg
 from hvdkit.check.findings import UNKNOWN, Finding
 from hvdkit.check.names import API_MODULES, LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES, UNREAD_HINTS
-from hvdkit.check.script import dotted, training_call
+from hvdkit.check.script import SCHEDULER_MAKERS, dotted, spelled_scheduler, training_call
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
 
 
@@ -21,7 +21,7 @@ class Facts:
                            if any(m.split(".")[0] in keys or f".{keys[0]}" in m for m in mods)}
         self.fits = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
                                  and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached)
-        self.steps = script.calls(lambda e: training_call(script, e) and e.ctx.reached)
+        self.steps = script.calls(lambda e: e.ctx.reached and training_call(script, e, self.is_scheduler))
 
     # --- data flow: does an expression depend on something, through assignments to names? ----------
     def mentions(self, node, pred, seen=None):
@@ -90,6 +90,15 @@ class Facts:
             else:
                 out.add(n)
         return out
+
+    def is_scheduler(self, receiver):
+        """The receiver of a `.step()` is an LR scheduler: every call its value comes from (origins) makes one
+        (script.SCHEDULER_MAKERS: library names); when no making call is seen, the spelling fallback
+        (`sched` in its name)."""
+        makers = [o for o in self.origins(receiver) if isinstance(o, ast.Call)]
+        if not makers:
+            return spelled_scheduler(self.s, receiver)
+        return all(SCHEDULER_MAKERS.search(self.s.qual(o.func) or "") for o in makers)
 
     def _sized(self, node, child):
         """`child` is only measured by `node`: len(x), x.shape[...], x.cardinality(), cardinality(x)."""

@@ -12,6 +12,7 @@ are walked at the end. No framework is imported.
 import ast
 import builtins
 import os
+import re
 import sys
 from typing import NamedTuple, Optional
 
@@ -834,14 +835,26 @@ QUERIES = ("rank", "size", "local_rank", "local_size", "cross_rank", "cross_size
            "mpi_threads_supported", "nccl_built", "gloo_enabled", "mpi_enabled")
 
 
-def training_call(script, e):
-    """An optimizer step or a fit: the training (the call's receiver is no LR scheduler)."""
-    return _trains(script, e.node)
+def training_call(script, e, scheduler=None):
+    """An optimizer step or a fit: the training. `scheduler(receiver)` says whether the receiver of a
+    `.step()` is an LR scheduler (Facts: by what made it); by default the spelling fallback below."""
+    return _trains(script, e.node, scheduler)
 
 
-def _trains(script, call):
-    return isinstance(call.func, ast.Attribute) and call.func.attr in OPTIMIZER_STEPS and \
-        "sched" not in script.qual(call.func.value).lower()
+def _trains(script, call, scheduler=None):
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr in OPTIMIZER_STEPS):
+        return False
+    return not (scheduler or (lambda r: spelled_scheduler(script, r)))(call.func.value)
+
+
+# The library calls that make LR schedulers (their `.step()` is no optimizer step): torch's lr_scheduler
+# module, transformers' get_*_schedule*, timm's create_scheduler, Keras' schedules, classes named ...LR.
+SCHEDULER_MAKERS = re.compile(r"lr_scheduler|schedul|LR$|LROnPlateau$", re.I)
+
+
+def spelled_scheduler(script, receiver):
+    """The documented spelling fallback for a receiver whose making is not seen: named like a scheduler."""
+    return "sched" in script.qual(receiver).lower()
 
 
 def _dotted(node):
