@@ -456,3 +456,85 @@ def test_a_scheduler_is_known_by_what_made_it_not_by_its_name(tmp_path):
                             "                if hvd.rank() == 0:\n"
                             "                    torch.save(model.state_dict(), \"last.pt\")\n")
     assert list(_flagged(tmp_path, broken)) == [7]
+
+
+TWO_STAGES = '''
+    """Pretrains an encoder, then fine-tunes a classifier on it; each stage its own Trainer class.
+
+        horovodrun -np 4 python stages.py
+    """
+    import argparse
+
+    import horovod.torch as hvd
+    import torch
+    import torch.nn.functional as F
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+
+    class Pretrainer:
+        def __init__(self, args, encoder):
+            self.encoder = encoder
+            self.lr = args.pretrain_lr * hvd.size()
+            opt = torch.optim.Adam(encoder.parameters(), lr=self.lr)
+            self.opt = hvd.DistributedOptimizer(opt, named_parameters=encoder.named_parameters())
+            hvd.broadcast_parameters(encoder.state_dict(), root_rank=0)
+
+        def run(self, loader, sampler, epochs):
+            for epoch in range(epochs):
+                sampler.set_epoch(epoch)
+                for x, _ in loader:
+                    self.opt.zero_grad()
+                    F.mse_loss(self.encoder(x), x[:, :16]).backward()
+                    self.opt.step()
+
+
+    class Finetuner:
+        def __init__(self, args, model):
+            self.model = model
+            self.lr = args.finetune_lr * hvd.size()
+            opt = torch.optim.SGD(model.parameters(), lr=self.lr, momentum=0.9)
+            self.opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+            hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+
+        def run(self, loader, sampler, epochs):
+            for epoch in range(epochs):
+                sampler.set_epoch(epoch)
+                for x, y in loader:
+                    self.opt.zero_grad()
+                    loss = F.cross_entropy(self.model(x), y)
+                    loss.backward()
+                    self.opt.step()
+                loss = hvd.allreduce(loss.detach(), name="loss")
+                if hvd.rank() == 0:
+                    print(epoch, loss.item())
+                    torch.save(self.model.state_dict(), f"finetuned-{epoch}.pt")
+
+
+    def main():
+        p = argparse.ArgumentParser()
+        p.add_argument("--pretrain-lr", type=float, default=1e-3)
+        p.add_argument("--finetune-lr", type=float, default=0.01)
+        args = p.parse_args()
+        hvd.init()
+        torch.set_num_threads(1)
+        data = TensorDataset(torch.randn(1024, 32), torch.randint(0, 4, (1024,)))
+        sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+        loader = DataLoader(data, batch_size=32, sampler=sampler)
+        encoder = torch.nn.Sequential(torch.nn.Linear(32, 16), torch.nn.ReLU())
+        Pretrainer(args, encoder).run(loader, sampler, 5)
+        model = torch.nn.Sequential(encoder, torch.nn.Linear(16, 4))
+        Finetuner(args, model).run(loader, sampler, 3)
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def test_self_attributes_of_one_class_are_not_another_classs(tmp_path):
+    """Pretrainer's `self.lr` and Finetuner's `self.lr` are attributes of different objects: an unscaled
+    one is not made scaled by the other class's assignment."""
+    assert _flagged(tmp_path, TWO_STAGES) == {}
+    broken = TWO_STAGES.replace("self.lr = args.pretrain_lr * hvd.size()", "self.lr = args.pretrain_lr")
+    assert list(_flagged(tmp_path, broken)) == [4]

@@ -56,9 +56,10 @@ class Facts:
                             return True
                 continue
             name = dotted(sub) if isinstance(sub, ast.Attribute) else None
-            if name and name not in seen:  # an attribute (`args.lr`, `self.x`): by spelling, the fallback
-                seen.add(name)
-                for a in self.s.assignments_to(name):
+            key = (name, id(self.s.self_class(sub))) if name else None
+            if name and key not in seen:  # an attribute (`args.lr`, `self.x`): by spelling, the fallback
+                seen.add(key)
+                for a in self.s.assignments_to(sub):
                     if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
                         return True
         return False
@@ -79,7 +80,7 @@ class Facts:
                 nexts = [a.node.value for a in self.s.assignments_to(n) if getattr(a.node, "value", None) is not None]
                 nexts += self.frames_binding(n)
             elif isinstance(n, ast.Attribute) and dotted(n):
-                nexts = [a.node.value for a in self.s.assignments_to(dotted(n))
+                nexts = [a.node.value for a in self.s.assignments_to(n)
                          if getattr(a.node, "value", None) is not None]
             elif isinstance(n, (ast.Starred, ast.NamedExpr)):
                 nexts = [n.value]
@@ -246,7 +247,7 @@ class Facts:
                     todo += [(a.node.value, None) for a in self.s.assignments_to(n.id) if a.node.value is not None]
                 todo += [(x, None) for x in self.frames_binding(n) + self._added_into(n)]
             elif isinstance(n, ast.Attribute) and dotted(n):
-                todo += [(a.node.value, None) for a in self.s.assignments_to(dotted(n))
+                todo += [(a.node.value, None) for a in self.s.assignments_to(n)
                          if getattr(a.node, "value", None) is not None]
                 todo += [(x, None) for x in self._added_into(n)]
         return out

@@ -136,7 +136,7 @@ class Script:
         self.tree = self.main.tree
         self.funcs, self.methods, self.classes = {}, {}, {}
         self._collect()
-        self._quals, self._through, self._work, self._walks = {}, {}, {}, {}
+        self._quals, self._through, self._work, self._walks, self._families = {}, {}, {}, {}, {}
         if project is not None:
             self._add_sys_paths(self.main, path)
         # `from common.horovod_helpers import hvd`: the name is the module the helper imported
@@ -798,8 +798,10 @@ class Script:
         """Assignment events that bind `name`. Given a Name node (a read), by its reaching definitions: the
         assignments Python's scoping says may have bound it there (a global read in a function: the
         module's; a parameter: none, see Facts.frames_binding). Given a dotted string (`args.lr`) or an
-        Attribute node (`self.x`), by spelling over the whole walk: the documented fallback for attributes,
-        whose objects are not tracked."""
+        Attribute node, by spelling over the whole walk: the documented fallback for attributes, whose
+        objects are not tracked; an Attribute node on `self` (`self.model` in a method) keeps only the
+        assignments made in methods of its class and of the project classes it derives from or that derive
+        from it (a Trainer's `self.model` is not an Evaluator's)."""
         if self._by_target is None:  # indexed once: the rules ask thousands of times
             self._by_target, self._by_node = {}, {}
             for e in self.assigns:
@@ -816,10 +818,53 @@ class Script:
                 return list(self._by_target.get(name.id, ()))  # not a read beniget knows: by spelling
             return sorted((a for d in defs for a in self._by_node.get(d, ())), key=lambda a: a.order)
         if isinstance(name, ast.AST):
-            name = _dotted(name)
+            found = list(self._by_target.get(_dotted(name), ()))
+            cls = self.self_class(name)
+            if cls is None:
+                return found
+            family = self._family(cls)
+            return [a for a in found if self.self_class(_target_of(a, _dotted(name))) in family]
         return list(self._by_target.get(name, ()))
 
     _by_target = None
+
+    def self_class(self, node):
+        """The class of `self` in `self.x...` read or written in one of its methods (by the definition of
+        `self`: the method's first parameter); None for any other receiver."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or node is root:
+            return None
+        defs = self.reaching(root)
+        if isinstance(getattr(root, "ctx", None), ast.Store) or defs is None:
+            func = next((p for p in parents(root) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+            first = func.args.posonlyargs + func.args.args if func is not None else []
+            owner = func if first and first[0].arg == root.id else None
+        else:
+            args = [d for d in defs if isinstance(d, ast.arg)]
+            owner = owner_of_arg(args[0]) if len(args) == len(defs) == 1 else None
+            if owner is not None and (owner.args.posonlyargs + owner.args.args)[:1] != args:
+                owner = None
+        cls = getattr(owner, "parent", None)
+        return cls if isinstance(cls, ast.ClassDef) else None
+
+    def _family(self, cls):
+        """A class of the project with its project bases (transitively) and the read classes deriving from it."""
+        if cls not in self._families:
+            ups, todo = set(), [cls]
+            while todo and len(ups) < 50:
+                c = todo.pop()
+                if c in ups:
+                    continue
+                ups.add(c)
+                todo += [b for b in (self.defined(x) for x in c.bases if isinstance(x, (ast.Name, ast.Attribute)))
+                         if isinstance(b, ast.ClassDef)]
+            trees = [self.tree] + [m.tree for m in (self.project.modules.values() if self.project else ()) if m]
+            downs = {c for t in trees for c in ast.walk(t) if isinstance(c, ast.ClassDef) and c not in ups
+                     and any(self.defined(x) in ups for x in c.bases if isinstance(x, (ast.Name, ast.Attribute)))}
+            self._families[cls] = ups | downs
+        return self._families[cls]
 
     def line_text(self, line):
         file = getattr(line, "file", None)
@@ -881,6 +926,13 @@ def loop_bindings(node):
     if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
         return node.generators
     return [node] if isinstance(node, (ast.For, ast.AsyncFor)) else []
+
+
+def _target_of(event, name):
+    """The target node of an assignment event spelled `name`."""
+    targets = event.node.targets if isinstance(event.node, ast.Assign) else [event.node.target]
+    return next((n for t in targets for n in ast.walk(t) if isinstance(n, ast.Attribute) and _dotted(n) == name),
+                targets[0])
 
 
 def _unpacked(target, event):
