@@ -487,7 +487,7 @@ if __name__ == "__main__":
 }
 
 
-def write_project(folder, pad=40):
+def write_project(folder, pad=120):
     """Write PROJECT under `folder` (a pyproject.toml at its root), each module padded with `pad` lines of
     helper functions it defines (unused, as real modules have); the path of train.py."""
     with open(os.path.join(folder, "pyproject.toml"), "w") as fh:
