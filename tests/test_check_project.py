@@ -407,6 +407,100 @@ def test_an_import_guarded_by_try_is_no_crash(tmp_path):
     assert info["crash"] is None and got == {}
 
 
+STAR = {
+    "utils.py": '''
+        """Everything the training script needs, imported with `from utils import *`."""
+        import os
+
+        import horovod.tensorflow as hvd
+        import tensorflow as tf
+
+
+        class Logger:
+            def __init__(self, folder):
+                self.folder = folder
+
+            def checkpoint(self, ckpt, epoch):
+                if hvd.rank() == 0:
+                    ckpt.save(os.path.join(self.folder, f"ckpt-{epoch}"))
+
+
+        logger = Logger("checkpoints")
+
+
+        class Trainer:
+            def __init__(self, model, opt):
+                self.model, self.opt = model, opt
+
+            def step(self, x, y, first):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.keras.losses.sparse_categorical_crossentropy(y, self.model(x),
+                                                                                            from_logits=True))
+                tape = hvd.DistributedGradientTape(tape)
+                grads = tape.gradient(loss, self.model.trainable_variables)
+                self.opt.apply_gradients(zip(grads, self.model.trainable_variables))
+                if first:
+                    hvd.broadcast_variables(self.model.variables, root_rank=0)
+                    hvd.broadcast_variables(self.opt.variables, root_rank=0)
+                return loss
+
+
+        def build_trainer(lr):
+            model = tf.keras.Sequential([tf.keras.Input((28, 28)), tf.keras.layers.Flatten(),
+                                         tf.keras.layers.Dense(10)])
+            return Trainer(model, tf.keras.optimizers.SGD(lr * hvd.size()))
+
+
+        def run_epochs(epochs, one_epoch):
+            for epoch in range(epochs):
+                one_epoch(epoch)
+    ''',
+    "train.py": '''
+        """horovodrun -np 4 python train.py"""
+        from utils import *  # noqa: F403 - hvd, tf, logger, build_trainer, run_epochs
+
+        hvd.init()
+        gpus = tf.config.list_physical_devices("GPU")
+        if gpus:
+            tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+        (x, y), _ = tf.keras.datasets.mnist.load_data()
+        data = tf.data.Dataset.from_tensor_slices((x / 255.0, y)).shard(hvd.size(), hvd.rank()).shuffle(6000).batch(64)
+        trainer = build_trainer(0.01)
+        ckpt = tf.train.Checkpoint(model=trainer.model, optimizer=trainer.opt)
+
+
+        def one_epoch(epoch):
+            total = 0.0
+            for batch, (images, labels) in enumerate(data):
+                total += trainer.step(images, labels, epoch == 0 and batch == 0)
+            mean = hvd.allreduce(total / (batch + 1))
+            if hvd.rank() == 0:
+                print(epoch, float(mean))
+            logger.checkpoint(ckpt, epoch)
+
+
+        run_epochs(3, one_epoch)
+    ''',
+}
+
+
+def test_star_imports_factories_module_objects_and_functions_handed_on(tmp_path):
+    """`from utils import *` brings hvd (Horovod) and tf; build_trainer() returns a Trainer whose step() wraps
+    the tape and broadcasts at the first batch; the module's `logger` object saves on rank 0; run_epochs()
+    calls the one_epoch function it is handed. All read through: nothing flagged."""
+    got, findings, _ = flagged(write(tmp_path, STAR) / "train.py")
+    assert got == {}
+    assert findings[5].file == findings[6].file == findings[7].file == "utils.py"
+
+
+def test_star_imported_logger_saving_on_every_rank_is_flagged(tmp_path):
+    files = dict(STAR)
+    assert files["utils.py"].count("if hvd.rank() == 0:") == 1
+    files["utils.py"] = files["utils.py"].replace("if hvd.rank() == 0:", "if True:")
+    got, _, _ = flagged(write(tmp_path, files) / "train.py")
+    assert list(got) == [7] and got[7][0] == "utils.py"
+
+
 def test_the_root_option(tmp_path):
     """Without a marker file the root is the script's folder; `--root` names the project's folder, whose
     modules the script's folder alone would not show (a script in a sub-folder run with PYTHONPATH=root)."""

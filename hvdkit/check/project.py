@@ -76,6 +76,7 @@ class Module:
         self.tree.hk_module = self
         self.defs = Defs(self.tree)
         self.aliases = import_spellings(imports)
+        self.star_imports = [i for i in imports if isinstance(i, ast.ImportFrom) and i.names[0].name == "*"]
 
     @property
     def main(self):

@@ -137,6 +137,7 @@ class Script:
         self.funcs, self.methods, self.classes = {}, {}, {}
         self._collect()
         self._quals, self._through, self._work, self._walks, self._families = {}, {}, {}, {}, {}
+        self._attr_assigns = {}  # attribute spelling: [(target, value)] of the assignments walked so far
         if project is not None:
             self._add_sys_paths(self.main, path)
         # `from common.horovod_helpers import hvd`: the name is the module the helper imported
@@ -220,16 +221,16 @@ class Script:
         if name in self._quals:
             return self._quals[name]
         self._quals[name] = name.id  # while it is computed: a rebinding cycle (`x = x.parent`) ends here
-        defs = mod.defs.reaching(name)
+        defs = self._defs_of(name)
         fallback = self.aliases if mod.main else mod.aliases
-        if not defs:  # no definition known (`import *`, a builtin): the spelling fallback
+        if not defs:  # no definition known (a builtin, a library's `import *`): the spelling fallback
             q = fallback.get(name.id, name.id)
             q = q if mod.main else self._through_modules(q)
         else:
-            found = [q for q in (self._def_qual(d, mod) for d in defs) if q]
+            found = [q for q in (self._def_qual(d, m) for d, m in defs) if q]
             if found:
                 q = next((x for x in found if x.startswith(API_PREFIXES)), found[0])
-            elif all(isinstance(d, ast.arg) for d in defs):
+            elif all(isinstance(d, ast.arg) for d, _ in defs):
                 # a parameter named like a module the file imports (`def train(hvd, model)`): taken as that
                 # module, the documented spelling fallback for parameters
                 q = fallback.get(name.id, name.id)
@@ -300,13 +301,13 @@ class Script:
             return None
         if isinstance(node, ast.Name):
             mod = getattr(node, "hk_module", None)
-            defs = mod.defs.reaching(node) if mod is not None else None
+            defs = self._defs_of(node)
             if not defs:  # unknown: the spelling fallback, in the node's own module
                 if mod is None or mod.main:
                     return self.funcs.get(node.id) or self.classes.get(node.id)
                 return next((d for d in reversed(mod.defs.top_level(node.id)) if isinstance(d, _DEFS)), None)
-            direct = next((d for d in defs if isinstance(d, _DEFS)), None)
-            return direct or next((g for g in (self._def_target(d, mod, depth) for d in defs) if g is not None), None)
+            direct = next((d for d, _ in defs if isinstance(d, _DEFS)), None)
+            return direct or next((g for g in (self._def_target(d, m, depth) for d, m in defs) if g is not None), None)
         if isinstance(node, ast.Attribute):
             got = self._lookup(self.qual(node), depth + 1)
             if got is not None:
@@ -349,6 +350,45 @@ class Script:
         """A method (through local bases) or a nested class of a class."""
         nested = next((s for s in cls.body if isinstance(s, ast.ClassDef) and s.name == name), None)
         return nested or self._method_of(cls, name)
+
+    def _defs_of(self, name):
+        """[(definition, module)] that may bind a Name where it is read: its reaching definitions, those a
+        `from <project module> import *` binds followed into that module; None when the node is not a read
+        beniget knows (a node a rule made)."""
+        mod = getattr(name, "hk_module", None)
+        defs = mod.defs.reaching(name) if mod is not None else None
+        if defs is None:
+            return None
+        out = []
+        for d in defs:
+            star = isinstance(d, ast.alias) and d.name == "*"
+            out += self._star_defs(name.id, mod, [d.parent]) if star else [(d, mod)]
+        return out
+
+    def _star_defs(self, name, mod, imports=None, depth=0):
+        """[(definition, module)] of `name` bound by the `from <project module> import *` of `mod`."""
+        if self.project is None or mod is None or depth > 3:
+            return []
+        for imp in mod.star_imports if imports is None else imports:
+            m = self.project.module(self.project.absolute(mod, imp.module, imp.level))
+            if m is not None and m is not mod:
+                found = [(d, m) for d in m.defs.top_level(name)] or self._star_defs(name, m, None, depth + 1)
+                if found:
+                    return found
+        return []
+
+    def _values_of(self, name):
+        """[(value expression, its module)] the reaching definitions of a Name assign it: in its module, or
+        through an import (`from utils import logger`: utils' `logger = Logger()`), or a star import."""
+        out = []
+        for d, m in self._defs_of(name) or ():
+            if isinstance(d, ast.alias) and isinstance(d.parent, ast.ImportFrom) and self.project is not None:
+                source = self.project.module(self.project.absolute(m, d.parent.module, d.parent.level))
+                pairs_in = [(x, source) for x in source.defs.top_level(d.name)] if source is not None else []
+                out += [(assigned_value(x), s) for x, s in pairs_in if isinstance(x, ast.Name)]
+            elif isinstance(d, ast.Name):
+                out.append((assigned_value(d), m))
+        return [(v, m) for v, m in out if v is not None]
 
     def reaching(self, name):
         """The definition nodes that may bind a Name where it is read (defs.Defs.reaching), in its module."""
@@ -428,6 +468,13 @@ class Script:
             self._walk_expr(s, ctx)
             if isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 self.assigns.append(Event(s, "", ctx, len(self.events) + len(self.assigns)))
+                for t in s.targets if isinstance(s, ast.Assign) else ():
+                    # a, b = Meter("x"), Meter("y"): each name its own element
+                    pairs = zip(t.elts, s.value.elts) if isinstance(t, ast.Tuple) and isinstance(
+                        s.value, ast.Tuple) and len(t.elts) == len(s.value.elts) else [(t, s.value)]
+                    for target, value in pairs:
+                        if isinstance(target, ast.Attribute) and _dotted(target):
+                            self._attr_assigns.setdefault(_dotted(target), []).append((target, value))
 
     def _walk_expr(self, node, ctx):
         if self.pending_hooks and isinstance(node, (ast.Name, ast.Attribute)) and _handed_on(node):
@@ -486,6 +533,11 @@ class Script:
                 return self._method_of(d, "__init__")
             if d is not None:
                 return d
+        if isinstance(func, ast.Name):  # a parameter called (`def run(fn): fn()`): what the caller gave
+            b = self._binding(func, ctx.env)
+            if b is not None and isinstance(b.expr, (ast.Name, ast.Attribute)) and not b.default:
+                return self._local_target(b.expr, Ctx(frames=[b.frame] if b.frame else []))
+            return None
         if not isinstance(func, ast.Attribute):
             return None
         owner = self._class_of(func.value, ctx.env)
@@ -499,42 +551,45 @@ class Script:
             return None
         if isinstance(node, ast.Call):
             d = self.defined(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
+            if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)):  # a factory: the class of what it returns
+                returns = [r.value for r in ast.walk(d) if isinstance(r, ast.Return) and isinstance(r.value, (
+                    ast.Call, ast.Name))]
+                return next((c for c in (self._class_of(r, None, depth + 1) for r in returns) if c is not None),
+                            None)
             return d if isinstance(d, ast.ClassDef) else None
         if isinstance(node, ast.Name) and node.id in ("self", "cls"):
             return _enclosing_class(frame.func) if frame is not None else None
         if isinstance(node, ast.Name):
+            b = self._binding(node, frame)
+            if b is not None:
+                return self._class_of(b.expr, b.frame, depth + 1)
             defs = self.reaching(node)
-            if defs and all(isinstance(d, ast.arg) for d in defs):
-                owner, fr = owner_of_arg(defs[0]), frame
-                while fr is not None and fr.func is not owner:
-                    fr = fr.caller
-                b = fr.bindings.get(node.id) if fr is not None else None
-                return self._class_of(b.expr, b.frame, depth + 1) if b is not None else None
-            if defs:
-                for d in defs:
-                    value = assigned_value(d) if isinstance(d, ast.Name) else None
-                    got = self._class_of(value, frame, depth + 1) if isinstance(value, ast.Call) else None
-                    if got is not None:
-                        return got
-                return None
+            if defs is not None:
+                values = [v for v, _ in self._values_of(node) if isinstance(v, ast.Call)]
+                return next((c for c in (self._class_of(v, frame, depth + 1) for v in values) if c is not None),
+                            None)
             if frame is not None and node.id in frame.bindings:
                 b = frame.bindings[node.id]
                 return self._class_of(b.expr, b.frame, depth + 1)
         name = _dotted(node)
         if not name:
             return None
-        # The spelling fallback (attributes): read during the walk, while self.assigns still grows.
-        for a in reversed(self.assigns):
-            if not isinstance(a.node, ast.Assign):
-                continue
-            for t in a.node.targets:
-                # a, b = Meter("x"), Meter("y"): each name its own element
-                pairs = zip(t.elts, a.node.value.elts) if isinstance(t, ast.Tuple) and isinstance(
-                    a.node.value, ast.Tuple) and len(t.elts) == len(a.node.value.elts) else [(t, a.node.value)]
-                for target, v in pairs:
-                    if _dotted(target) == name:
-                        return self._class_of(v, frame, depth + 1) if isinstance(v, ast.Call) else None
+        # The spelling fallback (attributes; `self.x` within its class's family), read during the walk.
+        cls = self.self_class(node)
+        for target, value in reversed(self._attr_assigns.get(name, ())):
+            if cls is None or self.self_class(target) in self._family(cls):
+                return self._class_of(value, frame, depth + 1) if isinstance(value, ast.Call) else None
         return None
+
+    def _binding(self, name, frame):
+        """The Binding of a parameter read as `name` (by its definition) in the walked frame of its function."""
+        defs = self.reaching(name)
+        if not defs or not all(isinstance(d, ast.arg) for d in defs):
+            return None
+        owner, fr = owner_of_arg(defs[0]), frame
+        while fr is not None and fr.func is not owner:
+            fr = fr.caller
+        return fr.bindings.get(name.id) if fr is not None else None
 
     def _callback_hooks(self, func):
         """The on_* methods of a Keras Callback subclass of the project that `func(...)` instantiates."""
