@@ -501,6 +501,70 @@ def test_star_imported_logger_saving_on_every_rank_is_flagged(tmp_path):
     assert list(got) == [7] and got[7][0] == "utils.py"
 
 
+KERAS_MODEL = {
+    "models/__init__.py": "",
+    "models/segmenter.py": '''
+        import horovod.tensorflow as hvd
+        import tensorflow as tf
+
+
+        class Segmenter(tf.keras.Model):
+            """A small U-Net-like model whose custom train_step averages the gradients over the ranks."""
+
+            def __init__(self, classes=4):
+                super().__init__()
+                self.encode = tf.keras.layers.Conv2D(16, 3, padding="same", activation="relu")
+                self.decode = tf.keras.layers.Conv2D(classes, 1)
+
+            def call(self, x):
+                return self.decode(self.encode(x))
+
+            def train_step(self, data):
+                x, y = data
+                with tf.GradientTape() as tape:
+                    loss = self.compute_loss(x, y, self(x, training=True))
+                tape = hvd.DistributedGradientTape(tape)
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+                return {"loss": loss}
+    ''',
+    "fit.py": '''
+        """horovodrun -np 4 python fit.py"""
+        import horovod.tensorflow.keras as hvd_keras
+        import horovod.tensorflow as hvd
+        import tensorflow as tf
+
+        from models.segmenter import Segmenter
+
+        hvd.init()
+        gpus = tf.config.list_physical_devices("GPU")
+        if gpus:
+            tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+        x = tf.random.normal((512, 32, 32, 3))
+        y = tf.random.uniform((512, 32, 32), maxval=4, dtype=tf.int32)
+        data = tf.data.Dataset.from_tensor_slices((x, y)).shard(hvd.size(), hvd.rank()).batch(16)
+        model = Segmenter()
+        model.compile(optimizer=tf.keras.optimizers.Adam(1e-3 * hvd.size()),
+                      loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        callbacks = [hvd_keras.callbacks.BroadcastGlobalVariablesCallback(0), hvd_keras.callbacks.MetricAverageCallback()]
+        if hvd.rank() == 0:
+            callbacks.append(tf.keras.callbacks.ModelCheckpoint("seg-{epoch}.weights.h5", save_weights_only=True))
+        model.fit(data, epochs=5, callbacks=callbacks, verbose=2 if hvd.rank() == 0 else 0)
+    ''',
+}
+
+
+def test_fit_runs_the_train_step_of_a_keras_model_of_a_module(tmp_path):
+    """fit() on a Segmenter runs Segmenter.train_step, batch after batch: its wrapped tape averages."""
+    got, findings, _ = flagged(write(tmp_path, KERAS_MODEL) / "fit.py")
+    assert got == {} and findings[5].file == "models/segmenter.py"
+    files = dict(KERAS_MODEL)
+    files["models/segmenter.py"] = files["models/segmenter.py"].replace(
+        "tape = hvd.DistributedGradientTape(tape)", "pass")
+    got, _, _ = flagged(write(tmp_path, files) / "fit.py")
+    assert list(got) == [5]
+
+
 def test_the_root_option(tmp_path):
     """Without a marker file the root is the script's folder; `--root` names the project's folder, whose
     modules the script's folder alone would not show (a script in a sub-folder run with PYTHONPATH=root)."""

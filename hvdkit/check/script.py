@@ -502,6 +502,10 @@ class Script:
                 self._enter(target, node, ctx)
             else:
                 self._note_unread(node)
+            for step in self._keras_steps(node.func, ctx):
+                # fit/evaluate/predict on a Keras Model subclass of the project run its train_step /
+                # test_step / predict_step, batch after batch.
+                self._enter(step, None, ctx.with_(loop=node))
             hooks = self._callback_hooks(node.func)
             if hooks and assigned_name(node):
                 self.pending_hooks[assigned_name(node)] = hooks  # they run where the name is handed on
@@ -590,6 +594,17 @@ class Script:
         while fr is not None and fr.func is not owner:
             fr = fr.caller
         return fr.bindings.get(name.id) if fr is not None else None
+
+    def _keras_steps(self, func, ctx):
+        """The train_step / test_step / predict_step a Keras call runs on an instance of a project class
+        deriving from keras.Model (defined by the project, not Keras' own)."""
+        method = KERAS_STEPS.get(func.attr) if isinstance(func, ast.Attribute) else None
+        owner = self._class_of(func.value, ctx.env) if method else None
+        if owner is None or not any(q.split(".")[0] in ("tensorflow", "keras", "tf_keras") and
+                                    q.split(".")[-1] in ("Model", "Sequential") for q in self.library_bases(owner)):
+            return []
+        step = self._method_of(owner, method)
+        return [step] if step is not None else []
 
     def _callback_hooks(self, func):
         """The on_* methods of a Keras Callback subclass of the project that `func(...)` instantiates."""
@@ -929,6 +944,10 @@ class Script:
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# Keras' training calls and the Model method each runs for every batch.
+KERAS_STEPS = {"fit": "train_step", "fit_generator": "train_step", "train_on_batch": "train_step",
+               "evaluate": "test_step", "test_on_batch": "test_step", "predict": "predict_step",
+               "predict_on_batch": "predict_step"}
 _BUILTINS = set(dir(builtins))
 # Horovod's queries: calling them is no Horovod work of a function (a logging helper asks for the rank).
 QUERIES = ("rank", "size", "local_rank", "local_size", "cross_rank", "cross_size", "is_initialized",
