@@ -341,3 +341,37 @@ def sys_path_edits(nodes, here, cwd):
             if folder:
                 out.append((folder, first))
     return out
+
+
+def import_crash(script):
+    """The first import of the project's own code that raises whenever the script trains (the walk records
+    them in Script.import_failures), as the report's crash ({"line", "file", "error", "why"}), or None (the
+    seam with the crash finding: static.py calls it): a module of a package the project has that is not
+    there (`import models.bert_one`, a case mismatch `models.Resnet` for models/resnet.py), or one that does
+    not parse. Not under a condition, nor in a `try` that catches the error. A file missing from a package
+    counts in the checked script itself; deeper in the project's modules only when the folder shows the
+    mistake (a name that differs in case, a module that does not parse): a project copied in part (a
+    size limit, a file budget) lacks files its repository has."""
+    for f in script.import_failures:
+        if not f.ctx.reached or f.ctx.guards or _caught(f.stmt):
+            continue
+        if getattr(f.stmt.lineno, "file", None) is not None and not f.evident:
+            continue
+        return {"line": int(f.stmt.lineno), "file": getattr(f.stmt.lineno, "file", None), "error": f.error,
+                "why": f.why}
+    return None
+
+
+def _caught(stmt):
+    """The statement is in the body of a `try` whose handlers catch ImportError (or anything wider)."""
+    child, p = stmt, getattr(stmt, "parent", None)
+    while p is not None:
+        if hasattr(p, "handlers") and child in getattr(p, "body", ()):
+            for h in p.handlers:
+                caught = [] if h.type is None else h.type.elts if hasattr(h.type, "elts") else [h.type]
+                if h.type is None or any(getattr(c, "id", getattr(c, "attr", "")) in (
+                        "ImportError", "ModuleNotFoundError", "Exception", "BaseException", "SyntaxError")
+                        for c in caught):
+                    return True
+        child, p = p, getattr(p, "parent", None)
+    return False

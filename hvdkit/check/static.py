@@ -8,7 +8,7 @@ import os
 from hvdkit.check.facts import Facts
 from hvdkit.check.findings import OK, WRONG, CheckInputError, Finding
 from hvdkit.check.names import API_PREFIXES
-from hvdkit.check.project import Project
+from hvdkit.check.project import Project, import_crash
 from hvdkit.check.script import Script
 
 
@@ -52,47 +52,13 @@ def analyze(path, root=None):
     rules.NOTES(facts)
     first = found[0] if found else None
     crash = {"line": first.line, "file": None, "error": first.error, "why": None} if first else None
-    crash = crash or import_crash(facts)
+    crash = crash or import_crash(facts.s)
     for finding in findings.values():  # a verdict read in a module of the project says which
         finding.file = getattr(finding.line, "file", None)
         finding.line = int(finding.line) if finding.line is not None else None
     return findings, facts.notes, {"frameworks": sorted(facts.frameworks), "keras_fit": bool(facts.fits),
                                    "crash": crash, "files_read": facts.s.project.read(),
                                    "entry_points": entry_points(facts.s)}
-
-
-def import_crash(facts):
-    """The first import of the project's own code that raises whenever the script trains, as the report's
-    crash ({"line", "file", "error", "why"}), or None: a module of a package the project has that is not
-    there (`import models.bert_one`, a case mismatch `models.Resnet` for models/resnet.py), or one that does
-    not parse. Not under a condition, nor in a `try` that catches the error. A file missing from a package
-    counts in the checked script itself; deeper in the project's modules only when the folder shows the
-    mistake (a name that differs in case, a module that does not parse): a project copied in part (a
-    size limit, a file budget) lacks files its repository has."""
-    for f in facts.s.import_failures:
-        if not f.ctx.reached or f.ctx.guards or _caught(f.stmt):
-            continue
-        if getattr(f.stmt.lineno, "file", None) is not None and not f.evident:
-            continue
-        return {"line": int(f.stmt.lineno), "file": getattr(f.stmt.lineno, "file", None), "error": f.error,
-                "why": f.why}
-    return None
-
-
-def _caught(stmt):
-    """The statement is in the body of a `try` whose handlers catch ImportError (or anything wider)."""
-    from hvdkit.check.script import parents
-    child = stmt
-    for p in parents(stmt):
-        if hasattr(p, "handlers") and child in getattr(p, "body", ()):
-            for h in p.handlers:
-                caught = [] if h.type is None else h.type.elts if hasattr(h.type, "elts") else [h.type]
-                if h.type is None or any(getattr(c, "id", getattr(c, "attr", "")) in (
-                        "ImportError", "ModuleNotFoundError", "Exception", "BaseException", "SyntaxError")
-                        for c in caught):
-                    return True
-        child = p
-    return False
 
 
 def entry_points(script):
