@@ -565,6 +565,59 @@ def test_fit_runs_the_train_step_of_a_keras_model_of_a_module(tmp_path):
     assert list(got) == [5]
 
 
+LAMBDA = {
+    "schedules.py": '''
+        import horovod.torch as hvd
+
+
+        def warmup_then_scale(epoch, warmup=5):
+            """Goyal et al.: ramp from the single-worker LR to hvd.size() times it over `warmup` epochs."""
+            if epoch < warmup:
+                return 1.0 + (hvd.size() - 1.0) * epoch / warmup
+            return hvd.size() * 0.1 ** (epoch // 30)
+    ''',
+    "train.py": '''
+        """horovodrun -np 8 python train.py"""
+        import horovod.torch as hvd
+        import torch
+        from torch.optim.lr_scheduler import LambdaLR
+
+        from schedules import warmup_then_scale
+
+        hvd.init()
+        torch.set_num_threads(1)
+        model = torch.nn.Linear(16, 4)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+        schedule = LambdaLR(opt, lr_lambda=warmup_then_scale)
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        x, y = torch.randn(4096, 16)[hvd.rank()::hvd.size()], torch.randint(0, 4, (4096,))[hvd.rank()::hvd.size()]
+        for epoch in range(90):
+            for i in range(0, len(x), 64):
+                opt.zero_grad()
+                loss = torch.nn.functional.cross_entropy(model(x[i:i + 64]), y[i:i + 64])
+                loss.backward()
+                opt.step()
+            schedule.step()
+            loss = hvd.allreduce(loss.detach())
+            if hvd.rank() == 0:
+                print(epoch, loss.item())
+                torch.save(model.state_dict(), "linear.pt")
+    ''',
+}
+
+
+def test_a_schedule_function_imported_from_a_module_is_read_there(tmp_path):
+    """LambdaLR(opt, lr_lambda=warmup_then_scale) with the function in schedules.py: it settles at
+    hvd.size() times the base LR, so the LR is scaled; without the factor it is not."""
+    got, _, _ = flagged(write(tmp_path, LAMBDA) / "train.py")
+    assert got == {}
+    files = dict(LAMBDA)
+    files["schedules.py"] = files["schedules.py"].replace("return hvd.size() * 0.1", "return 0.1")
+    got, _, _ = flagged(write(tmp_path, files) / "train.py")
+    assert list(got) == [4]
+
+
 def test_the_root_option(tmp_path):
     """Without a marker file the root is the script's folder; `--root` names the project's folder, whose
     modules the script's folder alone would not show (a script in a sub-folder run with PYTHONPATH=root)."""

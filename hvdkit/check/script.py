@@ -143,6 +143,12 @@ class Script:
         # `from common.horovod_helpers import hvd`: the name is the module the helper imported
         self.aliases = {k: self._through_modules(v) for k, v in self.main.aliases.items()}
         self._module_aliases()
+        for name, q in self.aliases.items():  # `from utils import save_checkpoint`: the script's name for it
+            d = self._lookup(q)
+            if isinstance(d, ast.ClassDef):
+                self.classes.setdefault(name, d)
+            elif d is not None:
+                self.funcs.setdefault(name, d)
         self.events, self.assigns, self.walked = [], [], set()
         self.local_calls = set()  # call nodes resolved to a function of the project, in some walk
         self.pending_hooks = {}  # name of a Keras callback instance: its on_* methods, not walked yet
@@ -158,8 +164,9 @@ class Script:
 
     # --- names ---------------------------------------------------------------------------------
     def _collect(self):
-        """The script's own functions, methods and classes by name (the first of a name): kept for rules that
-        ask by spelling; `defined(node)` answers by definitions."""
+        """The script's own functions, methods and classes by name (the first of a name), and (added after
+        the imports are resolved) those of the project's modules it imports by name: kept for rules that ask
+        by spelling; `defined(node)` answers by definitions."""
         for node in ast.walk(self.tree):
             if isinstance(node, ast.ClassDef):
                 self.classes.setdefault(node.name, node)
