@@ -3,6 +3,7 @@
     hvdkit check train.py                          # static pass: reads the script, imports nothing
     hvdkit check train.py --run -- --epochs 1      # and runs it on 2 ranks for 3 optimizer steps
     hvdkit check train.py --json
+    hvdkit check jobs/train.py --root .            # the project's root (default: found from the script up)
 
 Exit status 0 only when no step is missing or wrong (docs/check.md says what each verdict means).
 """
