@@ -122,6 +122,11 @@ METRIC_AVERAGERS = ("average_metrics", "MetricAverageCallback", "allreduce", "al
 REPORTED = re.compile(r"loss|acc|metric|score|error|top1|top5|perplex|ppl|f1|auc|mse|mae", re.I)
 REPORTERS = ("print", "info", "print0", "log", "add", "add_scalar", "write", "log_metrics", "scalar", "add_scalars")
 
+# --- code that could not be read ---------------------------------------------------------------
+# Keywords of a call into code hvdkit cannot read (a library, an absent module) that ask it for distributed
+# work: get_optimizer(distributed=True), setup(hvd=hvd), make_loader(rank=..., world_size=...).
+UNREAD_HINTS = re.compile(r"distributed|horovod|hvd|rank|world_size|num_replicas|num_workers_total", re.I)
+
 
 def api_name(qual):
     """('horovod' | 'hvdkit', 'DistributedOptimizer') for a name in Horovod's or hvdkit's API, else None."""

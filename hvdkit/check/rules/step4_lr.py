@@ -16,13 +16,20 @@ def optimizers(f):
     out = []
     for e in f.s.events:
         q = f.s.qual(e.node.func)
-        if not e.ctx.reached or not q or "schedule" in q or e.api or f.local_function(e.node) or _WRAPPING.search(q):
+        if not e.ctx.reached or not q or "schedule" in q or e.api or _WRAPPING.search(q) or \
+                f.local_function(e.node) and not _optimizer_class(f, e):
             continue
         last = q.split(".")[-1]
         factory = names.OPTIMIZER_FACTORY.match(last) and any(k.arg in names.LR_KEYWORDS for k in e.node.keywords)
         if names.OPTIMIZER_CLASS.match(q) or names.FOREIGN_OPTIMIZER.search(q) and last[:1].isupper() or factory:
             out.append(e)
     return out
+
+
+def _optimizer_class(f, e):
+    """A class of the project deriving from a framework's optimizer (BertAdam(torch.optim.Optimizer)): made
+    like one, its LR is its argument."""
+    return any(names.OPTIMIZER_CLASS.match(b) for b in f.s.library_bases(e.node.func))
 
 
 def judge(f):

@@ -13,8 +13,9 @@ def judge(f):
     manual = [e for e in f.s.events if f.api(e, "allreduce", "grouped_allreduce", "allreduce_")
               and re.search(r"grad", ast.unparse(e.node), re.I) or e in by_hand]
     if not wraps and not manual:
-        return Finding(MISSING, "gradients are never averaged over ranks: each rank steps with its own", None,
-                       "opt = hvd.DistributedOptimizer(opt) (Keras/torch) or tape = hvd.DistributedGradientTape(tape)")
+        return f.unread_finding("gradient averaging", f.hands_horovod) or Finding(
+            MISSING, "gradients are never averaged over ranks: each rank steps with its own", None,
+            "opt = hvd.DistributedOptimizer(opt) (Keras/torch) or tape = hvd.DistributedGradientTape(tape)")
     for e in wraps:
         kw = {k.arg: k.value for k in e.node.keywords}
         if result_discarded(e.node):

@@ -21,6 +21,9 @@ def judge(f):
     casts = [e for e in casts if not _optimizer_only(f, e)]
     if not casts:
         e = opt_only[0] if opt_only else None
+        unread = None if e else f.unread_finding("a broadcast from rank 0", f.hands_horovod)
+        if unread is not None:
+            return unread
         why = "only the optimizer state is broadcast: replicas keep their own initial weights" if e else \
             "no broadcast from rank 0: replicas start from different weights and never agree"
         return Finding(MISSING if not e else WRONG, why, e.line if e else None,
