@@ -546,7 +546,8 @@ KERAS_MODEL = {
         model = Segmenter()
         model.compile(optimizer=tf.keras.optimizers.Adam(1e-3 * hvd.size()),
                       loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
-        callbacks = [hvd_keras.callbacks.BroadcastGlobalVariablesCallback(0), hvd_keras.callbacks.MetricAverageCallback()]
+        callbacks = [hvd_keras.callbacks.BroadcastGlobalVariablesCallback(0),
+                     hvd_keras.callbacks.MetricAverageCallback()]
         if hvd.rank() == 0:
             callbacks.append(tf.keras.callbacks.ModelCheckpoint("seg-{epoch}.weights.h5", save_weights_only=True))
         model.fit(data, epochs=5, callbacks=callbacks, verbose=2 if hvd.rank() == 0 else 0)
