@@ -11,6 +11,8 @@ from hvdkit.common import metrics as _metrics
 from hvdkit.common import schedule as _schedule
 from hvdkit.common.context import Context, cpu_horovod_defaults, threads_per_rank
 from hvdkit.common.options import horovod_args
+from hvdkit.scale import job as _job
+from hvdkit.scale import meter as _meter
 from hvdkit.torch._consistency import check_consistent
 
 
@@ -40,7 +42,9 @@ def init(seed=None, threads=None, fail_fast=True):
     if seed is not None:
         # Distinct per-rank streams (dropout, augmentation); weights still start equal via broadcast_state.
         torch.manual_seed(int(seed) + hvd.rank())
-    return Context(hvd.rank(), hvd.size(), local_rank, local_size, device, n_threads)
+    ctx = Context(hvd.rank(), hvd.size(), local_rank, local_size, device, n_threads)
+    _job.attach(ctx, hvd, "torch")  # what hvdkit's tools measure from outside (hvdkit.scale.job)
+    return ctx
 
 
 def scale_lr(base_lr, rule="linear"):
@@ -190,6 +194,14 @@ def print0(*args, **kwargs):
     _log.print0(hvd.rank(), *args, **kwargs)
 
 
-def progress(iterable=None, **kwargs):
-    """A tqdm progress bar on rank 0; the plain iterable on the other ranks."""
-    return _log.progress0(hvd.rank(), iterable, **kwargs)
+def progress(iterable=None, batch_size=None, **kwargs):
+    """A tqdm progress bar on rank 0 (the plain iterable on the other ranks), and hvdkit's step meter.
+
+    Each item the loop takes is one training step of `batch_size` samples (default: the length of the item's
+    first element, e.g. x of (x, y)), timed until the loop asks for the next. That is what `hvdkit timeline
+    capture --steps A:B` and `hvdkit scale` read (hvdkit.scale.meter.progress). Without an iterable: a bar
+    to update by hand, unmetered.
+    """
+    if iterable is None:
+        return _log.progress0(hvd.rank(), None, **kwargs)
+    return _meter.progress(_log.progress0(hvd.rank(), iterable, **kwargs), batch_size)
