@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import BIN, ROOT
+from conftest import BIN, ROOT, hvdkit_cli
 from hvdkit.scale import record, scaling
 from hvdkit.common.context import usable_cores
 
@@ -54,10 +54,8 @@ def probe(tmp_path):
 
 
 def hvdkit(*args, cwd, path=None):
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    env["PATH"] = path if path is not None else BIN + os.pathsep + env.get("PATH", "")
-    return subprocess.run([sys.executable, "-m", "hvdkit", "scale", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=240)
+    env = dict(os.environ, PATH=path if path is not None else BIN + os.pathsep + os.environ.get("PATH", ""))
+    return hvdkit_cli("scale", *args, cwd=cwd, env=env, timeout=240)
 
 
 def one_line_error(proc, code, *words):
