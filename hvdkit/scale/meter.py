@@ -30,6 +30,7 @@ import time
 from hvdkit.scale import job as _job
 from hvdkit.scale import record as run_record
 from hvdkit.common.context import usable_cores
+from hvdkit.common.log import progress0
 
 PROGRESS_UNTIMED_STEPS = 2  # hk.progress: the job's first steps trace graphs and warm allocators up
 
@@ -168,6 +169,15 @@ class Meter:
             oversubscribed=any(len(rs) > rs[0]["cpu_count"] for rs in hosts.values()),
             step_times=[r["times"] for r in ranks],
             step_rate_mean=[r["step_rate_mean"] for r in ranks], step_rate_std=[r["step_rate_std"] for r in ranks])
+
+
+def metered_bar(rank, iterable=None, batch_size=None, **bar):
+    """hk.progress: a tqdm bar on rank 0 (the plain iterable on the other ranks), each item of which is one
+    training step to the job's meter (progress()): what `hvdkit scale` and `hvdkit timeline capture` read.
+    Without an iterable: a bar to update by hand, unmetered."""
+    if iterable is None:
+        return progress0(rank, None, **bar)
+    return progress(progress0(rank, iterable, **bar), batch_size)
 
 
 def progress(iterable, batch_size=None, untimed_steps=PROGRESS_UNTIMED_STEPS):

@@ -195,13 +195,5 @@ def print0(*args, **kwargs):
 
 
 def progress(iterable=None, batch_size=None, **kwargs):
-    """A tqdm progress bar on rank 0 (the plain iterable on the other ranks), and hvdkit's step meter.
-
-    Each item the loop takes is one training step of `batch_size` samples (default: the length of the item's
-    first element, e.g. x of (x, y)), timed until the loop asks for the next. That is what `hvdkit timeline
-    capture --steps A:B` and `hvdkit scale` read (hvdkit.scale.meter.progress). Without an iterable: a bar
-    to update by hand, unmetered.
-    """
-    if iterable is None:
-        return _log.progress0(hvd.rank(), None, **kwargs)
-    return _meter.progress(_log.progress0(hvd.rank(), iterable, **kwargs), batch_size)
+    """A tqdm bar on rank 0 and, around an iterable, hvdkit's step meter (hvdkit.scale.meter.metered_bar)."""
+    return _meter.metered_bar(hvd.rank(), iterable, batch_size, **kwargs)
