@@ -93,10 +93,11 @@ def run_plot(args):
 
 
 def _capture_env(path, steps, mark_cycles, report):
-    env = {"HOROVOD_TIMELINE": path, "HVDKIT_TIMELINE": path, "HVDKIT_TIMELINE_STEPS": steps,
-           "HVDKIT_TIMELINE_REPORT": report}
+    """The ranks' variables: Horovod records the whole run from init, hvdkit's window narrows it to `steps`."""
+    from hvdkit.timeline import capture
+    env = {"HOROVOD_TIMELINE": path, capture.PATH_ENV: path, capture.STEPS_ENV: steps, capture.REPORT_ENV: report}
     if mark_cycles:
-        env["HOROVOD_TIMELINE_MARK_CYCLES"] = "1"
+        env[capture.MARK_CYCLES_ENV] = "1"
     return env
 
 
