@@ -74,14 +74,17 @@ def scripts(tmp_path):
 
 
 def test_a_script_on_hvdkits_api_is_swept_and_traced_by_steps(scripts):
-    ok(hvdkit_cli("scale", "-n", "1,2", "--out", "out", "--", "python", "mine.py", cwd=scripts))
+    """Strong scaling: a global batch of 8, so 12 steps an epoch at 1 rank (batch 8) and at 2 (batch 4 each)."""
+    ok(hvdkit_cli("scale", "-n", "1,2", "--strong", "--out", "out", "--", "python", "mine.py", "--batch-size", 8,
+                  cwd=scripts))
     rows = json.loads((scripts / "out" / "scale.json").read_text())["rows"]
-    for row, steps_per_epoch in zip(rows, (12, 6)):  # 96 samples in batches of 8, over 1 then 2 ranks
+    for row in rows:
         rec = record.read(scripts / "out" / row["record"])
-        assert rec["unit"] == "samples" and rec["batch_size"] == 8 and rec["global_batch_size"] == 8 * row["ranks"]
-        assert rec["timed_steps"] == 2 * steps_per_epoch - 2 and rec["untimed_steps"] == 2  # 2 epochs, 2 untimed
+        batch = 8 // row["ranks"]
+        assert rec["unit"] == "samples" and rec["batch_size"] == batch and rec["global_batch_size"] == 8
+        assert rec["timed_steps"] == 2 * 12 - 2 and rec["untimed_steps"] == 2  # 2 epochs, the first 2 steps untimed
         assert all(len(times) == rec["timed_steps"] for times in rec["step_times"]) and rec["framework"] == "torch"
-        rates = [8 * len(times) / sum(times) for times in rec["step_times"]]
+        rates = [batch * len(times) / sum(times) for times in rec["step_times"]]
         assert rec["rank_rates"] == pytest.approx(rates, rel=1e-9)
     log = (scripts / "out" / "logs" / "ranks-2.log").read_text()
     assert log.count("rank 1: mean sample/s = ") == 2  # the per-rank report after each epoch

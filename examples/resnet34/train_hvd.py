@@ -11,7 +11,7 @@ on six extra untimed steps finds that faster. The tools drive it from outside, a
 times its steps with hvdkit's Meter or hk.progress:
 
     hvdkit scale -n 1,2,4 -- python examples/resnet34/train_hvd.py --image-size 64       # docs/scale.md
-    hvdkit timeline capture --steps 9:12 -- mpirun -n 2 python examples/resnet34/train_hvd.py   # docs/timeline.md
+    hvdkit timeline capture --steps 9:12 -- mpirun -n 2 python examples/resnet34/train_hvd.py --image-size 64
 """
 import argparse
 import os

@@ -9,7 +9,7 @@ knows the ranks after hk.init()). The tools drive it from outside, as they drive
 steps with hvdkit's Meter or hk.progress:
 
     hvdkit scale -n 1,2,4 -- python examples/resnet34/train_hvd_torch.py --image-size 64   # docs/scale.md
-    hvdkit timeline capture --steps 5:8 -- mpirun -n 2 python examples/resnet34/train_hvd_torch.py  # timeline.md
+    hvdkit timeline capture --steps 5:8 -- mpirun -n 2 python examples/resnet34/train_hvd_torch.py --image-size 64
 """
 import argparse
 import itertools
