@@ -122,7 +122,7 @@ def main():
     batch = args.batch_size
     samples = batch * ctx.size * args.total_steps  # Horovod: synthetic images for every rank
     data, n, classes = load(args, samples)
-    train = hk.shard(data, batch, shuffle=args.data != "synthetic", seed=args.seed, drop_last=True)  # Horovod: 3
+    train = hk.shard(data, batch, shuffle=args.data != "synthetic", seed=args.seed, drop_last=True)  # Horovod: step 3
     if train.steps == 0:  # Horovod: step 3, steps per epoch on each rank
         raise datasets.DataError(f"{n} samples give no full batch of {batch}: use a smaller --batch-size")
     model = resnet34(classes, input_shape=(args.image_size, args.image_size, 3))

@@ -140,7 +140,7 @@ def main():
     batch = args.batch_size
     samples = batch * ctx.size * args.total_steps  # Horovod: synthetic images for every rank
     data, classes = load(args, samples)
-    loader = hk.shard(data, batch, shuffle=args.data != "synthetic", seed=args.seed, drop_last=True)  # Horovod: 3
+    loader = hk.shard(data, batch, shuffle=args.data != "synthetic", seed=args.seed, drop_last=True)  # Horovod: step 3
     if len(loader) == 0:
         raise datasets.DataError(f"{len(data)} samples give no full batch of {batch}: use a smaller --batch-size")
     model = resnet34(classes).to(device).train()
