@@ -12,10 +12,11 @@ In one run, each piece a 1-rank launch through benchmarks/harness.py (benchmarks
 - runs: the example users run, `OMP_NUM_THREADS=2 HVDKIT_RECORD=run.json mpirun --bind-to none -n 1 python
   examples/resnet34/train_hvd.py (train_hvd_torch.py) --image-size S --batch-size 16 ...`, each framework and
   size, alternated, --repeats times, driven from outside as `hvdkit scale` drives it (its threads and its run
-  record from the environment); images/s is the run record's total_rate. GFLOP/s = images/s x FLOPs per image. The host's speed drifts, so
-  each run is followed by a 2-thread matmul of both libraries (the first preceded by the one above): a launch's
-  fraction is its GFLOP/s over the machine's rate around it (each library's mean of the readings before and
-  after, the faster library's), and the size's fraction is the median launch's.
+  record from the environment); images/s is the run record's total_rate. GFLOP/s = images/s x FLOPs per
+  image. The host's speed drifts, so each run is followed by a 2-thread matmul of both libraries (the first
+  preceded by the one above): a launch's fraction is its GFLOP/s over the machine's rate around it (each
+  library's mean of the readings before and after, the faster library's), and the size's fraction is the
+  median launch's.
 - profile: where a PyTorch step's time goes at the first size (torch.profiler, each operator's share).
 - allreduce CPU: the same step at 1 and at 2 ranks (64 px, 1 thread and one core each, hvdkit's launcher
   binding), with the CPU time per step of the compute threads and of the others (Horovod's background thread,
