@@ -172,8 +172,9 @@ def run_examples(directory, tmp, sandbox_env, run_group, timeout=None, only=None
                               "read through hvdkit's keras_standin hook")
         staged = provide_torchvision(source, work)
         if staged:
-            record["data"] = ("Fashion-MNIST standing in for MNIST in ./data/MNIST/raw (and FashionMNIST/raw), "
-                              "staged by hvdkit data torch-mnist, read by torchvision's own MNIST(download=True)")
+            record["data"] = (f"Fashion-MNIST standing in for MNIST in {os.path.relpath(staged['mnist'], work)} "
+                              "(and FashionMNIST/raw) of the ranks' working directory, staged by hvdkit data "
+                              "torch-mnist, read by torchvision's own MNIST(download=True)")
         argv = command(rel, path, work)
         print(f"== example {rel} (limit {seconds_max} s): {' '.join(argv)}", flush=True)
         start = time.perf_counter()
