@@ -255,7 +255,10 @@ def check_hardware(report):
 def check_data(report, root=None):
     """Where hvdkit's loader finds each data set, and what torchvision's MNIST/FashionMNIST would find under
     `root` (default $HVDKIT_DATA, else ./data): staged files, or a download that fails offline."""
-    from hvdkit.data import datasets, torchvision_layout
+    try:
+        from hvdkit.data import datasets, torchvision_layout
+    except ImportError:  # hvdkit.data needs numpy
+        return
     for name, where in datasets.available().items():
         standin = where and (datasets.is_standin(where) or torchvision_layout.is_standin(where))
         report.add(OK if where else WARN, f"data: {name}",
