@@ -114,8 +114,8 @@ def test_keras_mnist_standin_read_by_keras_loader(tmp_path):
 
 
 def test_example_limits_are_twice_the_recorded_times():
-    """Every example's limit is at least twice its time in the committed record (with the limit it ran under),
-    and any limit above the floor comes with the reason the example is long."""
+    """Every example's limit is at least twice its time in the committed record (a slower run there means the
+    limit must rise), and any limit above the floor comes with the reason the example is long."""
     from conformance import upstream_examples as ex
     with open(os.path.join(ROOT, "conformance", "results", "upstream.json")) as f:
         examples = json.load(f)["examples"]
@@ -123,7 +123,6 @@ def test_example_limits_are_twice_the_recorded_times():
     assert timed
     for e in timed:
         assert ex.limit(e["script"]) >= 2 * e["seconds"], e
-        assert e.get("limit", ex.limit(e["script"])) == ex.limit(e["script"]), e
     assert all(script in ex.LONG for script, seconds in ex.LIMITS.items() if seconds > ex.FLOOR)
     assert ex.limit("any/other.py") == ex.FLOOR and ex.limit("any/other.py", 7) == 7
 
