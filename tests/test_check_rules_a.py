@@ -202,3 +202,227 @@ def test_every_gpu_made_visible_by_a_joined_list_is_not_a_pin(tmp_path):
            "        torch.cuda.set_device(hvd.local_rank())")
     flagged, _, _ = check(tmp_path, torch_trainer(PIN=pin))
     assert flagged == {}, flagged
+
+
+# --- class 3: an optimizer is what the training steps with, whatever its class is called ---------------------
+def test_an_optimizer_of_the_projects_own_library_is_found_by_what_the_training_wraps(tmp_path):
+    made = ("        from optim.shampoo import Shampoo\n"
+            "        opt = Shampoo(self.model.parameters(), lr=args.base_lr{scale}, epsilon=1e-4)")
+    flagged, findings, _ = check(tmp_path, torch_trainer(OPTIMIZER=made.format(scale="")))
+    assert list(flagged) == [4] and "Shampoo" in flagged[4].evidence, flagged
+    flagged, findings, _ = check(tmp_path, torch_trainer(OPTIMIZER=made.format(scale=" * hvd.size()")))
+    assert flagged == {} and "Shampoo" in findings[4].evidence, findings[4]
+
+
+def test_an_optimizer_from_a_factory_call_is_found_by_what_the_training_steps_with(tmp_path):
+    made = ("        from optim import registry\n"
+            '        opt = registry.lookup(CONFIG.get("optimizer", "sgd"))(self.model.parameters(), lr={lr})')
+    flagged, _, _ = check(tmp_path, torch_trainer(OPTIMIZER=made.format(lr="args.base_lr")))
+    assert list(flagged) == [4], flagged
+    flagged, _, _ = check(tmp_path, torch_trainer(OPTIMIZER=made.format(lr="args.base_lr * hvd.size()")))
+    assert flagged == {}, flagged
+
+
+def test_a_class_named_like_an_optimizer_that_the_training_does_not_use_is_not_one(tmp_path):
+    # an LR finder built beside the real optimizer: named like an optimizer, never stepped, wrapped or compiled
+    made = ("        opt = torch.optim.SGD(self.model.parameters(), lr=args.base_lr * hvd.size())\n"
+            "        self.finder = LRFinderOptimizer(lr=1e-7, end_lr=10.0, steps=100)")
+    flagged, _, _ = check(tmp_path, torch_trainer(OPTIMIZER=made))
+    assert flagged == {}, flagged
+
+
+# --- class 4: an unscaled LR that makes the sequential update -------------------------------------------------
+def test_a_fixed_global_batch_keeps_the_lr(tmp_path):
+    src = torch_trainer(ARGS='    parser.add_argument("--global-batch", type=int, default=256)',
+                        OPTIMIZER='        opt = torch.optim.SGD(self.model.parameters(), lr=args.base_lr, momentum=0.9)')
+    fixed = src.replace('batch_size=CONFIG["batch_size"]', "batch_size=self.args.global_batch // hvd.size()")
+    flagged, findings, _ = check(tmp_path, fixed)
+    assert flagged == {} and "global batch is fixed" in findings[4].evidence, findings[4]
+    flagged, _, _ = check(tmp_path, src)  # the per-rank batch is the configured one: the global batch grows
+    assert list(flagged) == [4], flagged
+
+
+def test_gradients_summed_with_an_unscaled_lr_are_the_scaled_update(tmp_path):
+    src = torch_trainer(OPTIMIZER='        opt = torch.optim.SGD(self.model.parameters(), lr=args.base_lr, momentum=0.9)')
+    summed = src.replace("named_parameters=self.model.named_parameters())",
+                         "named_parameters=self.model.named_parameters(), op=hvd.Sum)")
+    _, findings, _ = check(tmp_path, summed)
+    assert findings[4].verdict == OK and "op=hvd.Sum" in findings[4].evidence, findings[4]
+    flagged, _, _ = check(tmp_path, src)
+    assert list(flagged) == [4], flagged
+
+
+# --- class 6: the LR set again after the optimizer is built -----------------------------------------------------
+STEP_DECAY = ("            for group in self.optimizer.param_groups:\n"
+              "                group[\"lr\"] = {base} * (0.1 ** (epoch // 30))")
+
+
+def test_a_hand_written_schedule_from_the_unscaled_base_overwrites_the_scaled_lr(tmp_path):
+    flagged, _, _ = check(tmp_path, torch_trainer(SCHEDULE=STEP_DECAY.format(base="self.args.base_lr")))
+    assert list(flagged) == [4] and flagged[4].verdict == WRONG and "overwrites" in flagged[4].evidence, flagged
+
+
+def test_a_hand_written_schedule_from_the_scaled_base_is_right(tmp_path):
+    flagged, _, _ = check(tmp_path, torch_trainer(SCHEDULE=STEP_DECAY.format(base="self.args.base_lr * hvd.size()")))
+    assert flagged == {}, flagged
+
+
+def test_a_schedule_behind_an_option_off_by_default_is_named_in_the_evidence(tmp_path):
+    schedule = ("            if self.args.step_decay:\n"
+                "                for group in self.optimizer.param_groups:\n"
+                "                    group[\"lr\"] = self.args.base_lr * (0.1 ** (epoch // 30))")
+    src = torch_trainer(ARGS='    parser.add_argument("--step-decay", action="store_true")', SCHEDULE=schedule)
+    flagged, _, _ = check(tmp_path, src)
+    assert list(flagged) == [4] and flagged[4].evidence.startswith("with --step-decay:"), flagged
+
+
+ELASTIC = '''
+import argparse
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import horovod.torch as hvd
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def get_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lr", type=float, default=0.01)
+    parser.add_argument("--epochs", type=int, default=3)
+    return parser.parse_args()
+
+
+def main():
+    args = get_args()
+    hvd.init()
+    torch.set_num_threads(1)
+    x = torch.randn(512, 16)
+    data = TensorDataset(x, (x.sum(1) > 0).long())
+    sampler = hvd.elastic.ElasticSampler(data)
+    loader = DataLoader(data, batch_size=32, sampler=sampler)
+    model = nn.Linear(16, 2)
+    optimizer = torch.optim.SGD(model.parameters(), lr=args.lr * hvd.size())
+    optimizer = hvd.DistributedOptimizer(optimizer, named_parameters=model.named_parameters())
+
+    def on_state_reset():
+        # the number of ranks changed: the LR follows it
+        for group in optimizer.param_groups:
+            group["lr"] = #RESET#
+
+    @hvd.elastic.run
+    def train(state):
+        for state.epoch in range(state.epoch, args.epochs):
+            losses = []
+            for x, y in loader:
+                optimizer.zero_grad()
+                loss = F.cross_entropy(model(x), y)
+                loss.backward()
+                optimizer.step()
+                losses.append(loss.item())
+                state.sampler.record_batch(0, 32)
+            mean = hvd.allreduce(torch.tensor(sum(losses) / len(losses)), name="loss")
+            if hvd.rank() == 0:
+                print(f"epoch {state.epoch}: loss {mean.item():.4f}")
+                torch.save(model.state_dict(), f"model-{state.epoch}.pt")
+            state.commit()
+
+    state = hvd.elastic.TorchState(model=model, optimizer=optimizer, sampler=sampler, epoch=0)
+    state.register_reset_callbacks([on_state_reset])
+    train(state)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def test_an_elastic_reset_that_multiplies_the_scaled_lr_again_compounds(tmp_path):
+    flagged, _, _ = check(tmp_path, ELASTIC.replace("#RESET#", 'group["lr"] * hvd.size()'))
+    assert 4 in flagged and flagged[4].verdict == WRONG and "again" in flagged[4].evidence, flagged
+
+
+def test_an_elastic_reset_that_scales_the_base_lr_for_the_new_size_is_right(tmp_path):
+    flagged, findings, _ = check(tmp_path, ELASTIC.replace("#RESET#", "args.lr * hvd.size()"))
+    assert 4 not in flagged and findings[4].verdict == OK, findings[4]
+
+
+TF_LOOP = '''
+import argparse
+
+import tensorflow as tf
+import horovod.tensorflow as hvd
+
+
+def get_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--global-batch", type=int, default=512)
+    parser.add_argument("--lr", type=float, default=0.1)
+    parser.add_argument("--steps", type=int, default=1000)
+    return parser.parse_args()
+
+
+def make_dataset(per_rank_batch):
+    (x, y), _ = tf.keras.datasets.mnist.load_data()
+    ds = tf.data.Dataset.from_tensor_slices((x / 255.0, y)).shard(hvd.size(), hvd.rank())
+    return ds.shuffle(10000).batch(per_rank_batch).repeat()
+
+
+class Trainer:
+    def __init__(self, args):
+        self.args = args
+        self.model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])
+        self.opt = tf.keras.optimizers.SGD(learning_rate=args.lr, momentum=0.9)
+        self.ckpt = tf.train.Checkpoint(model=self.model, optimizer=self.opt)
+
+    @tf.function
+    def step(self, x, y, first):
+        with tf.GradientTape() as tape:
+            per_example = tf.keras.losses.sparse_categorical_crossentropy(y, self.model(x), from_logits=True)
+            loss = #LOSS#
+        tape = hvd.DistributedGradientTape(tape)
+        grads = tape.gradient(loss, self.model.trainable_variables)
+        self.opt.apply_gradients(zip(grads, self.model.trainable_variables))
+        if first:
+            hvd.broadcast_variables(self.model.variables, root_rank=0)
+            hvd.broadcast_variables(self.opt.variables, root_rank=0)
+        return loss
+
+    def fit(self, ds):
+        for i, (x, y) in enumerate(ds.take(self.args.steps)):
+            loss = self.step(x, y, i == 0)
+            if i % 100 == 0:
+                mean = hvd.allreduce(loss)
+                if hvd.rank() == 0:
+                    print(f"step {i}: loss {float(mean):.4f}")
+                    self.ckpt.save("checkpoints/ckpt")
+
+
+def pin_gpu():
+    for gpu in tf.config.list_physical_devices("GPU"):
+        tf.config.experimental.set_memory_growth(gpu, True)
+    local = tf.config.list_physical_devices("GPU")[hvd.local_rank():][:1]
+    tf.config.set_visible_devices(local, "GPU")
+
+
+def main():
+    hvd.init()
+    pin_gpu()
+    args = get_args()
+    Trainer(args).fit(make_dataset(args.global_batch // hvd.size()))
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def test_a_fixed_global_batch_with_each_ranks_mean_loss_keeps_the_lr(tmp_path):
+    flagged, findings, _ = check(tmp_path, TF_LOOP.replace("#LOSS#", "tf.reduce_mean(per_example)"))
+    assert flagged == {} and "global batch is fixed" in findings[4].evidence, findings[4]
+
+
+def test_a_loss_divided_by_the_global_batch_needs_the_lr_scaled_even_with_a_fixed_global_batch(tmp_path):
+    loss = "tf.nn.compute_average_loss(per_example, global_batch_size=self.args.global_batch)"
+    flagged, _, _ = check(tmp_path, TF_LOOP.replace("#LOSS#", loss))
+    assert list(flagged) == [4], flagged
