@@ -177,7 +177,8 @@ def test_data_parallel_in_a_config_on_by_default(tmp_path):
 
 # --- step 2: a GPU index that every rank shares, whatever its spelling ---------------------------------------
 def test_device_index_from_the_configuration_is_the_same_gpu_on_every_rank(tmp_path):
-    device = '        self.device = torch.device("cuda:" + str(CONFIG["gpu_id"]) if torch.cuda.is_available() else "cpu")'
+    device = ('        self.device = torch.device("cuda:" + str(CONFIG["gpu_id"]) '
+              'if torch.cuda.is_available() else "cpu")')
     flagged, _, _ = check(tmp_path, torch_trainer(DEVICE=device))
     assert list(flagged) == [2] and "fixed GPU" in flagged[2].evidence, flagged
 
@@ -232,9 +233,10 @@ def test_a_class_named_like_an_optimizer_that_the_training_does_not_use_is_not_o
 
 
 # --- class 4: an unscaled LR that makes the sequential update -------------------------------------------------
+UNSCALED_SGD = "        opt = torch.optim.SGD(self.model.parameters(), lr=args.base_lr, momentum=0.9)"
 def test_a_fixed_global_batch_keeps_the_lr(tmp_path):
     src = torch_trainer(ARGS='    parser.add_argument("--global-batch", type=int, default=256)',
-                        OPTIMIZER='        opt = torch.optim.SGD(self.model.parameters(), lr=args.base_lr, momentum=0.9)')
+                        OPTIMIZER=UNSCALED_SGD)
     fixed = src.replace('batch_size=CONFIG["batch_size"]', "batch_size=self.args.global_batch // hvd.size()")
     flagged, findings, _ = check(tmp_path, fixed)
     assert flagged == {} and "global batch is fixed" in findings[4].evidence, findings[4]
@@ -243,7 +245,7 @@ def test_a_fixed_global_batch_keeps_the_lr(tmp_path):
 
 
 def test_gradients_summed_with_an_unscaled_lr_are_the_scaled_update(tmp_path):
-    src = torch_trainer(OPTIMIZER='        opt = torch.optim.SGD(self.model.parameters(), lr=args.base_lr, momentum=0.9)')
+    src = torch_trainer(OPTIMIZER=UNSCALED_SGD)
     summed = src.replace("named_parameters=self.model.named_parameters())",
                          "named_parameters=self.model.named_parameters(), op=hvd.Sum)")
     _, findings, _ = check(tmp_path, summed)
@@ -426,3 +428,81 @@ def test_a_loss_divided_by_the_global_batch_needs_the_lr_scaled_even_with_a_fixe
     loss = "tf.nn.compute_average_loss(per_example, global_batch_size=self.args.global_batch)"
     flagged, _, _ = check(tmp_path, TF_LOOP.replace("#LOSS#", loss))
     assert list(flagged) == [4], flagged
+
+
+# --- step 3: what the data flow says, not the names --------------------------------------------------------------
+SPLIT_SAMPLERS = ("        samplers = {split: DistributedSampler(part, num_replicas=hvd.size(), rank=hvd.rank())\n"
+                  "                    for split, part in {\"train\": data}.items()}\n"
+                  "        sampler = #PICK#")
+
+
+def test_samplers_built_in_a_dict_comprehension_and_picked_by_key_are_used(tmp_path):
+    flagged, findings, _ = check(tmp_path, torch_trainer(SAMPLER=SPLIT_SAMPLERS.replace("#PICK#", 'samplers["train"]')))
+    assert flagged == {} and findings[3].verdict == OK, findings[3]
+
+
+def test_samplers_built_and_never_given_to_the_loader_are_not_used(tmp_path):
+    sampler = SPLIT_SAMPLERS.replace("#PICK#", "None") + "\n        data = data"
+    src = torch_trainer(SAMPLER=sampler).replace("sampler.set_epoch(epoch)", "pass")
+    flagged, _, _ = check(tmp_path, src)
+    assert list(flagged) == [3] and "not used" in flagged[3].evidence, flagged
+
+
+def test_a_sampler_given_to_the_loader_as_its_data_set(tmp_path):
+    src = torch_trainer().replace('DataLoader(data, batch_size=CONFIG["batch_size"], sampler=sampler)',
+                                  'DataLoader(sampler, batch_size=CONFIG["batch_size"])')
+    flagged, _, _ = check(tmp_path, src)
+    assert list(flagged) == [3] and "as its data set" in flagged[3].evidence, flagged
+
+
+def test_an_evaluation_partition_is_known_by_where_it_goes_not_by_its_name(tmp_path):
+    # the training data is the one named like evaluation data, the held-out one is called `holdout`
+    trainer = torch_trainer().replace("Trainer(args).train(build_data())", "Trainer(args).train(build_data())\n"
+                                      "    holdout = build_data(128)\n"
+                                      "    Trainer(args).score(holdout)")
+    score = ("    def score(self, data):\n"
+             "        part = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())\n"
+             "        hits = sum(int((self.model(x).argmax(1) == y).sum())\n"
+             "                   for x, y in DataLoader(data, sampler=part))\n"
+             "        acc = hvd.allreduce(torch.tensor(hits / len(part)), name=\"holdout_acc\")\n"
+             "        if hvd.rank() == 0:\n"
+             "            print(f\"holdout accuracy {acc.item():.3f}\")\n\n"
+             "    def step(self, x, y):\n")
+    src = trainer.replace("    def step(self, x, y):\n", score, 1)
+    flagged, findings, _ = check(tmp_path, src.replace("sampler = DistributedSampler(", "val_sampler = sampler = "
+                                                       "DistributedSampler("))
+    assert flagged == {}, flagged
+    # without the training sampler the held-out partition does not make the training data sharded
+    flagged, _, _ = check(tmp_path, src.replace(
+        "sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())",
+        "sampler = torch.utils.data.RandomSampler(data)"))
+    assert 3 in flagged, flagged
+
+
+def test_a_part_picked_by_the_local_rank_repeats_on_every_node(tmp_path):
+    sampler = "        sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.local_rank())"
+    flagged, _, _ = check(tmp_path, torch_trainer(SAMPLER=sampler))
+    assert list(flagged) == [3] and "ranks 0 and 4" in flagged[3].evidence, flagged
+
+
+def test_a_slice_picked_by_the_local_rank_repeats_on_every_node(tmp_path):
+    src = torch_trainer(SAMPLER="        sampler = torch.utils.data.RandomSampler(data)").replace(
+        "    Trainer(args).train(build_data())",
+        "    x, y = build_data().tensors\n"
+        "    mine = TensorDataset(x[hvd.RANK()::hvd.size()], y[hvd.RANK()::hvd.size()])\n"
+        "    Trainer(args).train(mine)").replace("sampler.set_epoch(epoch)", "pass")
+    flagged, _, _ = check(tmp_path, src.replace("RANK", "local_rank"))
+    assert list(flagged) == [3] and "local_rank" in flagged[3].evidence, flagged
+    flagged, _, _ = check(tmp_path, src.replace("RANK", "rank"))
+    assert flagged == {}, flagged
+
+
+def test_a_partition_made_only_with_an_option_off_by_default(tmp_path):
+    sampler = ("        sampler = torch.utils.data.RandomSampler(data) if self.args.local_rank == -1 else \\\n"
+               "            DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())")
+    src = torch_trainer(ARGS='    parser.add_argument("--local_rank", type=int, default=-1)', SAMPLER=sampler)
+    flagged, _, _ = check(tmp_path, src.replace("sampler.set_epoch(epoch)", "pass"))
+    assert list(flagged) == [3] and "--local_rank" in flagged[3].evidence, flagged
+    src = torch_trainer(ARGS='    parser.add_argument("--local_rank", type=int, default=0)', SAMPLER=sampler)
+    flagged, _, _ = check(tmp_path, src.replace("sampler.set_epoch(epoch)", "pass"))
+    assert flagged == {}, flagged

@@ -4,8 +4,8 @@ The one evaluator the rules share, for guards and counts: `batch == 0` with `bat
 true on the first step; `nstep == 0` with `nstep = len(x) // bs` is never true; `step == 0` after
 `step += 1` is not true either; `hvd.rank() == 0` is true on rank 0 and false on rank 1; a flag set in
 `try: import horovod ...` keeps the try body's value (the script imports Horovod, so that path ran).
-Values are numbers/bools/strings, NONE (the script's None), POS (a count known to be >= 1: len(), hvd.size(), a shape), RANK
-(differs between ranks, when no rank is given), or None (cannot tell).
+Values are numbers/bools/strings, NONE (the script's None), POS (a count known to be >= 1: len(), hvd.size(), a
+shape), RANK (differs between ranks, when no rank is given), or None (cannot tell).
 """
 import ast
 import operator

@@ -2,19 +2,24 @@
 import ast
 import re
 
-from hvdkit.check import names
+import weakref
+
+from hvdkit.check import names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.script import assigned_name, dotted, parents, result_discarded
+from hvdkit.check.script import Event, assigned_name, dotted, parents, result_discarded
+from hvdkit.check.sources import derived, sources
 
 
 class Shares:
-    """What the ranks read: partitions found (events or nodes with a .line), shards made and not used,
-    splits not given size and rank, step counts divided by hvd.size(), partitions of evaluation data, and
-    shard() calls given the rank as the number of shards and the size as the index."""
+    """What the ranks read: partitions found on the default run (events or nodes with a .line), shards made and
+    not used, splits not given size and rank, step counts divided by hvd.size(), partitions of evaluation data,
+    shard() calls given the rank as the number of shards and the size as the index, partitions indexed by the
+    local rank, and partitions made only with options that are off by default ([(part, [option])])."""
 
-    def __init__(self, parts, discarded, bad_args, divided, eval_parts, swapped=()):
+    def __init__(self, parts, discarded, bad_args, divided, eval_parts, swapped=(), local=(), optional=()):
         self.parts, self.discarded, self.bad_args = parts, discarded, bad_args
         self.divided, self.eval_parts, self.swapped = divided, eval_parts, list(swapped)
+        self.local, self.optional = list(local), list(optional)
 
     @property
     def train_partitioned(self):
@@ -30,7 +35,7 @@ def shares(f):
 
 def _find_shares(f):
     s = f.s
-    parts, discarded, bad_args, eval_parts, swapped = [], [], [], [], []
+    parts, discarded, bad_args, eval_parts, swapped, local = [], [], [], [], [], []
     for e in s.events:
         q = s.qual(e.node.func)
         name = q.split(".")[-1]
@@ -40,6 +45,8 @@ def _find_shares(f):
                 eval_parts.append(e)
             elif name == "shard" and not is_api and _swapped(f, e):
                 swapped.append(e)
+            elif not is_api and f.mentions(e.node, f.is_local_rank) and not f.mentions(e.node, f.is_rank):
+                local.append(e)
             elif not is_api and not (f.mentions(e.node, f.is_size) and f.mentions(e.node, f.is_rank)):
                 bad_args.append(e)
             elif result_discarded(e.node) or (name in names.SAMPLERS and not _sampler_used(f, e)):
@@ -49,15 +56,19 @@ def _find_shares(f):
         elif _loader_given_rank(f, e) or _per_rank_file(f, e) or name == "scatter" and e.ctx.reached:
             (eval_parts if _is_eval(f, e) else parts).append(e)
     for node in ast.walk(s.tree):
-        if isinstance(node, ast.Subscript) and f.mentions(node.slice, f.is_rank) and f.mentions(node, f.is_size):
-            parts.append(_Pseudo(node))
-        elif isinstance(node, ast.Call) and s.qual(node.func) == "range" and len(node.args) == 3 \
-                and f.mentions(node.args[0], f.is_rank) and f.mentions(node.args[2], f.is_size):
-            tgt = getattr(node, "parent", None)
-            if not names.EVAL_NAMES.search(ast.unparse(tgt) if tgt is not None else ""):
-                parts.append(_Pseudo(node))
+        index = node.slice if isinstance(node, ast.Subscript) else node.args[0] if isinstance(node, ast.Call) and \
+            s.qual(node.func) == "range" and len(node.args) == 3 else None
+        if index is None or not f.mentions(node, f.is_size):
+            continue
+        if f.mentions(index, f.is_rank):
+            (eval_parts if _is_eval(f, _Pseudo(node)) else parts).append(_Pseudo(node))
+        elif f.mentions(index, f.is_local_rank) and not _is_eval(f, _Pseudo(node)):
+            local.append(_Pseudo(node))
     parts += _branches_by_rank(f)
-    return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts, swapped)
+    optional = [(p, _off_default(f, p)) for p in parts]
+    optional = [(p, o) for p, o in optional if o]
+    parts = [p for p in parts if not any(p is q for q, _ in optional)]
+    return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts, swapped, local, optional)
 
 
 def _swapped(f, e):
@@ -92,6 +103,20 @@ def judge(f):
         e = bad_args[0]
         return Finding(WRONG, f"line {e.line} splits the data without hvd.size() and hvd.rank(): {f.text(e.line)}",
                        e.line, "pass num_replicas=hvd.size(), rank=hvd.rank() (or shard(hvd.size(), hvd.rank()))")
+    local = [p for p in sh.local if id(p.node) in _flows(f).train]
+    if local:
+        e = local[0]
+        return Finding(WRONG, f"line {e.line} picks this rank's part by hvd.local_rank() ({f.text(e.line)}): on 2 "
+                       "nodes ranks 0 and 4 (local rank 0 on each) read the same part, and the parts of local ranks "
+                       "the nodes do not have are never read", e.line,
+                       "pick the part by the global rank: hvd.rank() (with hvd.size() parts)")
+    as_data = _sampler_as_data(f)
+    if as_data is not None:
+        loader, sampler = as_data
+        return Finding(WRONG, f"line {loader.line} gives the DataLoader the sampler of line {sampler.line} as its data "
+                       f"set ({f.text(loader.line)}): the loader indexes the sampler (TypeError at the first batch), "
+                       "and no rank reads its part", loader.line,
+                       "DataLoader(dataset, sampler=sampler): the data set first, the sampler by keyword")
     both = _sampler_and_shuffle(f)
     if both is not None:
         return Finding(WRONG, f"line {both.line} gives the DataLoader a sampler and shuffle=True: PyTorch raises "
@@ -119,6 +144,11 @@ def judge(f):
                            "shard: every rank makes a full epoch of steps", before.lineno,
                            "take len() of the sharded data, or divide that count by hvd.size()")
         return Finding(OK, f"the ranks read disjoint parts: {f.text(parts[0].line)}", parts[0].line)
+    if sh.optional:
+        p, options = sh.optional[0]
+        return Finding(WRONG, f"the data is split only with {', '.join(options)} (line {p.line}: {f.text(p.line)}): "
+                       "with the defaults every rank reads the whole data set", p.line,
+                       "split it on every run: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank())")
     if discarded:
         e = discarded[0]
         return Finding(WRONG, f"the shard at line {e.line} is made and then not used: every rank reads everything",
@@ -435,20 +465,153 @@ class _Pseudo:
         self.node, self.line = node, node.lineno
 
 
+def _off_default(f, part):
+    """The options without which a partition is not made ([] when it is made on the default run): its
+    guards and the conditional expressions around it (`RandomSampler(ds) if args.local_rank == -1 else
+    DistributedSampler(...)` with --local_rank -1 by default)."""
+    event = part if isinstance(part, Event) else _event_at(f, part.node)
+    if event is None:
+        return []
+    ctx, child = event.ctx, part.node
+    for p in parents(part.node):
+        if isinstance(p, ast.stmt):
+            break
+        if isinstance(p, ast.IfExp) and child is not p.test:
+            ctx = ctx.with_(guard=(p.test, child is p.body))
+        child = p
+    event = Event(part.node, event.qual, ctx, event.order)
+    skip = f.path_guards(event)
+    if values.runs(f.s, event, skip, defaults=True).kind != "never":
+        return []
+    return values.off_by_default(f.s, event, skip) or ["a condition false by default"]
+
+
+def _event_at(f, node):
+    """The walked event (call or assignment) whose statement holds `node`."""
+    stmt = next((p for p in [node, *parents(node)] if isinstance(p, ast.stmt)), None)
+    return next((e for e in f.s.events + f.s.assigns if stmt is not None and
+                 (e.node is stmt or next((p for p in parents(e.node) if isinstance(p, ast.stmt)), None) is stmt)),
+                None)
+
+
 def _is_eval(f, e):
-    text = (assigned_name(e.node) or "") + " " + " ".join(ast.unparse(a) for a in e.node.args[:1])
+    """The partition feeds evaluation only: its value reaches what the script evaluates (evaluate/predict,
+    fit's validation_data, a loop with no optimizer step that builds nothing) and not what the optimizer steps
+    consume. When the walk sees it reach neither (it goes into code not read), the names say (a documented
+    fallback: val/test/eval/dev in the name it is assigned to or the data it splits)."""
+    flows, node = _flows(f), e.node
+    if id(node) in flows.train:
+        return False
+    if id(node) in flows.evaluation:
+        return True
+    if isinstance(node, ast.Subscript):
+        return False  # x[rank::size]: a part of the training data unless it is seen to feed evaluation alone
+    parent = getattr(node, "parent", None)
+    if isinstance(node, ast.Call) and f.s.qual(node.func) != "range":
+        text = (assigned_name(node) or "") + " " + " ".join(ast.unparse(a) for a in node.args[:1])
+    else:  # range(rank, n, size): the statement it is part of
+        text = ast.unparse(parent) if parent is not None else ""
     return bool(names.EVAL_NAMES.search(text))
 
 
-def _sampler_used(f, e):
-    if any(isinstance(p, ast.keyword) and p.arg in ("sampler", "batch_sampler") for p in parents(e.node)):
-        return True
-    name = assigned_name(e.node)
-    for other in f.s.events:
-        for k in other.node.keywords:
-            if k.arg in ("sampler", "batch_sampler") and name and name in {dotted(n) for n in ast.walk(k.value)}:
-                return True
+class _Flows:
+    """Ids of the nodes the training data (what the optimizer steps consume) and the evaluation data are made
+    of, through the script's data flow."""
+
+    def __init__(self, f):
+        train, evaluation = _training_inputs(f)
+        self.train = {id(n) for n in sources(f, train, derived)}
+        # where the walk sees no training, a loop over data is no evidence of evaluation either
+        self.evaluation = {id(n) for n in sources(f, evaluation, derived)} if train else set()
+
+
+_FLOWS = weakref.WeakKeyDictionary()
+
+
+def _flows(f):
+    if f not in _FLOWS:
+        _FLOWS[f] = _Flows(f)
+    return _FLOWS[f]
+
+
+_EVALUATING = ("evaluate", "predict", "test_on_batch", "predict_on_batch", "evaluate_generator", "predict_generator")
+
+
+def _training_inputs(f):
+    """([what the optimizer steps consume], [what is evaluated]): the iterables of the loops around each
+    optimizer step (and what next() draws inside a while loop around one), fit's data; evaluate/predict's
+    data, fit's validation_data, the data iterated by other loops that build nothing."""
+    train, evaluation, loops, drawing = [], [], set(), set()
+    for s in f.steps:
+        attr = getattr(s.node.func, "attr", "")
+        if attr in ("fit", "fit_generator", "train_on_batch"):
+            kw = {k.arg: k.value for k in s.node.keywords}
+            train += s.node.args[:2] + [kw[k] for k in ("x", "y", "generator") if k in kw]
+            evaluation += [kw[k] for k in ("validation_data",) if k in kw]
+        for loop in s.ctx.loops:
+            loops.add(id(loop))
+            if isinstance(loop, ast.While):
+                drawing.add(id(loop))  # `while ...: x, y = next(it)`: the loop draws its batches itself
+            if isinstance(loop, (ast.For, ast.AsyncFor)):
+                train.append(loop.iter)
+            elif isinstance(loop, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+                train += [g.iter for g in loop.generators]
+    for e in f.s.events:
+        q = f.s.qual(e.node.func)
+        if q == "next" and e.node.args and any(id(loop) in drawing for loop in e.ctx.loops):
+            train.append(e.node.args[0])
+        elif getattr(e.node.func, "attr", "") in _EVALUATING:
+            evaluation += e.node.args[:1] + [k.value for k in e.node.keywords if k.arg == "x"]
+    for node in ast.walk(f.s.tree):
+        if id(node) in loops or isinstance(node, (ast.For, ast.AsyncFor)) and _builds(node):
+            continue
+        evaluation += [it for it in ([node.iter] if isinstance(node, (ast.For, ast.AsyncFor)) else
+                                     [g.iter for g in getattr(node, "generators", ())]) if _data_iterable(f, it)]
+    return train, evaluation
+
+
+def _builds(loop):
+    """A loop that fills containers (`parts.append(...)`, `x[i] = ...`) or yields: it builds data rather than
+    evaluates."""
+    for n in ast.walk(loop):
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                n.func.attr in ("append", "extend", "add", "update", "insert", "put"):
+            return True
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) for t in n.targets):
+            return True
     return False
+
+
+def _sampler_used(f, e):
+    """The sampler reaches a loader's `sampler=` / `batch_sampler=`: through names, containers (a dict of
+    samplers built in a comprehension and passed as `sampler=samplers[split]`), parameters and the script's
+    own functions."""
+    return any(n is e.node for n in sources(f, _sampler_sinks(f)))
+
+
+def _sampler_sinks(f):
+    """What the script gives DataLoaders as their sampler (`sampler=`, `batch_sampler=`, or positional)."""
+    out = []
+    for other in f.s.events:
+        out += [k.value for k in other.node.keywords if k.arg in ("sampler", "batch_sampler")]
+        if f.s.qual(other.node.func).split(".")[-1] == "DataLoader":
+            out += other.node.args[3:5]  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, ...)
+    return out
+
+
+def _sampler_as_data(f):
+    """A sampler given to a DataLoader as its data set: the loader indexes the sampler (TypeError at the first
+    batch), and no rank reads its part."""
+    samplers = {id(e.node): e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in names.SAMPLERS}
+    for e in f.s.events:
+        if samplers and f.s.qual(e.node.func).split(".")[-1] == "DataLoader":
+            data = e.node.args[:1] + [k.value for k in e.node.keywords if k.arg == "dataset"]
+            given = next((samplers[id(n)] for n in sources(f, data) if id(n) in samplers), None)
+            if given is not None:
+                return e, given
+    return None
 
 
 def _divided_steps(f):

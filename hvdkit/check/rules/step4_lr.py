@@ -6,6 +6,7 @@ from hvdkit.check import mappings, names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizers, origins, reads_lr
 from hvdkit.check.script import dotted, parents, sums
+from hvdkit.check.sources import returns
 
 
 def judge(f):
@@ -42,8 +43,8 @@ def _lr_expr(f, e):
     if expr is None and e.node.args:
         # PyTorch's optimizers (and its libraries') take the parameters first: Adam(model.parameters(), 1e-3)
         module = f.s.qual(e.node.func).split(".")[0]
-        params_first = module in names.TORCH_LIBRARIES or module not in ("tensorflow", "keras", "sonnet",
-                                                                          "tensorflow_addons") and f.frameworks == {"torch"}
+        lr_first = ("tensorflow", "keras", "sonnet", "tensorflow_addons")
+        params_first = module in names.TORCH_LIBRARIES or module not in lr_first and f.frameworks == {"torch"}
         index = 1 if params_first else 0
         expr = e.node.args[index] if len(e.node.args) > index else None
     return expr
@@ -213,12 +214,13 @@ def _size_powers(f, node, pred=None, seen=None, depth=0, counts=False):
     if isinstance(node, ast.Subscript):
         # `kw["lr"] = kw["lr"] * hvd.size()`: the entry read on the right is the one before the store
         text = ast.unparse(node)
-        before = any(isinstance(p, ast.Assign) and any(ast.unparse(t) == text for t in p.targets) for p in parents(node))
+        before = any(isinstance(p, ast.Assign) and any(ast.unparse(t) == text for t in p.targets)
+                     for p in parents(node))
         return down(mappings.entry_of(f, node, stores=not before) or node.value)
     parts = []
-    if isinstance(node, ast.Call) and f.local_function(node) and _returns(f, node):
+    if isinstance(node, ast.Call) and f.local_function(node) and returns(f, node):
         # the script's own function: the value it settles at, its last return (after a warmup's early ones)
-        parts = [max(_returns(f, node), key=lambda r: r.lineno)]
+        parts = [max(returns(f, node), key=lambda r: r.lineno)]
     elif isinstance(node, ast.Call) and f.s.qual(node.func) != "len":  # a count of items is no factor of the LR
         # and a callable value (a schedule object called with the step) carries the LR it was made with
         parts = _lr_arguments(f, node) + ([node.func] if isinstance(node.func, (ast.Name, ast.Attribute)) else [])
@@ -241,22 +243,11 @@ def _unpacked(f, a, name):
     target, value = a.node.targets[0] if isinstance(a.node, ast.Assign) else None, a.node.value
     if isinstance(target, ast.Tuple) and isinstance(value, ast.Call) and f.local_function(value):
         index = [dotted(t) for t in target.elts].index(name) if name in [dotted(t) for t in target.elts] else None
-        rets = _returns(f, value)
+        rets = returns(f, value)
         if index is not None and rets and all(isinstance(r, ast.Tuple) and len(r.elts) == len(target.elts)
                                               for r in rets):
             return [r.elts[index] for r in rets]
     return [value]
-
-
-def _returns(f, call):
-    """The values a call of the script's own function returns (a method: when one method has that name)."""
-    func = call.func
-    if isinstance(func, ast.Name):
-        body = f.s.funcs.get(func.id)
-    else:
-        found = f.s.methods.get(func.attr, []) if isinstance(func, ast.Attribute) else []
-        body = found[0] if len(found) == 1 else None
-    return [r.value for r in ast.walk(body) if isinstance(r, ast.Return) and r.value is not None] if body else []
 
 
 def _combine(left, right, sign):
