@@ -506,3 +506,43 @@ def test_a_partition_made_only_with_an_option_off_by_default(tmp_path):
     src = torch_trainer(ARGS='    parser.add_argument("--local_rank", type=int, default=0)', SAMPLER=sampler)
     flagged, _, _ = check(tmp_path, src.replace("sampler.set_epoch(epoch)", "pass"))
     assert flagged == {}, flagged
+
+
+# --- class 6: a partition of data each rank shuffled its own way ------------------------------------------------
+SHUFFLED_SUBSET = ("        order = list(range(len(data)))\n"
+                   "        #SHUFFLE#\n"
+                   "        data = torch.utils.data.Subset(data, order)\n"
+                   "        sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())")
+
+
+def test_a_partition_of_data_shuffled_without_a_common_seed_overlaps(tmp_path):
+    src = torch_trainer(SAMPLER=SHUFFLED_SUBSET.replace("#SHUFFLE#", "random.shuffle(order)"))
+    flagged, _, _ = check(tmp_path, src.replace("import argparse\n", "import argparse\nimport random\n"))
+    assert list(flagged) == [3] and "without a common seed" in flagged[3].evidence, flagged
+
+
+def test_a_partition_of_data_shuffled_with_a_common_seed_is_right(tmp_path):
+    src = torch_trainer(SAMPLER=SHUFFLED_SUBSET.replace("#SHUFFLE#", "random.Random(1234).shuffle(order)"))
+    flagged, _, _ = check(tmp_path, src.replace("import argparse\n", "import argparse\nimport random\n"))
+    assert flagged == {}, flagged
+
+
+def test_a_partition_of_data_shuffled_with_a_seed_per_rank_overlaps(tmp_path):
+    per_rank = "random.Random(1234 + hvd.rank()).shuffle(order)"
+    src = torch_trainer(SAMPLER=SHUFFLED_SUBSET.replace("#SHUFFLE#", per_rank))
+    flagged, _, _ = check(tmp_path, src.replace("import argparse\n", "import argparse\nimport random\n"))
+    assert list(flagged) == [3], flagged
+
+
+def test_tfrecord_files_listed_in_a_random_order_then_sharded_overlap(tmp_path):
+    files = 'tf.data.Dataset.list_files("data/train-*.tfrecord"#SHUFFLE#)'
+    src = TF_LOOP.replace("#LOSS#", "tf.reduce_mean(per_example)").replace(
+        "ds = tf.data.Dataset.from_tensor_slices((x / 255.0, y)).shard(hvd.size(), hvd.rank())",
+        f"ds = {files}.shard(hvd.size(), hvd.rank()).interleave(tf.data.TFRecordDataset).map(parse)").replace(
+        "    (x, y), _ = tf.keras.datasets.mnist.load_data()\n", "")
+    parse = "def parse(record):\n    return tf.io.parse_tensor(record, tf.float32), 0\n\n\n"
+    src = src.replace("def make_dataset(", parse + "def make_dataset(")
+    flagged, _, _ = check(tmp_path, src.replace("#SHUFFLE#", ""))
+    assert list(flagged) == [3] and "list_files" in flagged[3].evidence, flagged
+    flagged, _, _ = check(tmp_path, src.replace("#SHUFFLE#", ", shuffle=False"))
+    assert flagged == {}, flagged

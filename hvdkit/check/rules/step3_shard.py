@@ -122,7 +122,7 @@ def judge(f):
         return Finding(WRONG, f"line {both.line} gives the DataLoader a sampler and shuffle=True: PyTorch raises "
                        "ValueError (sampler option is mutually exclusive with shuffle)", both.line,
                        "drop shuffle=True (the DistributedSampler shuffles) and call sampler.set_epoch(epoch)")
-    overlap = _overlapping_subsets(f, picked, parts)
+    overlap = _overlapping_subsets(f, picked, parts) or _shuffled_before_partition(f, parts)
     if overlap is not None:
         return overlap
     copies = _copies(f)
@@ -295,6 +295,82 @@ def _seeded(f, e):
                 not f.mentions(s.node.args[0], f.is_rank):
             return True
     return False
+
+
+# Shuffles of a whole data set: value-returning (a permutation, a shuffled copy, tf.data's shuffle, list_files,
+# which shuffles the file names unless told not to) and in place (random.shuffle(x), np.random.shuffle(x)).
+_SHUFFLES = ("permutation", "randperm", "shuffle", "list_files")
+
+
+def _shuffled_before_partition(f, parts):
+    """The data is shuffled on each rank without a common seed, then partitioned: each rank splits its own
+    permutation, so the parts overlap and together miss part of the data."""
+    for p in parts:
+        data = _partitioned(f, p)
+        if data is None:
+            continue
+        made = sources(f, [data], derived)
+        held = {dotted(n) for n in made if isinstance(n, (ast.Name, ast.Attribute))} - {None}
+        at = p if hasattr(p, "order") else _event_at(f, p.node)
+        for e in f.s.events:
+            if at is None or not _before(e, at) or not _shuffle(f, e) or _seeded_alike(f, e):
+                continue  # a shuffle after the partition shuffles each rank's own part: right
+            in_place = result_discarded(e.node) and e.node.args and dotted(e.node.args[0]) in held
+            if any(n is e.node for n in made) or in_place:
+                line = e.node.func.end_lineno if isinstance(e.node.func, ast.Attribute) else e.line
+                return Finding(WRONG, f"line {line} shuffles the data on each rank without a common seed "
+                               f"({f.text(line)}) before the partition at line {p.line}: each rank splits its own "
+                               "permutation, so the parts overlap and together miss part of the data", line,
+                               "seed the shuffle alike on every rank (seed=42), or partition first and shuffle "
+                               "each rank's part")
+    return None
+
+
+def _before(a, b):
+    """Event a runs before event b: in the same call of the function both are in (not a shuffle of one call of
+    make_dataset before the shard of the next call), or earlier in the walk when in different functions."""
+    fa = a.ctx.frames[-1] if a.ctx.frames else None
+    fb = b.ctx.frames[-1] if b.ctx.frames else None
+    same_function = (fa.func if fa else None) is (fb.func if fb else None)
+    return a.order < b.order and (not same_function or fa is fb)
+
+
+def _partitioned(f, p):
+    """The data a partition splits: the receiver of .shard(), a sampler's data set, the sliced value."""
+    node = p.node
+    if isinstance(node, ast.Subscript):
+        return node.value
+    if not isinstance(node, ast.Call):
+        return None
+    if getattr(node.func, "attr", "") == "shard":
+        return node.func.value
+    if f.s.qual(node.func).split(".")[-1] in names.SAMPLERS:
+        return next(iter(node.args[:1] + [k.value for k in node.keywords if k.arg == "dataset"]), None)
+    return None
+
+
+def _shuffle(f, e):
+    q = f.s.qual(e.node.func)
+    last = q.split(".")[-1]
+    if last not in _SHUFFLES or not e.ctx.reached:
+        return False
+    if last == "list_files":
+        kw = {k.arg: k.value for k in e.node.keywords}
+        off = kw.get("shuffle", e.node.args[1] if len(e.node.args) > 1 else None)
+        return not (isinstance(off, ast.Constant) and off.value is False)
+    # np.random.permutation, torch.randperm, random.shuffle, rng.shuffle, sklearn.utils.shuffle, tf.data's
+    # ds.shuffle(buffer)
+    return "random" in q or q.startswith(("torch.", "sklearn.")) or last == "shuffle" and \
+        isinstance(e.node.func, ast.Attribute)
+
+
+def _seeded_alike(f, e):
+    """Seeded the same on every rank: a seed argument that does not depend on the rank, a seeded generator,
+    or a global seed set before (also not by the rank)."""
+    seed = next((k.value for k in e.node.keywords if k.arg in ("random_state", "seed", "generator", "rng")), None)
+    if seed is not None:
+        return not f.mentions(seed, f.is_rank)
+    return _seeded(f, e)
 
 
 def _draw_count(f, e):
