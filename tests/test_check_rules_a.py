@@ -462,8 +462,9 @@ def test_an_evaluation_partition_is_known_by_where_it_goes_not_by_its_name(tmp_p
                                       "    Trainer(args).score(holdout)")
     score = ("    def score(self, data):\n"
              "        part = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())\n"
-             "        hits = sum(int((self.model(x).argmax(1) == y).sum())\n"
-             "                   for x, y in DataLoader(data, sampler=part))\n"
+             "        with torch.no_grad():\n"
+             "            hits = sum(int((self.model(x).argmax(1) == y).sum())\n"
+             "                       for x, y in DataLoader(data, sampler=part))\n"
              "        acc = hvd.allreduce(torch.tensor(hits / len(part)), name=\"holdout_acc\")\n"
              "        if hvd.rank() == 0:\n"
              "            print(f\"holdout accuracy {acc.item():.3f}\")\n\n"
@@ -546,3 +547,69 @@ def test_tfrecord_files_listed_in_a_random_order_then_sharded_overlap(tmp_path):
     assert list(flagged) == [3] and "list_files" in flagged[3].evidence, flagged
     flagged, _, _ = check(tmp_path, src.replace("#SHUFFLE#", ", shuffle=False"))
     assert flagged == {}, flagged
+
+
+# --- class 3: a count divided by hvd.size() is known by what it bounds, not by its name --------------------------
+def _unsharded(rounds, sampler="None", shuffle="shuffle=True"):
+    """The trainer without a partition (every rank shuffles the whole data), its epoch loop bounded by `rounds`."""
+    src = torch_trainer(SAMPLER=f"        sampler = {sampler}")
+    src = src.replace('DataLoader(data, batch_size=CONFIG["batch_size"], sampler=sampler)',
+                      f'DataLoader(data, batch_size=CONFIG["batch_size"], sampler=sampler, {shuffle})'
+                      if sampler == "None" else 'DataLoader(data, batch_size=CONFIG["batch_size"], sampler=sampler)')
+    src = src.replace("            sampler.set_epoch(epoch)\n", "")
+    return src.replace("        for epoch in range(self.args.epochs):", rounds)
+
+
+ROUNDS = ("        n_rounds = math.ceil(self.args.epochs / hvd.size())  # the same samples as one worker\n"
+          "        for epoch in range(n_rounds):")
+
+
+def test_epochs_divided_by_size_over_a_per_rank_shuffle_whatever_their_name(tmp_path):
+    flagged, findings, _ = check(tmp_path, _unsharded(ROUNDS).replace("import os\n", "import math\nimport os\n"))
+    assert flagged == {} and "idiom" in findings[3].evidence, findings[3]
+
+
+def test_epochs_divided_by_size_on_top_of_a_partition(tmp_path):
+    sampler = "DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())"
+    src = _unsharded(ROUNDS, sampler=sampler).replace("import os\n", "import math\nimport os\n")
+    flagged, _, _ = check(tmp_path, src)
+    assert list(flagged) == [3] and "epochs are divided" in flagged[3].evidence, flagged
+
+
+def test_a_division_by_size_named_like_steps_that_bounds_nothing_is_not_the_idiom(tmp_path):
+    rounds = ("        log_steps = max(1, 100 // hvd.size())\n"
+              "        for epoch in range(self.args.epochs):\n"
+              "            if epoch % log_steps == 0:\n"
+              "                print(f\"epoch {epoch}\")")
+    flagged, _, _ = check(tmp_path, _unsharded(rounds))
+    assert list(flagged) == [3] and flagged[3].verdict == "missing", flagged
+
+
+def _main_data(lines):
+    """The trainer, without a sampler, training on the data that `lines` (in main) leave in `mine`."""
+    src = torch_trainer(SAMPLER="        sampler = torch.utils.data.RandomSampler(data)")
+    src = src.replace("            sampler.set_epoch(epoch)\n", "")
+    return src.replace("    Trainer(args).train(build_data())", lines + "\n    Trainer(args).train(mine)")
+
+
+def test_data_picked_by_hand_in_branches_on_the_rank_whatever_its_names(tmp_path):
+    lines = ("    table = build_data(512)\n"
+             "    if hvd.rank() == 0:\n"
+             "        mine = rows(table, 0, 256)\n"
+             "    elif hvd.rank() == 1:\n"
+             "        mine = rows(table, 256, 512)")
+    src = _main_data(lines).replace("def pin(args):", "def rows(table, lo, hi):\n"
+                                    "    return torch.utils.data.Subset(table, range(lo, hi))\n\n\ndef pin(args):")
+    flagged, findings, _ = check(tmp_path, src)
+    assert flagged == {} and findings[3].verdict == OK, findings[3]
+
+
+def test_a_file_per_rank_is_data_by_where_its_content_goes_whatever_reads_it(tmp_path):
+    lines = ("    store = h5py.File(f\"shards/part-{hvd.rank()}.h5\", \"r\")\n"
+             "    mine = TensorDataset(torch.tensor(store[\"x\"][:]), torch.tensor(store[\"y\"][:]))")
+    src = _main_data(lines).replace("import os\n", "import os\n\nimport h5py\n")
+    flagged, findings, _ = check(tmp_path, src)
+    assert flagged == {} and "h5py" in findings[3].evidence, findings[3]
+    # the same file read by every rank: no partition
+    flagged, _, _ = check(tmp_path, src.replace('f"shards/part-{hvd.rank()}.h5"', '"shards/all.h5"'))
+    assert list(flagged) == [3], flagged

@@ -9,7 +9,7 @@ import ast
 
 from hvdkit.check.script import dotted
 
-MAX_DEPTH = 12
+MAX_DEPTH = 30
 
 
 def sources(f, exprs, follow_call=None):
@@ -63,11 +63,19 @@ def _made_of(f, node, follow_call):
 
 
 def _assigned(f, name):
-    out = []
-    for a in f.s.assignments_to(name):
-        if a.node.value is not None:
-            out.append(a.node.value)
-    return out
+    return [v for a in f.s.assignments_to(name) if a.node.value is not None for v in unpacked(f, a, name)]
+
+
+def unpacked(f, a, name):
+    """The values `name` takes from the assignment `a`: the element of a tuple that the script's own function
+    returns (`train, test, steps = load_data(bs)`), else the whole value."""
+    target, value = a.node.targets[0] if isinstance(a.node, ast.Assign) else None, a.node.value
+    if isinstance(target, ast.Tuple) and isinstance(value, ast.Call) and f.local_function(value):
+        names = [dotted(t) for t in target.elts]
+        rets = returns(f, value)
+        if name in names and rets and all(isinstance(r, ast.Tuple) and len(r.elts) == len(names) for r in rets):
+            return [r.elts[names.index(name)] for r in rets]
+    return [value]
 
 
 def returns(f, call):
@@ -85,6 +93,10 @@ def returns(f, call):
 
 def derived(call):
     """For a library call: everything it is given (its receiver, arguments and keywords), as for data built
-    step by step (`DataLoader(ds, sampler=s)`, `ds.shard(n, i).batch(32)`, `enumerate(loader)`)."""
+    step by step (`DataLoader(ds, sampler=s)`, `ds.shard(n, i).batch(32)`, `enumerate(loader)`). A count read
+    off data (`len(x)`, `x.size(1)`, `x.numel()`, `ds.cardinality()`) is not made of it."""
+    if isinstance(call.func, ast.Name) and call.func.id == "len" or isinstance(call.func, ast.Attribute) and \
+            call.func.attr in ("size", "dim", "numel", "nelement", "cardinality", "__len__"):
+        return []
     parts = [call.func.value] if isinstance(call.func, ast.Attribute) else []
     return parts + list(call.args) + [k.value for k in call.keywords]

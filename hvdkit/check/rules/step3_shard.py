@@ -132,12 +132,19 @@ def judge(f):
                        "shard: ds.shard(hvd.size(), hvd.rank()) (or give each rank a different slice)")
     if parts:
         sharded = _sharded_names(f, parts)
-        twice = [d for d in divided if _mentions_name(f, d.left, sharded)]
+        twice = [d for d in divided if _mentions_name(f, getattr(d, "left", d), sharded)]
         if twice:
             d = twice[0]
             return Finding(WRONG, f"steps divided twice: line {d.lineno} divides this rank's own share of the data "
                            f"(already sharded, line {parts[0].line}) by hvd.size() again: an epoch covers 1/size of it",
                            d.lineno, "shard OR divide the steps by hvd.size(), not both")
+        epochs = _divided_epochs(f)
+        if epochs:
+            d = epochs[0]
+            return Finding(WRONG, f"the epochs are divided by hvd.size() (line {d.lineno}: {f.text(d.lineno)}) "
+                           f"although the data is partitioned (line {parts[0].line}): each epoch already covers the "
+                           "data once over all ranks, so together they make 1/size of the sequential passes", d.lineno,
+                           "partition OR divide the epochs (Horovod's idiom for data every rank reads whole), not both")
         before = _len_before_shard(f, sharded)
         if before is not None:
             return Finding(WRONG, f"steps per epoch at line {before.lineno} count the whole data set, not this rank's "
@@ -191,26 +198,41 @@ def _loader_given_rank(f, e):
 
 
 def _per_rank_file(f, e):
-    """Data read from a file whose name holds the rank: a partition made offline, one file per rank."""
+    """Data read from a file whose name holds the rank: a partition made offline, one file per rank. Decided by
+    what the content is used for: it reaches the training (or evaluation) data; weights given to a model are a
+    per-rank checkpoint. Where the flow reaches neither (the content goes into code not read), a reader's name
+    says it is data (a documented fallback: names.DATA_SOURCES; torch.load, which reads both, must be seen
+    feeding the data)."""
     q = f.s.qual(e.node.func)
     last = q.split(".")[-1]
     if ".datasets." in q or q.startswith("datasets."):
         return False  # keras.datasets.x.load_data(path=f"x-{rank}.npz"): a per-rank download cache, same data
-    if "model" in q.lower() or "checkpoint" in q.lower():
-        return False  # load_model / load_checkpoint: a per-rank model file is not training data
     if last == "open" and len(e.node.args) > 1 and not (isinstance(e.node.args[1], ast.Constant)
                                                          and "r" in str(e.node.args[1].value)):
         return False  # a file opened for writing (a per-rank log)
-    if not (names.DATA_SOURCES.match(last) or last in ("open", "load", "loadtxt", "read_csv", "read_parquet")):
+    named = lambda n: _path_text(f, n) and f.mentions(n, f.is_rank)  # noqa: E731 - a predicate for mentions()
+    if not any(f.mentions(a, named) for a in e.node.args[:1] + [k.value for k in e.node.keywords
+                                                                if k.arg in ("file", "path", "filename")]):
         return False
-    if not any(f.mentions(a, f.is_rank) for a in e.node.args[:1] + [k.value for k in e.node.keywords
-                                                                     if k.arg in ("file", "path", "filename")]):
-        return False
-    # Decided by what the file's content is used for: weights given to a model are a per-rank checkpoint;
-    # torch.load reads both, so its result must be seen feeding the data.
     if _loads_weights(f, e):
         return False
+    flows = _flows(f)
+    if id(e.node) in flows.train or id(e.node) in flows.evaluation:
+        return True
+    if not (names.DATA_SOURCES.match(last) or last in ("open", "load", "loadtxt", "read_csv", "read_parquet")):
+        return False
     return _feeds_data(f, e) if q.startswith("torch.") else True
+
+
+def _path_text(f, n):
+    """A string built from parts: an f-string, "x-%d" % r, "x-" + str(r), "x-{}".format(r), os.path.join(...)."""
+    if isinstance(n, ast.JoinedStr):
+        return True
+    if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Mod, ast.Add)):
+        return any(isinstance(c, ast.Constant) and isinstance(c.value, str) for c in (n.left, n.right))
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "format":
+        return isinstance(n.func.value, ast.Constant) and isinstance(n.func.value.value, str)
+    return isinstance(n, ast.Call) and f.s.qual(n.func) in ("os.path.join", "pathlib.Path")
 
 
 WEIGHT_SINKS = ("load_state_dict", "load_weights", "set_weights", "restore", "load_checkpoint")
@@ -251,16 +273,20 @@ def _feeds_data(f, e):
 
 def _branches_by_rank(f):
     """Data chosen by hand in branches on the rank (`if hvd.rank() == 0: data = a ... elif hvd.rank() == 1:
-    data = b`): two or more branches, each for a different rank, each picking data."""
-    picks = []
+    data = b`): two or more branches, each for a different rank, each assigning a value the training reads
+    (or assigning one and training in the branch)."""
+    picks, train = [], _flows(f).train
     for node in ast.walk(f.s.tree):
         if not isinstance(node, ast.If) or not f.mentions(node.test, f.is_rank):
             continue
         if not (isinstance(node.test, ast.Compare) and isinstance(node.test.ops[0], ast.Eq)):
             continue
         const = [c.value for c in [node.test.left] + node.test.comparators if isinstance(c, ast.Constant)]
-        body = " ".join(ast.unparse(b) for b in node.body)
-        if const and re.search(r"data|set\b|loader|split|half|shard|cluster|part", body, re.I):
+        assigned = [a for b in node.body for a in ast.walk(b) if isinstance(a, (ast.Assign, ast.AnnAssign))]
+        # the value reaches the training data, or the branch both picks a value and trains
+        trains_here = any(any(g.test is node.test and g.branch for g in s.ctx.guards) for s in f.steps)
+        feeds = any(id(a.value) in train for a in assigned) or assigned and trains_here
+        if const and feeds:
             picks.append((const[0], node))
     if len({c for c, _ in picks}) >= 2:
         return [_Pseudo(picks[0][1])]
@@ -279,8 +305,12 @@ def _random_picks(f):
 
 
 def _seeded(f, e):
-    """The pick is the same on every rank: a seed keyword, or a constant global seed set before it."""
+    """The pick is the same on every rank: a seed keyword, no shuffling at all (train_test_split(...,
+    shuffle=False)), or a constant global seed set before it."""
     if any(k.arg in ("random_state", "seed", "generator", "rng") for k in e.node.keywords):
+        return True
+    if any(k.arg == "shuffle" and isinstance(k.value, ast.Constant) and k.value.value is False
+           for k in e.node.keywords):
         return True
     receiver = e.node.func.value if isinstance(e.node.func, ast.Attribute) else None
     seeded_maker = lambda n: isinstance(n, ast.Call) and bool(n.args or n.keywords) and \
@@ -459,13 +489,14 @@ def _called_names(f, node):
 
 
 def _sampler_and_shuffle(f):
+    """DataLoader(sampler=s, shuffle=True) with s a sampler on some path (not None on every one)."""
     for e in f.s.events:
         if f.s.qual(e.node.func).split(".")[-1] != "DataLoader":
             continue
         kw = {k.arg: k.value for k in e.node.keywords}
         sh = kw.get("shuffle")
-        if "sampler" in kw and not (isinstance(kw["sampler"], ast.Constant) and kw["sampler"].value is None) and \
-                isinstance(sh, ast.Constant) and sh.value is True:
+        if "sampler" in kw and isinstance(sh, ast.Constant) and sh.value is True and \
+                any(isinstance(n, ast.Call) for n in sources(f, [kw["sampler"]])):
             return e
     return None
 
@@ -616,7 +647,7 @@ _EVALUATING = ("evaluate", "predict", "test_on_batch", "predict_on_batch", "eval
 def _training_inputs(f):
     """([what the optimizer steps consume], [what is evaluated]): the iterables of the loops around each
     optimizer step (and what next() draws inside a while loop around one), fit's data; evaluate/predict's
-    data, fit's validation_data, the data iterated by other loops that build nothing."""
+    data, fit's validation_data, the data iterated by loops that run with gradients off and build nothing."""
     train, evaluation, loops, drawing = [], [], set(), set()
     for s in f.steps:
         attr = getattr(s.node.func, "attr", "")
@@ -639,11 +670,38 @@ def _training_inputs(f):
         elif getattr(e.node.func, "attr", "") in _EVALUATING:
             evaluation += e.node.args[:1] + [k.value for k in e.node.keywords if k.arg == "x"]
     for node in ast.walk(f.s.tree):
-        if id(node) in loops or isinstance(node, (ast.For, ast.AsyncFor)) and _builds(node):
+        if not isinstance(node, (ast.For, ast.AsyncFor, ast.ListComp, ast.GeneratorExp, ast.SetComp)) or \
+                id(node) in loops or isinstance(node, (ast.For, ast.AsyncFor)) and _builds(node) or \
+                not _gradients_off(f, node):
             continue
-        evaluation += [it for it in ([node.iter] if isinstance(node, (ast.For, ast.AsyncFor)) else
-                                     [g.iter for g in getattr(node, "generators", ())]) if _data_iterable(f, it)]
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            iters = [node.iter]
+        else:  # a comprehension builds a value, unless a reduction takes it: sum(... for x, y in loader)
+            iters = [g.iter for g in getattr(node, "generators", ()) if _reduced(f, node)]
+        evaluation += [it for it in iters if _data_iterable(f, it)]
     return train, evaluation
+
+
+def _gradients_off(f, loop):
+    """The loop runs with gradients off, as an evaluation does: inside `with torch.no_grad()` (or
+    inference_mode, set_grad_enabled(False)), or after `model.eval()` in the same function. (A loop over a
+    model's layers, or one that only prepares data, is no evaluation.)"""
+    for p in parents(loop):
+        if isinstance(p, (ast.With, ast.AsyncWith)) and any(
+                isinstance(i.context_expr, ast.Call) and f.s.qual(i.context_expr.func).split(".")[-1] in
+                ("no_grad", "inference_mode", "set_grad_enabled") for i in p.items):
+            return True
+        if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return any(isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "eval" and not n.args
+                       and n.lineno <= loop.lineno for n in ast.walk(p))
+    return False
+
+
+def _reduced(f, comprehension):
+    """The comprehension's values are reduced to a number: sum(...), min, max, any, all, x.mean()."""
+    parent = getattr(comprehension, "parent", None)
+    return isinstance(parent, ast.Call) and (f.s.qual(parent.func) in ("sum", "min", "max", "any", "all") or
+                                             getattr(parent.func, "attr", "") == "mean")
 
 
 def _builds(loop):
@@ -663,8 +721,9 @@ def _builds(loop):
 def _sampler_used(f, e):
     """The sampler reaches a loader's `sampler=` / `batch_sampler=`: through names, containers (a dict of
     samplers built in a comprehension and passed as `sampler=samplers[split]`), parameters and the script's
-    own functions."""
-    return any(n is e.node for n in sources(f, _sampler_sinks(f)))
+    own functions. One given to a loader as its data set is used too, wrongly (judge() says so first)."""
+    given = _sampler_as_data(f)
+    return any(n is e.node for n in sources(f, _sampler_sinks(f))) or given is not None and given[1].node is e.node
 
 
 def _sampler_sinks(f):
@@ -691,29 +750,69 @@ def _sampler_as_data(f):
 
 
 def _divided_steps(f):
-    """Divisions by hvd.size() that set how many steps (or epochs) a rank takes."""
-    out = []
-    for node in ast.walk(f.s.tree):
-        if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv))
-                and f.mentions(node.right, f.is_size)):
-            continue
-        for p in parents(node):
-            if isinstance(p, ast.keyword) and p.arg:
-                if p.arg in names.STEP_KWARGS:
-                    out.append(node)
-                break
-            if isinstance(p, ast.Call) and f.s.qual(p.func).split(".")[-1] in ("take", "range", "islice"):
-                out.append(node)
-                break
-            if isinstance(p, (ast.Assign, ast.AugAssign)):
-                t = p.targets[0] if isinstance(p, ast.Assign) else p.target
-                name = dotted(t) or ""
-                if names.STEP_NAMES.search(name) and not names.EVAL_NAMES.search(name) and "lr" not in name.lower():
-                    out.append(node)
-                break
-            if isinstance(p, ast.stmt):
-                break
-    return out
+    """Divisions by hvd.size() whose value sets how many steps (or epochs) a rank takes: it reaches a step
+    count (`steps_per_epoch=`, `epochs=`, ...), a take()/islice()/range() bound, or the test that ends a loop
+    around the optimizer steps (`if i >= steps: break`, `while step < steps:`)."""
+    steps, epochs = _count_sinks(f)
+    made = {id(n) for n in sources(f, steps + epochs, _numeric(f))}
+    return [n for n in ast.walk(f.s.tree) if id(n) in made and isinstance(n, ast.BinOp)
+            and isinstance(n.op, (ast.Div, ast.FloorDiv)) and f.mentions(n.right, f.is_size)] + _counted(f, steps)
+
+
+def _counted(f, tests):
+    """A counter the loop's end test reads, advanced by a multiple of hvd.size() (`step += batch *
+    hvd.size()` with `if step >= total: break`): the steps are divided by hvd.size() as surely. The value
+    added is returned as the division."""
+    read = {dotted(n) for t in tests for n in ast.walk(t) if isinstance(n, (ast.Name, ast.Attribute))} - {None}
+    return [a.node.value for name in read for a in f.s.assignments_to(name)
+            if isinstance(a.node, ast.AugAssign) and isinstance(a.node.op, ast.Add)
+            and f.mentions(a.node.value, f.is_global_size)]
+
+
+def _divided_epochs(f):
+    """The divisions by hvd.size() that set the number of epochs (fit's `epochs=`, the bound of a loop around a
+    training loop)."""
+    made = {id(n) for n in sources(f, _count_sinks(f)[1], _numeric(f))}
+    return [d for d in _divided_steps(f) if id(d) in made]
+
+
+def _count_sinks(f):
+    """([what sets the steps of an epoch], [what sets the epochs])."""
+    steps, epochs = [], []
+    for e in f.s.events:
+        for k in e.node.keywords:
+            if k.arg in names.STEP_KWARGS:
+                (epochs if k.arg == "epochs" else steps).append(k.value)
+        if f.s.qual(e.node.func).split(".")[-1] in ("take", "range", "islice"):
+            steps += e.node.args
+    for s in f.steps:
+        loops = [loop for loop in s.ctx.loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While, ast.ListComp,
+                                                                   ast.GeneratorExp, ast.SetComp, ast.DictComp))]
+        for i, loop in enumerate(loops):
+            outer = i < len(loops) - 1  # a loop around the loop over batches counts epochs
+            bounds = [loop.test] if isinstance(loop, ast.While) else []
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Call) and \
+                    f.s.qual(loop.iter.func) == "range":
+                bounds += loop.iter.args
+            if not outer:  # the tests that end the loop over batches early
+                bounds += [n.test for n in ast.walk(loop) if isinstance(n, ast.If) and n.body
+                           and _ends(f, n.body[-1])]
+            (epochs if outer else steps).extend(bounds)
+    return steps, epochs
+
+
+def _ends(f, stmt):
+    """The statement ends the loop (or the run): break, return, raise, sys.exit()."""
+    return isinstance(stmt, (ast.Break, ast.Return, ast.Raise)) or isinstance(stmt, ast.Expr) and \
+        isinstance(stmt.value, ast.Call) and f.s.qual(stmt.value.func) in ("sys.exit", "exit", "quit", "os._exit")
+
+
+_NUMERIC = ("int", "float", "round", "abs", "max", "min", "math.ceil", "math.floor", "numpy.ceil", "numpy.floor")
+
+
+def _numeric(f):
+    """A count made by a numeric function (`int(math.ceil(n / hvd.size()))`) is made of its arguments."""
+    return lambda call: call.args if f.s.qual(call.func) in _NUMERIC else []
 
 
 def _sharded_names(f, parts):

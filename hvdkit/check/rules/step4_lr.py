@@ -6,7 +6,7 @@ from hvdkit.check import mappings, names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizers, origins, reads_lr
 from hvdkit.check.script import dotted, parents, sums
-from hvdkit.check.sources import returns
+from hvdkit.check.sources import returns, unpacked
 
 
 def judge(f):
@@ -237,19 +237,6 @@ def _size_powers(f, node, pred=None, seen=None, depth=0, counts=False):
     return set().union(*[down(p) for p in parts]) if parts else {0}
 
 
-def _unpacked(f, a, name):
-    """The values `name` takes from the assignment `a`: the element of a tuple that the script's own function
-    returns (`train, test, steps = load_data(bs)`), else the whole value."""
-    target, value = a.node.targets[0] if isinstance(a.node, ast.Assign) else None, a.node.value
-    if isinstance(target, ast.Tuple) and isinstance(value, ast.Call) and f.local_function(value):
-        index = [dotted(t) for t in target.elts].index(name) if name in [dotted(t) for t in target.elts] else None
-        rets = returns(f, value)
-        if index is not None and rets and all(isinstance(r, ast.Tuple) and len(r.elts) == len(target.elts)
-                                              for r in rets):
-            return [r.elts[index] for r in rets]
-    return [value]
-
-
 def _combine(left, right, sign):
     """The powers of a product (sign 1) or a quotient (sign -1), kept within [-3, 3]."""
     return {max(-3, min(3, a + sign * b)) for a in left for b in right}
@@ -269,7 +256,7 @@ def _name_powers(f, node, seen, down):
         if isinstance(a.node, ast.AugAssign) and isinstance(a.node.op, (ast.Mult, ast.Div, ast.FloorDiv)):
             continue
         # assignments_to() gives `a, b = x, y` each its own element; `a, b = f()` takes f's returned element
-        plain |= set().union(*[down(v) for v in _unpacked(f, a, name)])
+        plain |= set().union(*[down(v) for v in unpacked(f, a, name)])
     for a in _default_run(f, f.s.assignments_to(name)):
         if isinstance(a.node, ast.AugAssign) and isinstance(a.node.op, (ast.Mult, ast.Div, ast.FloorDiv)):
             sign = 1 if isinstance(a.node.op, ast.Mult) else -1
