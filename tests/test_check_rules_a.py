@@ -613,3 +613,11 @@ def test_a_file_per_rank_is_data_by_where_its_content_goes_whatever_reads_it(tmp
     # the same file read by every rank: no partition
     flagged, _, _ = check(tmp_path, src.replace('f"shards/part-{hvd.rank()}.h5"', '"shards/all.h5"'))
     assert list(flagged) == [3], flagged
+
+
+def test_a_shuffle_before_the_partition_behind_an_option_is_wrong_with_the_option_named(tmp_path):
+    shuffle = "if self.args.shuffle_first:\n            random.shuffle(order)"
+    src = torch_trainer(ARGS='    parser.add_argument("--shuffle-first", action="store_true")',
+                        SAMPLER=SHUFFLED_SUBSET.replace("#SHUFFLE#", shuffle))
+    flagged, _, _ = check(tmp_path, src.replace("import argparse\n", "import argparse\nimport random\n"))
+    assert list(flagged) == [3] and flagged[3].evidence.startswith("with --shuffle-first:"), flagged

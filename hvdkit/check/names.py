@@ -44,7 +44,7 @@ PARTITION_KEYWORDS = (("num_replicas", "rank"), ("global_size", "global_rank"), 
                       ("num_shards", "index"), ("world_size", "rank"), ("num_workers", "worker_index"),
                       ("num_parts", "part"), ("size", "rank"))
 STEP_KWARGS = ("steps_per_epoch", "epochs", "steps", "max_steps", "num_steps")
-STEP_NAMES = re.compile(r"step|epoch|iter|batches|n_batch|num_batch", re.I)
+# Names of evaluation data: step 3 reads them only where the data flow does not say (a documented fallback).
 EVAL_NAMES = re.compile(r"val|test|eval|(^|_|\b)dev(_|\b)", re.I)
 SEEDERS = ("manual_seed", "set_seed", "set_random_seed", "seed")
 DATA_SOURCES = re.compile(r"^(DataLoader|\w*Dataset\w*|from_tensor_slices|load_data|flow\w*|from_generator|"

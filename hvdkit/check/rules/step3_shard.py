@@ -210,17 +210,17 @@ def _per_rank_file(f, e):
     if last == "open" and len(e.node.args) > 1 and not (isinstance(e.node.args[1], ast.Constant)
                                                          and "r" in str(e.node.args[1].value)):
         return False  # a file opened for writing (a per-rank log)
-    named = lambda n: _path_text(f, n) and f.mentions(n, f.is_rank)  # noqa: E731 - a predicate for mentions()
-    if not any(f.mentions(a, named) for a in e.node.args[:1] + [k.value for k in e.node.keywords
-                                                                if k.arg in ("file", "path", "filename")]):
-        return False
-    if _loads_weights(f, e):
-        return False
     flows = _flows(f)
-    if id(e.node) in flows.train or id(e.node) in flows.evaluation:
-        return True
-    if not (names.DATA_SOURCES.match(last) or last in ("open", "load", "loadtxt", "read_csv", "read_parquet")):
+    flowing = id(e.node) in flows.train or id(e.node) in flows.evaluation
+    reader = names.DATA_SOURCES.match(last) or last in ("open", "load", "loadtxt", "read_csv", "read_parquet")
+    if not flowing and not reader:
         return False
+    named = lambda n: _path_text(f, n) and f.mentions(n, f.is_rank)  # noqa: E731 - a predicate for mentions()
+    given = e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in ("file", "path", "filename")]
+    if not any(f.mentions(a, f.is_rank) and f.mentions(a, named) for a in given) or _loads_weights(f, e):
+        return False
+    if flowing:
+        return True
     return _feeds_data(f, e) if q.startswith("torch.") else True
 
 
@@ -348,7 +348,9 @@ def _shuffled_before_partition(f, parts):
             in_place = result_discarded(e.node) and e.node.args and dotted(e.node.args[0]) in held
             if any(n is e.node for n in made) or in_place:
                 line = e.node.func.end_lineno if isinstance(e.node.func, ast.Attribute) else e.line
-                return Finding(WRONG, f"line {line} shuffles the data on each rank without a common seed "
+                options = _off_default(f, e)  # a shuffle only with an option on: wrong with it, named
+                return Finding(WRONG, (f"with {', '.join(options)}: " if options else "") +
+                               f"line {line} shuffles the data on each rank without a common seed "
                                f"({f.text(line)}) before the partition at line {p.line}: each rank splits its own "
                                "permutation, so the parts overlap and together miss part of the data", line,
                                "seed the shuffle alike on every rank (seed=42), or partition first and shuffle "

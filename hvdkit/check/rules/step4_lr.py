@@ -1,6 +1,7 @@
 """Step 4: the learning rate scaled by the number of ranks (gradients are averaged)."""
 import ast
 import re
+import weakref
 
 from hvdkit.check import mappings, names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
@@ -105,7 +106,9 @@ def _same_update(f):
         if e.ctx.reached and f.api(e, *names.WRAPPERS) and sums(e.node):
             return "sum", (f"the gradients are summed over ranks (op=hvd.Sum, line {e.line}): the update is that of "
                            "averaged gradients with the LR x hvd.size()")
-    for e in _default_run(f, [e for e in f.s.events if e.ctx.reached]):
+    batching = [e for e in f.s.events if e.ctx.reached and (any(k.arg == "batch_size" for k in e.node.keywords) or
+                                                           getattr(e.node.func, "attr", "") == "batch")]
+    for e in _default_run(f, batching):
         sinks = [k.value for k in e.node.keywords if k.arg == "batch_size"]
         sinks += e.node.args[:1] if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "batch" else []
         if any(_divided(_size_powers(f, x, counts=True)) for x in sinks) and not _loss_over_global_batch(f):
@@ -268,10 +271,17 @@ def _name_powers(f, node, seen, down):
     return out or {0}
 
 
+_DEFAULT_RUN = weakref.WeakKeyDictionary()  # per Facts: {id(event): runs on the default run}
+
+
 def _default_run(f, events):
     """The events that run when every option has its declared default (an assignment behind `if
     args.scale_lr:` with the option off by default does not)."""
-    return [e for e in events if values.runs(f.s, e, f.path_guards(e), defaults=True).kind != "never"]
+    known = _DEFAULT_RUN.setdefault(f, {})
+    for e in events:
+        if id(e) not in known:
+            known[id(e)] = not e.ctx.guards or values.runs(f.s, e, f.path_guards(e), defaults=True).kind != "never"
+    return [e for e in events if known[id(e)]]
 
 
 def _scaled(powers):
