@@ -621,3 +621,18 @@ def test_a_shuffle_before_the_partition_behind_an_option_is_wrong_with_the_optio
                         SAMPLER=SHUFFLED_SUBSET.replace("#SHUFFLE#", shuffle))
     flagged, _, _ = check(tmp_path, src.replace("import argparse\n", "import argparse\nimport random\n"))
     assert list(flagged) == [3] and flagged[3].evidence.startswith("with --shuffle-first:"), flagged
+
+
+def test_a_device_index_from_a_helper_the_source_does_not_show_is_no_evidence(tmp_path):
+    device = "        self.device = torch.device(f\"cuda:{gpu_for(hvd)}\")"
+    src = torch_trainer(DEVICE=device).replace("import os\n", "import os\n\nfrom cluster import gpu_for\n")
+    flagged, _, _ = check(tmp_path, src)
+    assert 2 not in flagged, flagged
+
+
+def test_a_schedule_value_from_code_not_shown_is_no_evidence(tmp_path):
+    schedule = ("            for group in self.optimizer.param_groups:\n"
+                "                group[\"lr\"] = warmup_cosine(epoch, self.args.epochs)")
+    src = torch_trainer(SCHEDULE=schedule).replace("import os\n", "import os\n\nfrom schedules import warmup_cosine\n")
+    flagged, _, _ = check(tmp_path, src)
+    assert 4 not in flagged, flagged

@@ -183,7 +183,8 @@ def _hard_coded_gpu(f):
     """A GPU index every rank shares, whatever was pinned: .to('cuda:1'), .cuda(0), torch.device('cuda:0'),
     'cuda:' joined with a value of a configuration or an option (`'cuda:' + str(cfg['gpu_id'])`,
     f"cuda:{args.gpu}", torch.device("cuda", args.gpu)), or an option given to torch.device alone (its
-    default None raises TypeError there). `torch.cuda.current_device()` is the pinned GPU."""
+    default None raises TypeError there). `torch.cuda.current_device()` is the pinned GPU; an index from a
+    call the source does not show is no evidence."""
     out = []
     for e in f.s.events:
         attr = getattr(e.node.func, "attr", "")
@@ -206,23 +207,51 @@ def _hard_coded_gpu(f):
 
 
 def _names_an_index(f, n):
-    """A device string or call that names a GPU index: 'cuda:1', 'cuda:' + x, 'cuda:%d' % x, f'cuda:{x}',
-    'cuda:{}'.format(x), torch.device('cuda', x)."""
+    """A device string or call that names a GPU index every rank computes alike: 'cuda:1', or 'cuda:' + x,
+    'cuda:%d' % x, f'cuda:{x}', 'cuda:{}'.format(x), torch.device('cuda', x) with x shared (see _shared)."""
     def cuda_text(c, pattern):
         return isinstance(c, ast.Constant) and isinstance(c.value, str) and re.fullmatch(pattern, c.value) is not None
     if cuda_text(n, r"cuda:\d+"):
         return True
+    index = None
     if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add) and cuda_text(n.left, r"cuda:"):
+        index = [n.right]
+    elif isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) and cuda_text(n.left, r"cuda:%\w"):
+        index = [n.right]
+    elif isinstance(n, ast.JoinedStr) and n.values and cuda_text(n.values[0], r"cuda:"):
+        index = [v.value for v in n.values if isinstance(v, ast.FormattedValue)]
+    elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "format" and \
+            cuda_text(n.func.value, r"cuda:\{\w*\}"):
+        index = n.args
+    elif isinstance(n, ast.Call) and f.s.qual(n.func) == "torch.device" and len(n.args) == 2 and \
+            cuda_text(n.args[0], r"cuda"):
+        index = n.args[1:]
+    return bool(index) and all(_shared(f, i) for i in index)
+
+
+def _shared(f, node, depth=0):
+    """Every rank computes the same value (or the global rank, which the caller names): constants, options,
+    configuration entries (`cfg["gpu_id"]`: the same file on every rank), and names assigned only those. A
+    value from a call the source does not show is not known to be shared: no verdict rests on it."""
+    if depth > 12:
+        return False
+    down = lambda x: _shared(f, x, depth + 1)  # noqa: E731 - a local shorthand
+    if isinstance(node, ast.Constant) or f.is_rank(node):
         return True
-    if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) and cuda_text(n.left, r"cuda:%\w"):
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+    if isinstance(node, ast.Attribute) and f.ev.flag(node, None) is not None:
         return True
-    if isinstance(n, ast.JoinedStr) and n.values and cuda_text(n.values[0], r"cuda:") and \
-            any(isinstance(v, ast.FormattedValue) for v in n.values):
-        return True
-    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "format":
-        return cuda_text(n.func.value, r"cuda:\{\w*\}")
-    return isinstance(n, ast.Call) and f.s.qual(n.func) == "torch.device" and len(n.args) == 2 and \
-        cuda_text(n.args[0], r"cuda")
+    if isinstance(node, ast.Call):
+        return f.s.qual(node.func) in ("str", "int") and all(down(a) for a in node.args)
+    if isinstance(node, ast.BinOp):
+        return down(node.left) and down(node.right)
+    name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if name is None:
+        return False
+    assigned = [a.node.value for a in f.s.assignments_to(name) if a.node.value is not None]
+    assigned += f.frames_binding(name) if isinstance(node, ast.Name) else []
+    return bool(assigned) and all(down(v) for v in assigned)
 
 
 def _current_device(n):

@@ -7,7 +7,7 @@ from hvdkit.check import mappings, names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizers, origins, reads_lr
 from hvdkit.check.script import dotted, parents, sums
-from hvdkit.check.sources import returns, unpacked
+from hvdkit.check.sources import returns, sources, unpacked
 
 
 def judge(f):
@@ -173,8 +173,25 @@ def _setter_verdict(f, st, same):
         return Finding(OK, f"the LR is set scaled by hvd.size(): {text}", st.line)
     if same is not None:
         return Finding(OK, f"the LR is set unscaled ({text}), and rightly: {same[1]}", st.line)
+    if not _readable(f, st.value):
+        return None  # the value comes from code not shown here (a project's scheduler): no evidence either way
     return Finding(WRONG, f"line {st.line} sets the LR to a value not scaled by hvd.size() ({text}): it overwrites "
                    "the optimizer's LR from then on", st.line, fix)
+
+
+# Modules whose functions cannot scale an LR by the number of ranks on their own (math, arrays, the frameworks).
+_PLAIN = ("math", "numpy", "torch", "tensorflow", "keras", "horovod", "hvdkit", "float", "int", "min", "max", "round",
+          "abs", "pow", "sum", "len", "range", "enumerate", "zip")
+
+
+def _readable(f, expr):
+    """Every call the value is made of is shown: the script's own functions (followed), Python's numbers and
+    the frameworks' math. A call into a project module or another library may scale it unseen."""
+    for n in sources(f, [expr]):
+        if isinstance(n, ast.Call) and not f.local_function(n) and not f.s.is_hvd_query(n, "size", "rank"):
+            if f.s.qual(n.func).split(".")[0] not in _PLAIN:
+                return False
+    return True
 
 
 # Keras schedules' positional parameters, in order: only the learning-rate ones are on the LR's path.
