@@ -636,3 +636,58 @@ def test_a_schedule_value_from_code_not_shown_is_no_evidence(tmp_path):
     src = torch_trainer(SCHEDULE=schedule).replace("import os\n", "import os\n\nfrom schedules import warmup_cosine\n")
     flagged, _, _ = check(tmp_path, src)
     assert 4 not in flagged, flagged
+
+
+ABSL_CLICK = '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import horovod.torch as hvd
+#IMPORTS#
+from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data.distributed import DistributedSampler
+
+#DECLARE#
+def main(#PARAMS#):
+    hvd.init()
+    torch.cuda.set_device(hvd.local_rank())
+    model = nn.Linear(16, 2).cuda()
+    if #DP#:
+        model = nn.DataParallel(model)
+    x = torch.randn(256, 16)
+    data = TensorDataset(x, (x.sum(1) > 0).long())
+    sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+    opt = torch.optim.SGD(model.parameters(), lr=0.01 * hvd.size())
+    opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+    hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+    for epoch in range(2):
+        sampler.set_epoch(epoch)
+        for xb, yb in DataLoader(data, batch_size=32, sampler=sampler):
+            opt.zero_grad()
+            F.cross_entropy(model(xb.cuda()), yb.cuda()).backward()
+            opt.step()
+
+
+#RUN#
+'''
+ABSL = {"IMPORTS": "from absl import app, flags", "PARAMS": "argv",
+        "DECLARE": 'FLAGS = flags.FLAGS\nflags.DEFINE_bool("dp", {default}, "one rank per node over its GPUs")\n\n',
+        "DP": "FLAGS.dp", "RUN": 'if __name__ == "__main__":\n    app.run(main)'}
+CLICK = {"IMPORTS": "import click", "PARAMS": "dp",
+         "DECLARE": '@click.command()\n@click.option("--dp", is_flag=True, default={default})', "DP": "dp",
+         "RUN": 'if __name__ == "__main__":\n    main()'}
+
+
+def _declared(parts, default):
+    src = ABSL_CLICK
+    for key, text in parts.items():
+        src = src.replace(f"#{key}#", text.replace("{default}", default))
+    return src
+
+
+def test_absl_and_click_flags_take_their_declared_defaults(tmp_path):
+    for parts in (ABSL, CLICK):
+        flagged, _, notes = check(tmp_path, _declared(parts, "False"))
+        assert 2 not in flagged and any("--dp" in n for n in notes), (parts["IMPORTS"], flagged, notes)
+        flagged, _, _ = check(tmp_path, _declared(parts, "True"))
+        assert 2 in flagged and "DataParallel" in flagged[2].evidence, (parts["IMPORTS"], flagged)

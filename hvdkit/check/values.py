@@ -115,7 +115,7 @@ class Evaluator:
         script's functions that return it (True / False; None: a name already being followed)."""
         if depth > 12 or node is None:
             return False
-        if flags.parses(self.s, node):
+        if flags.parses(self.s, node) or self.s.qual(node) == "absl.flags.FLAGS":
             return True
         if isinstance(node, ast.Name) and frame is not None and node.id in frame.bindings:
             b = frame.bindings[node.id]
