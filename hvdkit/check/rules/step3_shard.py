@@ -176,7 +176,8 @@ def judge(f):
                            f"(line {finite.lineno}) is not repeated: an epoch ends at its own end, and each rank reads "
                            "all of it until the cap is smaller than its number of batches", d.lineno,
                            "shard the data (ds.shard(hvd.size(), hvd.rank())), or repeat() it before take()")
-        return Finding(OK, f"Horovod's idiom: a per-rank shuffle and the steps divided by hvd.size() (line "
+        what = "epochs" if any(d is x for x in _divided_epochs(f)) else "steps"
+        return Finding(OK, f"Horovod's idiom: a per-rank shuffle and the {what} divided by hvd.size() (line "
                        f"{d.lineno})", d.lineno)
     return Finding(MISSING, "every rank trains on the whole data set each epoch", None,
                    "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / "
