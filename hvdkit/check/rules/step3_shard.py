@@ -2,11 +2,10 @@
 import ast
 import re
 
-import weakref
-
 from hvdkit.check import names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.script import Event, assigned_name, dotted, parents, result_discarded
+from hvdkit.check.rules.data_flow import flows, over_data, random_maker
 from hvdkit.check.sources import derived, sources
 
 
@@ -103,7 +102,7 @@ def judge(f):
         e = bad_args[0]
         return Finding(WRONG, f"line {e.line} splits the data without hvd.size() and hvd.rank(): {f.text(e.line)}",
                        e.line, "pass num_replicas=hvd.size(), rank=hvd.rank() (or shard(hvd.size(), hvd.rank()))")
-    local = [p for p in sh.local if id(p.node) in _flows(f).train]
+    local = [p for p in sh.local if id(p.node) in flows(f).train]
     if local:
         e = local[0]
         return Finding(WRONG, f"line {e.line} picks this rank's part by hvd.local_rank() ({f.text(e.line)}): on 2 "
@@ -211,8 +210,8 @@ def _per_rank_file(f, e):
     if last == "open" and len(e.node.args) > 1 and not (isinstance(e.node.args[1], ast.Constant)
                                                          and "r" in str(e.node.args[1].value)):
         return False  # a file opened for writing (a per-rank log)
-    flows = _flows(f)
-    flowing = id(e.node) in flows.train or id(e.node) in flows.evaluation
+    seen = flows(f)
+    flowing = id(e.node) in seen.train or id(e.node) in seen.evaluation
     reader = names.DATA_SOURCES.match(last) or last in ("open", "load", "loadtxt", "read_csv", "read_parquet")
     if not flowing and not reader:
         return False
@@ -276,7 +275,7 @@ def _branches_by_rank(f):
     """Data chosen by hand in branches on the rank (`if hvd.rank() == 0: data = a ... elif hvd.rank() == 1:
     data = b`): two or more branches, each for a different rank, each assigning a value the training reads
     (or assigning one and training in the branch)."""
-    picks, train = [], _flows(f).train
+    picks, train = [], flows(f).train
     for node in ast.walk(f.s.tree):
         if not isinstance(node, ast.If) or not f.mentions(node.test, f.is_rank):
             continue
@@ -533,41 +532,10 @@ def _random_batch(f):
     """A random tensor shaped by the batch size: a benchmark's single synthetic batch. Not one made inside a
     loop over a data set (in the step that loop calls): that is noise, a latent vector or augmentation."""
     for e in f.s.events:
-        if _random_maker(f, e.node) and not any(_over_data(f, loop) for loop in e.ctx.loops):
+        if random_maker(f, e.node) and not any(over_data(f, loop) for loop in e.ctx.loops):
             if any(re.search(r"batch", ast.unparse(a), re.I) for a in e.node.args[:1] + e.node.args[1:2]):
                 return e
     return None
-
-
-def _random_maker(f, call):
-    q = f.s.qual(call.func)
-    return bool(names.RANDOM_MAKERS.match(q.split(".")[-1]) and "random" in q or
-                q in ("torch.randn", "torch.rand", "torch.randint"))
-
-
-def _over_data(f, loop):
-    """A for loop over batches of data: not over a count (range, itertools.count) and not over random
-    tensors (a synthetic data set is still synthetic)."""
-    return isinstance(loop, (ast.For, ast.AsyncFor)) and _data_iterable(f, loop.iter)
-
-
-COUNTERS = ("range", "itertools.count", "itertools.repeat")
-WRAPPING_ITERABLES = ("enumerate", "zip", "iter", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "itertools.cycle",
-                      "itertools.islice")
-
-
-def _data_iterable(f, it):
-    q = f.s.qual(it.func) if isinstance(it, ast.Call) else ""
-    if q in WRAPPING_ITERABLES:  # enumerate(tqdm(loader)) walks the loader; zip(range(n), loader) too
-        return any(_data_iterable(f, a) for a in it.args)
-    if isinstance(it, (ast.Constant, ast.List, ast.Tuple)) or q in COUNTERS:
-        return False
-    if f.mentions(it, lambda n: isinstance(n, ast.Call) and _random_maker(f, n)):
-        return False
-    source = lambda n: isinstance(n, ast.Call) and names.DATA_SOURCES.match(  # noqa: E731
-        f.s.qual(n.func).split(".")[-1] or "") is not None
-    return f.mentions(it, source) or not f.mentions(it, lambda n: isinstance(n, ast.Call)
-                                                     and f.s.qual(n.func) in COUNTERS)
 
 
 class _Pseudo:
@@ -609,10 +577,10 @@ def _is_eval(f, e):
     fit's validation_data, a loop with no optimizer step that builds nothing) and not what the optimizer steps
     consume. When the walk sees it reach neither (it goes into code not read), the names say (a documented
     fallback: val/test/eval/dev in the name it is assigned to or the data it splits)."""
-    flows, node = _flows(f), e.node
-    if id(node) in flows.train:
+    seen, node = flows(f), e.node
+    if id(node) in seen.train:
         return False
-    if id(node) in flows.evaluation:
+    if id(node) in seen.evaluation:
         return True
     if isinstance(node, ast.Subscript):
         return False  # x[rank::size]: a part of the training data unless it is seen to feed evaluation alone
@@ -622,103 +590,6 @@ def _is_eval(f, e):
     else:  # range(rank, n, size): the statement it is part of
         text = ast.unparse(parent) if parent is not None else ""
     return bool(names.EVAL_NAMES.search(text))
-
-
-class _Flows:
-    """Ids of the nodes the training data (what the optimizer steps consume) and the evaluation data are made
-    of, through the script's data flow."""
-
-    def __init__(self, f):
-        train, evaluation = _training_inputs(f)
-        self.train = {id(n) for n in sources(f, train, derived)}
-        # where the walk sees no training, a loop over data is no evidence of evaluation either
-        self.evaluation = {id(n) for n in sources(f, evaluation, derived)} if train else set()
-
-
-_FLOWS = weakref.WeakKeyDictionary()
-
-
-def _flows(f):
-    if f not in _FLOWS:
-        _FLOWS[f] = _Flows(f)
-    return _FLOWS[f]
-
-
-_EVALUATING = ("evaluate", "predict", "test_on_batch", "predict_on_batch", "evaluate_generator", "predict_generator")
-
-
-def _training_inputs(f):
-    """([what the optimizer steps consume], [what is evaluated]): the iterables of the loops around each
-    optimizer step (and what next() draws inside a while loop around one), fit's data; evaluate/predict's
-    data, fit's validation_data, the data iterated by loops that run with gradients off and build nothing."""
-    train, evaluation, loops, drawing = [], [], set(), set()
-    for s in f.steps:
-        attr = getattr(s.node.func, "attr", "")
-        if attr in ("fit", "fit_generator", "train_on_batch"):
-            kw = {k.arg: k.value for k in s.node.keywords}
-            train += s.node.args[:2] + [kw[k] for k in ("x", "y", "generator") if k in kw]
-            evaluation += [kw[k] for k in ("validation_data",) if k in kw]
-        for loop in s.ctx.loops:
-            loops.add(id(loop))
-            if isinstance(loop, ast.While):
-                drawing.add(id(loop))  # `while ...: x, y = next(it)`: the loop draws its batches itself
-            if isinstance(loop, (ast.For, ast.AsyncFor)):
-                train.append(loop.iter)
-            elif isinstance(loop, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
-                train += [g.iter for g in loop.generators]
-    for e in f.s.events:
-        q = f.s.qual(e.node.func)
-        if q == "next" and e.node.args and any(id(loop) in drawing for loop in e.ctx.loops):
-            train.append(e.node.args[0])
-        elif getattr(e.node.func, "attr", "") in _EVALUATING:
-            evaluation += e.node.args[:1] + [k.value for k in e.node.keywords if k.arg == "x"]
-    for node in ast.walk(f.s.tree):
-        if not isinstance(node, (ast.For, ast.AsyncFor, ast.ListComp, ast.GeneratorExp, ast.SetComp)) or \
-                id(node) in loops or isinstance(node, (ast.For, ast.AsyncFor)) and _builds(node) or \
-                not _gradients_off(f, node):
-            continue
-        if isinstance(node, (ast.For, ast.AsyncFor)):
-            iters = [node.iter]
-        else:  # a comprehension builds a value, unless a reduction takes it: sum(... for x, y in loader)
-            iters = [g.iter for g in getattr(node, "generators", ()) if _reduced(f, node)]
-        evaluation += [it for it in iters if _data_iterable(f, it)]
-    return train, evaluation
-
-
-def _gradients_off(f, loop):
-    """The loop runs with gradients off, as an evaluation does: inside `with torch.no_grad()` (or
-    inference_mode, set_grad_enabled(False)), or after `model.eval()` in the same function. (A loop over a
-    model's layers, or one that only prepares data, is no evaluation.)"""
-    for p in parents(loop):
-        if isinstance(p, (ast.With, ast.AsyncWith)) and any(
-                isinstance(i.context_expr, ast.Call) and f.s.qual(i.context_expr.func).split(".")[-1] in
-                ("no_grad", "inference_mode", "set_grad_enabled") for i in p.items):
-            return True
-        if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return any(isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "eval" and not n.args
-                       and n.lineno <= loop.lineno for n in ast.walk(p))
-    return False
-
-
-def _reduced(f, comprehension):
-    """The comprehension's values are reduced to a number: sum(...), min, max, any, all, x.mean()."""
-    parent = getattr(comprehension, "parent", None)
-    return isinstance(parent, ast.Call) and (f.s.qual(parent.func) in ("sum", "min", "max", "any", "all") or
-                                             getattr(parent.func, "attr", "") == "mean")
-
-
-def _builds(loop):
-    """A loop that fills containers (`parts.append(...)`, `x[i] = ...`) or yields: it builds data rather than
-    evaluates."""
-    for n in ast.walk(loop):
-        if isinstance(n, (ast.Yield, ast.YieldFrom)):
-            return True
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
-                n.func.attr in ("append", "extend", "add", "update", "insert", "put"):
-            return True
-        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) for t in n.targets):
-            return True
-    return False
 
 
 def _sampler_used(f, e):
