@@ -5,6 +5,7 @@ import re
 from hvdkit.check import names
 from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.rules.held import model_key, resolve, with_values
 from hvdkit.check.script import dotted, loop_bindings, parents
 
 
@@ -60,7 +61,7 @@ def _not_weights(f, e):
         (k.value for k in e.node.keywords if k.arg in ("tensor", "obj", "value")), None)
     if arg is None:
         return False
-    found = _with_assigned_values(f, arg) + _loop_sources(e, arg)
+    found = with_values(f, arg) + _loop_sources(e, arg)
     return not any(_WEIGHTS.search(ast.unparse(x)) for x in found)
 
 
@@ -119,7 +120,7 @@ def _before_variables(f, e):
     if not f.api(e, "broadcast_variables"):
         return None
     arg = e.node.args[0] if e.node.args else next((k.value for k in e.node.keywords if k.arg == "variables"), None)
-    owners = {_resolve(e, dotted(n.value)) for x in ([] if arg is None else _with_assigned_values(f, arg))
+    owners = {resolve(e, dotted(n.value)) for x in ([] if arg is None else with_values(f, arg))
               for n in ast.walk(x) if isinstance(n, ast.Attribute) and n.attr in _VARIABLES and dotted(n.value)}
     for model in sorted(owners - {None}):
         made = [a for a in f.s.assignments_to(model) if a.order < e.order and isinstance(a.node, ast.Assign)]
@@ -132,17 +133,6 @@ def _before_variables(f, e):
                        f"broadcast after the first step (when batch == 0, after apply_gradients), as Horovod's TF2 "
                        f"example does, or call {model}.build(input_shape) first")
     return None
-
-
-def _resolve(event, name):
-    """A dotted name in the caller's terms: a parameter of a walked function replaced by its argument."""
-    for frame in reversed(event.ctx.frames):
-        head, _, rest = (name or "").partition(".")
-        b = frame.bindings.get(head)
-        if b is None or not dotted(b.expr):
-            break
-        name = dotted(b.expr) + ("." + rest if rest else "")
-    return name
 
 
 def _unbuilt(f, value, e, depth=0):
@@ -211,9 +201,9 @@ def _first_build(f, model, e):
         if not same_walk(ev, e) or not ev.ctx.reached:
             continue
         func = ev.node.func
-        if _resolve(ev, dotted(func)) == model:
+        if resolve(ev, dotted(func)) == model:
             return ev
-        if isinstance(func, ast.Attribute) and _resolve(ev, dotted(func.value)) == model and \
+        if isinstance(func, ast.Attribute) and resolve(ev, dotted(func.value)) == model and \
                 (func.attr in _BUILDS or func.attr == "add" and _has_input_shape(f, ev.node)):
             return ev
     return None
@@ -285,7 +275,7 @@ def _trained_not_broadcast(f, casts):
     covered = set()
     for e in casts:
         for arg in e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in ("params", "variables")]:
-            for expr in _with_assigned_values(f, arg) + _loop_sources(e, arg):
+            for expr in with_values(f, arg) + _loop_sources(e, arg):
                 covered |= {dotted(n).split(".")[0] for n in ast.walk(expr)
                             if isinstance(n, (ast.Name, ast.Attribute)) and dotted(n)}
                 covered |= {_owner(n) for n in ast.walk(expr) if isinstance(n, ast.Attribute)} - {None}
@@ -335,24 +325,17 @@ def _loaded_after_broadcast(f, casts):
     return None
 
 
-def _model_key(name):
-    """A model's name without wrappers' attribute (`model.module` is `model`)."""
-    while name and name.endswith((".module", "._orig_mod")):
-        name = name.rsplit(".", 1)[0]
-    return name
-
-
 def _load_targets(f, load):
     """The models a load writes into: the receiver of load_state_dict / load_weights, or what the
     tf.train.Checkpoint being restored tracks (Checkpoint(model=model, optimizer=opt))."""
     func = load.node.func
     if func.attr != "restore":
-        return {_model_key(_resolve(load, dotted(func.value)))} - {None}
+        return {model_key(resolve(load, dotted(func.value)))} - {None}
     out = set()
-    for v in _with_assigned_values(f, func.value):
+    for v in with_values(f, func.value):
         for c in ast.walk(v):
             if isinstance(c, ast.Call) and f.s.qual(c.func).endswith("Checkpoint"):
-                out |= {_model_key(_resolve(load, dotted(a))) for a in c.args + [k.value for k in c.keywords]}
+                out |= {model_key(resolve(load, dotted(a))) for a in c.args + [k.value for k in c.keywords]}
     return out - {None}
 
 
@@ -360,23 +343,8 @@ def _broadcast_models(f, b):
     """The models whose weights a broadcast sends: owners of .state_dict() / .variables / .parameters() ... in
     its argument, through names and a helper's arguments."""
     args = b.node.args[:1] + [k.value for k in b.node.keywords if k.arg in ("params", "variables", "tensor", "obj")]
-    return {_model_key(_resolve(b, _owner(n))) for a in args for x in _with_assigned_values(f, a) + _loop_sources(b, a)
+    return {model_key(resolve(b, _owner(n))) for a in args for x in with_values(f, a) + _loop_sources(b, a)
             for n in ast.walk(x) if isinstance(n, ast.Attribute) and _owner(n)} - {None}
-
-
-def _with_assigned_values(f, expr, limit=200):
-    """The expression and, through names, the values assigned to them (`state = model.state_dict()`) and the
-    arguments a helper was called with; each name followed once."""
-    out, todo, names_seen = [], [expr], set()
-    while todo and len(out) < limit:
-        node = todo.pop()
-        out.append(node)
-        for n in ast.walk(node):
-            if isinstance(n, ast.Name) and n.id not in names_seen:
-                names_seen.add(n.id)
-                todo += [a.node.value for a in f.s.assignments_to(n.id) if a.node.value is not None]
-                todo += f.frames_binding(n.id)
-    return out
 
 
 def _owner(node):
@@ -415,7 +383,7 @@ def _loop_elements(f, node, name):
             bound = [t for t in ast.walk(g.target) if isinstance(t, ast.Name)]
             if name in [t.id for t in bound]:
                 out = []
-                for expr in _with_assigned_values(f, g.iter):
+                for expr in with_values(f, g.iter):
                     elts = expr.values if isinstance(expr, ast.Dict) else getattr(expr, "elts", [])
                     out += [dotted(x) for x in elts if dotted(x)]
                 return out or [name]
