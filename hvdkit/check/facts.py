@@ -144,25 +144,49 @@ class Facts:
 
     def flows_to_callbacks(self, event):
         """A callback object created by `event` ends up in some fit(callbacks=...)."""
-        sinks = [k.value for f in self.fits for k in f.node.keywords if k.arg == "callbacks"]
-        sinks += [f.node.args[5] for f in self.fits if len(f.node.args) > 5]
-        sinks += self._returned_by_calls(sinks)  # callbacks=make_callbacks(args): what it returns
-        names = {dotted(n) for s in sinks for n in ast.walk(s) if isinstance(n, (ast.Name, ast.Attribute))}
-        node = event.node
-        while node is not None and not isinstance(node, ast.stmt):
-            if any(node is s for s in sinks):
-                return True
-            node = getattr(node, "parent", None)
-        if node is None:
-            return False
-        if isinstance(node, (ast.Assign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            return any(dotted(t) in names for t in targets)
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            f = node.value.func
-            return isinstance(f, ast.Attribute) and f.attr in ("append", "extend", "insert") \
-                and dotted(f.value) in names
-        return False
+        return bool(self.fits_given(event))
+
+    def fits_given(self, event):
+        """The fit calls whose callbacks receive the object `event` makes: inline, or through the names
+        that hold it (`cb = X()`, `cbs = [cb]`, `cbs.append(cb)`, `all_cbs = cbs + extra`, a helper's
+        return), whatever those names are."""
+        out = []
+        for fit in self.fits:
+            sinks = [k.value for k in fit.node.keywords if k.arg == "callbacks"] + fit.node.args[5:6]
+            sinks += self._returned_by_calls(sinks)  # callbacks=make_callbacks(args): what it returns
+            if any(n is event.node for s in sinks for n in ast.walk(s)) or \
+                    self._holder_names(event.node) & self._names_into(sinks):
+                out.append(fit)
+        return out
+
+    def _names_into(self, sinks):
+        """Names whose values end up in the expressions `sinks`: the names in them, and (repeatedly) the
+        names in what was assigned, appended, extended or inserted into those."""
+        names, todo = set(), [n for s in sinks for n in ast.walk(s) if isinstance(n, (ast.Name, ast.Attribute))]
+        while todo and len(names) < 500:
+            name = dotted(todo.pop())
+            if not name or name in names:
+                continue
+            names.add(name)
+            values = [a.node.value for a in self.s.assignments_to(name) if a.node.value is not None]
+            values += [a for e in self.s.events if isinstance(e.node.func, ast.Attribute)
+                       and e.node.func.attr in ("append", "extend", "insert") and dotted(e.node.func.value) == name
+                       for a in e.node.args]
+            todo += [n for v in values for n in ast.walk(v) if isinstance(n, (ast.Name, ast.Attribute))]
+        return names
+
+    def _holder_names(self, node):
+        """Names the object made by `node` is put into by its own statement: `cb = X()`, `cbs.append(X())`."""
+        stmt = node
+        while stmt is not None and not isinstance(stmt, ast.stmt):
+            stmt = getattr(stmt, "parent", None)
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            return {dotted(t) for t in targets} - {None}
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and \
+                isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("append", "extend", "insert"):
+            return {dotted(stmt.value.func.value)} - {None}
+        return set()
 
     def _returned_by_calls(self, nodes, depth=0):
         """The values that the script's own functions called inside `nodes` return (and so on, 3 levels)."""

@@ -31,7 +31,12 @@ def reaching(f, node, at, depth=0):
                 if isinstance(b.expr, (ast.Name, ast.Attribute)):
                     return reaching(f, b.expr, call, depth + 1)
                 return [(b.expr, call)]
-            mine = [a for a in every if not a.ctx.frames]
+            mine = []
+            for outer in _enclosing_functions(func):  # a closure's free name: its defining function's
+                mine = [a for a in every if a.ctx.frames and a.ctx.frames[-1].func is outer]
+                if mine:
+                    break
+            mine = mine or [a for a in every if not a.ctx.frames]
     out = []
     for a in reversed(mine):
         out.append((a.node.value, a))
@@ -100,6 +105,34 @@ def _own_nodes(func):
                  if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))]
 
 
+def sources(f, expr, at, depth=0, seen=None):
+    """[(node, event)]: `expr` where the event `at` reads it, then, through each name in it, the values that
+    reach that name (each where its assignment runs), and so on."""
+    seen = set() if seen is None else seen
+    out = [(expr, at)]
+    if depth > 6:
+        return out
+    for n in ast.walk(expr):
+        parent = getattr(n, "parent", None)
+        if not isinstance(n, (ast.Name, ast.Attribute)) or isinstance(parent, ast.Attribute) and parent.value is n:
+            continue  # the whole chain `self.state` is followed, not its `self`
+        key = (dotted(n), id(at))
+        if key[0] is None or key in seen:
+            continue
+        seen.add(key)
+        for v, a in reaching(f, n, at):
+            out += sources(f, v, a, depth + 1, seen)
+    return out
+
+
+def _enclosing_functions(func):
+    node = getattr(func, "parent", None)
+    while node is not None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node
+        node = getattr(node, "parent", None)
+
+
 def conditional(a, at):
     """The event `a` is under a condition that `at` is not under."""
     return any(not any(g.test is h.test for h in at.ctx.guards) for g in a.ctx.guards)
@@ -136,3 +169,61 @@ def model_key(name):
     while name and name.endswith((".module", "._orig_mod")):
         name = name.rsplit(".", 1)[0]
     return name
+
+
+# torch.nn.Module methods that return the module itself: `Net().to(device)` is the Net.
+_SELF_RETURNING = ("to", "cuda", "cpu", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_")
+
+
+def origin(f, node, at, depth=0):
+    """The call that made the object `node` holds where the event `at` reads it (through names, attributes
+    of one instance, parameters, `.to(device)`, and the returns of walked helpers); None when no reaching
+    value is a call."""
+    if depth > 8 or node is None:
+        return None
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _SELF_RETURNING:
+            inner = origin(f, node.func.value, at, depth + 1)
+            if inner is not None:
+                return inner
+        for v, a in returned(f, node):
+            got = origin(f, v, a, depth + 1)
+            if got is not None:
+                return got
+        return node
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        for v, a in reaching(f, node, at):
+            got = origin(f, v, a, depth + 1)
+            if got is not None:
+                return got
+    return None
+
+
+class Ref:
+    """An object named by a dotted name where an event reads it: the call that made the longest prefix of the
+    name that has one (`Net()` for `self.model.head` when self.model holds that Net) and the rest of the name
+    ("head"); with no such call, the name in the caller's terms."""
+
+    def __init__(self, f, name, at):
+        self.f, self.name = f, model_key(resolve(at, name))
+        self.made, self.rest = None, ""
+        parts = (name or "").split(".")
+        for i in range(len(parts), 0, -1):
+            made = origin(f, ast.parse(".".join(parts[:i]), mode="eval").body, at) if parts[0] else None
+            if made is not None:
+                self.made, self.rest = made, ".".join(p for p in parts[i:] if p not in ("module", "_orig_mod"))
+                break
+
+    def within(self, other):
+        """This object is `other` or one of its sub-modules."""
+        if self.made is not None and other.made is not None:
+            if self.made is not other.made:
+                # nn.Sequential(encoder, decoder) holds decoder: a module built from modules
+                return not other.rest and not self.rest and any(
+                    n is self.made for a in other.made.args + [k.value for k in other.made.keywords]
+                    for x in with_values(self.f, a) for n in ast.walk(x))
+            return not other.rest or self.rest == other.rest or self.rest.startswith(other.rest + ".")
+        return bool(self.name) and (self.name == other.name or self.name.startswith(f"{other.name}."))
+
+    def __repr__(self):
+        return f"Ref({self.name!r})"

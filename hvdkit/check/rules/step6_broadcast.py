@@ -1,11 +1,10 @@
 """Step 6: every rank starts from rank 0's weights (and optimizer state)."""
 import ast
-import re
 
 from hvdkit.check import names
 from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.rules.held import model_key, resolve, with_values
+from hvdkit.check.rules.held import Ref, model_key, origin, resolve, sources, with_values
 from hvdkit.check.script import dotted, loop_bindings, parents
 
 
@@ -14,8 +13,8 @@ def judge(f):
     opt_only = [e for e in f.s.events if f.api(e, "broadcast_optimizer_state")]
     elastic = [e for e in f.s.events if f.api(e, *names.ELASTIC_STATES)]
     if elastic and any(e.api[1] == "elastic.run" for e in f.s.api_calls("run")) or elastic and any(
-            "elastic.run" in ast.unparse(d) for node in ast.walk(f.s.tree)
-            for d in getattr(node, "decorator_list", [])):
+            (f.s.api(d.func if isinstance(d, ast.Call) else d) or (None, ""))[1] == "elastic.run"
+            for node in ast.walk(f.s.tree) for d in getattr(node, "decorator_list", [])):
         return Finding(OK, f"elastic state synchronised by hvd.elastic.run: {f.text(elastic[0].line)}", elastic[0].line)
     casts = [e for e in casts if not _not_weights(f, e)]
     opt_only += [e for e in casts if _optimizer_only(f, e)]
@@ -42,27 +41,82 @@ def judge(f):
 
 
 def _optimizer_only(f, e):
-    arg = ast.unparse(e.node.args[0]) if e.node.args else ""
-    return bool(re.search(r"opt", arg)) and \
-        not re.search(r"model|variables\b|weights", arg.replace("opt.variables", ""))
+    """What the broadcast sends is the state of optimizers only (their state_dict or variables, through
+    names), no model's: judged by the objects the state comes from, not by their names."""
+    owners = _sent_owners(f, e)
+    return bool(owners) and all(_is_optimizer(f, o, at) for o, at in owners)
 
 
-# A value that carries weights: a model's variables or state, parameters, a checkpoint's content.
-_WEIGHTS = re.compile(r"model|net|param|weight|variable|state|ckpt|checkpoint|layer|module|tensors|vars", re.I)
+# A model's (or an optimizer's) state, as the frameworks name it.
+_STATE = ("state_dict", "parameters", "named_parameters", "buffers", "named_buffers", "variables",
+          "trainable_variables", "non_trainable_variables", "weights", "trainable_weights", "get_weights")
 _VALUE_BROADCASTS = ("broadcast", "broadcast_", "broadcast_object")
+_SENT = ("params", "variables", "tensor", "obj", "value", "optimizer")
+
+
+def _sent_owners(f, e):
+    """[(node, event)]: the objects whose state a broadcast sends (`model` in hvd.broadcast_parameters(state)
+    with state = model.state_dict(); each element of `for m in (gen, disc)`), each with where it is read."""
+    out = []
+    if f.api(e, "broadcast_state"):  # hvdkit's: given the model and optimizer objects themselves
+        return [(x, e) for a in e.node.args + [k.value for k in e.node.keywords] for x in _elements(f, a, e)]
+    for arg in e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in _SENT]:
+        for expr, at in sources(f, arg, e) + [(it, e) for it in _loop_sources(e, arg)]:
+            for n in ast.walk(expr):
+                if isinstance(n, ast.Attribute) and n.attr in _STATE:
+                    out += [(x, at) for x in _elements(f, n.value, at)]
+    return out
+
+
+def _elements(f, node, at):
+    """A loop variable over a literal collection stands for each element (`m` of `for m in (gen, disc)`, of
+    `for m in modules.values()` with modules a dict literal, `net` of `for net, opt in ((g, og), (d, od))`);
+    anything else stands for itself."""
+    name = dotted(node)
+    for p in parents(at.node):
+        for g in loop_bindings(p):
+            bound = [t.id for t in ast.walk(g.target) if isinstance(t, ast.Name)]
+            if not name or name not in bound:
+                continue
+            index = next((i for i, t in enumerate(getattr(g.target, "elts", [])) if dotted(t) == name), None)
+            items = isinstance(g.iter, ast.Call) and getattr(g.iter.func, "attr", "") == "items"
+            out = []
+            for expr in with_values(f, g.iter):
+                if isinstance(expr, ast.Dict) and items:
+                    out += [x for x in (expr.values if index == 1 else []) if dotted(x)]
+                    continue
+                elts = expr.values if isinstance(expr, ast.Dict) else getattr(expr, "elts", [])
+                if index is not None:
+                    elts = [x.elts[index] for x in elts if isinstance(x, (ast.Tuple, ast.List)) and len(x.elts) > index]
+                out += [x for x in elts if dotted(x)]
+            return out or [node]
+    return [node]
+
+
+def _is_optimizer(f, node, at):
+    """The object is an optimizer: made by a framework's optimizer class or Horovod's wrapper (followed
+    through names), or a Keras model's `.optimizer`."""
+    if isinstance(node, ast.Attribute) and node.attr == "optimizer":
+        return True
+    made = origin(f, node, at)
+    return made is not None and (bool(names.OPTIMIZER_CLASS.match(f.s.qual(made.func))) or _wrapper(f, made))
+
+
+def _wrapper(f, call):
+    a = f.s.api(call.func)
+    return bool(a) and a[1].split(".")[-1] in names.WRAPPERS
 
 
 def _not_weights(f, e):
-    """hvd.broadcast(start_epoch, 0) sends a counter, not the weights: it is not step 6. A tensor broadcast
-    counts only when what it sends (through names and the loops that bind them) names weights."""
+    """hvd.broadcast(start_epoch, 0) sends a counter, not the weights: it is not step 6. A value broadcast
+    counts when what it sends comes from a model's state (through names and the loops that bind them), or
+    when what it returns is loaded into a model."""
     if not f.api(e, *_VALUE_BROADCASTS):
         return False
-    arg = e.node.args[0] if e.node.args else next(
-        (k.value for k in e.node.keywords if k.arg in ("tensor", "obj", "value")), None)
-    if arg is None:
+    if _sent_owners(f, e):
         return False
-    found = with_values(f, arg) + _loop_sources(e, arg)
-    return not any(_WEIGHTS.search(ast.unparse(x)) for x in found)
+    loads = [x for x in f.s.events if getattr(x.node.func, "attr", "") in _WEIGHT_LOADS + ("set_weights",)]
+    return not any(f.mentions(a, lambda n: n is e.node) for x in loads for a in x.node.args)
 
 
 def _loop_sources(e, arg):
@@ -268,34 +322,35 @@ def _callback_reused(f, casts):
 
 
 def _trained_not_broadcast(f, casts):
-    """Models whose parameters an optimizer trains, and that no broadcast covers (a GAN's second network,
-    or another model's state broadcast instead)."""
+    """Models whose parameters an optimizer trains, and that no broadcast covers (a GAN's second network, a
+    sub-module added in a second param group, or another model's state broadcast instead). Models are told
+    apart by the call that made them, wherever a name holds them (`self.model` in a Trainer is main's
+    `model`), and a broadcast of a module covers its sub-modules."""
     if not casts or any(f.api(e, *names.BROADCAST_CALLBACKS, "broadcast_global_variables") for e in casts):
         return None
-    covered = set()
-    for e in casts:
-        for arg in e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in ("params", "variables")]:
-            for expr in with_values(f, arg) + _loop_sources(e, arg):
-                covered |= {dotted(n).split(".")[0] for n in ast.walk(expr)
-                            if isinstance(n, (ast.Name, ast.Attribute)) and dotted(n)}
-                covered |= {_owner(n) for n in ast.walk(expr) if isinstance(n, ast.Attribute)} - {None}
-    trained = []
-    for e in f.s.events:
-        attr = getattr(e.node.func, "attr", "")
-        if attr in ("parameters", "named_parameters") and e.ctx.reached and _feeds_optimizer(f, e):
-            owner = dotted(e.node.func.value)
-            trained += [(m, e) for m in (_loop_elements(f, e.node, owner) if owner else [owner])]
-        elif attr == "gradient" and len(e.node.args) > 1:
-            for n in ast.walk(e.node.args[1]):
-                if isinstance(n, ast.Attribute) and n.attr in ("trainable_variables", "trainable_weights"):
-                    trained.append((dotted(n.value), e))
-    for model, e in trained:
-        if model and model.split(".")[0] not in covered and model not in covered and model != "self":
+    covered = [Ref(f, dotted(o), at) for e in casts for o, at in _sent_owners(f, e) if dotted(o)]
+    for model, e in _trained(f):
+        ref = Ref(f, model, e)
+        if ref.name and ref.name != "self" and not any(ref.within(c) for c in covered):
             return Finding(WRONG, f"`{model}` is trained (line {e.line}) but no broadcast covers it: its replicas "
                            "start from different weights", e.line,
                            f"broadcast it too: hvd.broadcast_parameters({model}.state_dict(), root_rank=0) / "
                            f"hvd.broadcast_variables({model}.variables, 0)")
     return None
+
+
+def _trained(f):
+    """(model name, event): modules whose parameters go into an optimizer, variables a tape differentiates."""
+    out = []
+    for e in f.s.events:
+        attr = getattr(e.node.func, "attr", "")
+        if attr in ("parameters", "named_parameters") and e.ctx.reached and _feeds_optimizer(f, e):
+            out += [(dotted(m), e) for m in _elements(f, e.node.func.value, e) if dotted(m)]
+        elif attr == "gradient" and len(e.node.args) > 1:
+            for n in ast.walk(e.node.args[1]):
+                if isinstance(n, ast.Attribute) and n.attr in ("trainable_variables", "trainable_weights"):
+                    out.append((dotted(n.value), e))
+    return out
 
 
 # Calls that write a checkpoint's weights into a model (torch, Keras, tf.train.Checkpoint).
@@ -355,36 +410,24 @@ def _owner(node):
 
 
 def _feeds_optimizer(f, e):
-    """model.parameters() given to an optimizer's constructor (directly or through a list/dict, or through a
-    name assigned them: `params = itertools.chain(...); Adam(params)`)."""
-    node = getattr(e.node, "parent", None)
-    while node is not None and not isinstance(node, ast.stmt):
-        if isinstance(node, ast.Call) and _constructs_optimizer(f, node):
-            return True
-        node = getattr(node, "parent", None)
-    held = dotted(node.targets[0]) if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
-    return bool(held) and any(_constructs_optimizer(f, x.node) and any(
-        dotted(a) == held for a in x.node.args + [k.value for k in x.node.keywords]) for x in f.s.events)
+    """model.parameters() given to an optimizer (directly, in a list or param-group dict, through a name
+    assigned them, or in add_param_group)."""
+    return any(f.mentions(a, lambda n: n is e.node) for x in _optimizer_calls(f)
+               for a in x.node.args + [k.value for k in x.node.keywords])
 
 
-def _constructs_optimizer(f, call):
-    if f.s.api(call.func):
-        return False
-    name = dotted(call.func) or ""
-    last = name.split(".")[-1]
-    return last[:1].isupper() and last not in ("DataParallel", "DistributedDataParallel") or "optim" in name
-
-
-def _loop_elements(f, node, name):
-    """The models a loop variable stands for: `m` of `for m in modules.values()` with modules = {"a": enc, ...},
-    or of `for m in (enc, head)` -> ["enc", "head"]; [name] when it is no such variable."""
-    for p in parents(node):
-        for g in loop_bindings(p):
-            bound = [t for t in ast.walk(g.target) if isinstance(t, ast.Name)]
-            if name in [t.id for t in bound]:
-                out = []
-                for expr in with_values(f, g.iter):
-                    elts = expr.values if isinstance(expr, ast.Dict) else getattr(expr, "elts", [])
-                    out += [dotted(x) for x in elts if dotted(x)]
-                return out or [name]
-    return [name]
+def _optimizer_calls(f):
+    """Calls that make an optimizer or add parameters to one: by their class (the framework's own), or by what
+    the code does with their result (it steps, or Horovod's wrapper takes it as the optimizer); and
+    add_param_group. Horovod's wrapper itself takes names for the parameters, not what trains them."""
+    if getattr(f, "_step6_optimizers", None) is None:
+        made = set()
+        for s in f.s.events:
+            if getattr(s.node.func, "attr", "") == "step":
+                made.add(origin(f, s.node.func.value, s))
+            elif _wrapper(f, s.node) and s.node.args:
+                made.add(origin(f, s.node.args[0], s))
+        f._step6_optimizers = [x for x in f.s.events if x.ctx.reached and not _wrapper(f, x.node) and (
+            x.node in made or names.OPTIMIZER_CLASS.match(f.s.qual(x.node.func))
+            or getattr(x.node.func, "attr", "") == "add_param_group")]
+    return f._step6_optimizers
