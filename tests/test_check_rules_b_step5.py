@@ -5,17 +5,12 @@ faults named with the flag; an optimizer rebuilt (or a Keras model recompiled) f
 wrapped again; an allreduce is gradient averaging by what it is given, not by its name. Scripts written
 from scratch in the shape of real trainers (flags with defaults, a Trainer class, helpers); each broken one
 is flagged on step 5, its correct twin is not. Nothing here imports a framework."""
-import textwrap
-
 from hvdkit.check import OK, WRONG, MISSING
-from hvdkit.check.static import analyze
+from rules_b_scripts import finding
 
 
-def _step5(tmp_path, src, name="train.py"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(src))
-    findings, _, _ = analyze(str(path))
-    return findings[5]
+def _step5(tmp_path, src):
+    return finding(tmp_path, src, 5)
 
 
 TORCH = '''

@@ -4,17 +4,12 @@ Trainer is main's `model`); what a broadcast sends is a model's or an optimizer'
 comes from, not by the words in its name; a callback reaches fit through whatever names carry it; Horovod's
 elastic run is known by what it is, however it is imported. Scripts written from scratch in the shape of
 real trainers; each broken one is flagged on step 6, its correct twin is not. No framework is imported."""
-import textwrap
-
 from hvdkit.check import MISSING, OK, WRONG
-from hvdkit.check.static import analyze
+from rules_b_scripts import finding
 
 
-def _step6(tmp_path, src, name="train.py"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(src))
-    findings, _, _ = analyze(str(path))
-    return findings[6]
+def _step6(tmp_path, src):
+    return finding(tmp_path, src, 6)
 
 
 TRAINER = '''

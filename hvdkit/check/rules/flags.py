@@ -6,6 +6,7 @@ of passing the script as ok because the default run never reaches the faulty lin
 import ast
 
 from hvdkit.check.facts import same_walk
+from hvdkit.check.rules.held import reaching
 from hvdkit.check.script import dotted
 from hvdkit.check.values import RANK, truthy
 
@@ -22,10 +23,29 @@ def condition(f, event):
         if (id(g.test), g.branch) in shared:
             continue
         value = truthy(f.ev.value(g.test, g.frame, event))
-        if value is g.branch or value == RANK:
-            continue  # holds on the first step (a rank test is another rule's matter)
+        if value is g.branch or value == RANK or _varies(f, g.test, event):
+            continue  # holds on the first step, or is a rank test, or changes as training goes: no setting
         words.append(_describe(f, g.test, g.branch))
     return f"{' and '.join(words)}: " if words else ""
+
+
+def _varies(f, test, event):
+    """The condition reads a value that changes as training goes: a loop variable of a loop around the
+    event, a counter, or a value assigned inside such a loop (`epoch % 5 == 4`, `acc > best`)."""
+    loops = [lp for lp in event.ctx.loops if isinstance(lp, (ast.For, ast.AsyncFor, ast.While))]
+    bound = {n.id for lp in loops if not isinstance(lp, ast.While) for n in ast.walk(lp.target)
+             if isinstance(n, ast.Name)}
+    for n in ast.walk(test):
+        if not isinstance(n, (ast.Name, ast.Attribute)) or dotted(n) is None:
+            continue
+        if dotted(n) in bound:
+            return True
+        for _, a in reaching(f, n, event):
+            if isinstance(a.node, ast.AugAssign) or any(lp is m for lp in a.ctx.loops for m in loops):
+                return True
+        if any(isinstance(a.node, ast.AugAssign) for a in f.s.assignments_to(dotted(n))):
+            return True
+    return False
 
 
 def _describe(f, test, branch):

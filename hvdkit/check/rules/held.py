@@ -199,6 +199,19 @@ def origin(f, node, at, depth=0):
     return None
 
 
+def makers(f, node, at, depth=0):
+    """[(call, event)]: every call that may have made the object `node` holds where `at` reads it, through
+    names, parameters and the returns of the script's own functions (each return path)."""
+    if depth > 8:
+        return []
+    if isinstance(node, ast.Call):
+        inner = [m for v, a in returned(f, node) for m in makers(f, v, a, depth + 1)]
+        return inner or [(node, at)]
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return [m for v, a in reaching(f, node, at) for m in makers(f, v, a, depth + 1)]
+    return []
+
+
 class Ref:
     """An object named by a dotted name where an event reads it: the call that made the longest prefix of the
     name that has one (`Net()` for `self.model.head` when self.model holds that Net) and the rest of the name
@@ -220,10 +233,67 @@ class Ref:
             if self.made is not other.made:
                 # nn.Sequential(encoder, decoder) holds decoder: a module built from modules
                 return not other.rest and not self.rest and any(
-                    n is self.made for a in other.made.args + [k.value for k in other.made.keywords]
-                    for x in with_values(self.f, a) for n in ast.walk(x))
+                    self._holds_made(a) for a in other.made.args + [k.value for k in other.made.keywords])
             return not other.rest or self.rest == other.rest or self.rest.startswith(other.rest + ".")
         return bool(self.name) and (self.name == other.name or self.name.startswith(f"{other.name}."))
 
+    def _holds_made(self, arg):
+        """An argument (or an element of a list or tuple argument) is this object: the call itself, or a
+        name assigned it."""
+        for a in [arg] + list(getattr(arg, "elts", [])):
+            if a is self.made or dotted(a) and any(x.node.value is self.made for x in self.f.s.assignments_to(dotted(a))
+                                                   if getattr(x.node, "value", None) is not None):
+                return True
+        return False
+
     def __repr__(self):
         return f"Ref({self.name!r})"
+
+
+# torch.distributed's own rank queries: a Horovod script that also uses them reads a rank (or crashes when
+# the process group was never initialised: a crash, another finding).
+_OTHER_RANK_QUERIES = ("torch.distributed.get_rank",)
+# Calls whose value is their argument's, converted.
+_CONVERSIONS = ("int", "str", "bool", "float", "abs", "min", "max", "round", "len")
+
+
+def depends_on_rank(f, node, at, local=False, depth=0):
+    """The value of `node` where `at` reads it is computed from the rank (or, local=True, the local rank):
+    through arithmetic and comparisons, names and parameters (their reaching values), the returns of the
+    script's own functions, and attributes of objects made with the rank as a keyword (`dist.rank` with
+    dist = init() returning SimpleNamespace(rank=hvd.rank())). Data read per rank is not: a value computed
+    from this rank's batches, or a collective's result (equal on every rank), does not say who runs."""
+    if depth > 12 or node is None:
+        return False
+    deeper = lambda n, a=at: depends_on_rank(f, n, a, local, depth + 1)  # noqa: E731 - a local shorthand
+    if f.is_local_rank(node) if local else f.is_rank(node) or isinstance(node, ast.Call) and \
+            f.s.qual(node.func) in _OTHER_RANK_QUERIES:
+        return True
+    if isinstance(node, ast.Call):
+        if f.s.api(node.func):
+            return False  # a collective (equal on every rank), or another Horovod call
+        if f.s.qual(node.func) in _CONVERSIONS:
+            return any(deeper(a) for a in node.args)
+        if returned(f, node):
+            return any(deeper(v, a) for v, a in returned(f, node))
+        if isinstance(node.func, ast.Attribute) and imported(f, node.func) is None:
+            return deeper(node.func.value)  # a method of a value: `rank_str.strip()`, `t.item()`
+        return False
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        if any(deeper(v, a) for v, a in reaching(f, node, at)):
+            return True
+        if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
+            for call, b in makers(f, node.value, at):
+                kw = next((k.value for k in call.keywords if k.arg == node.attr), None)
+                if kw is not None and deeper(kw, b):
+                    return True
+        return False
+    return any(deeper(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
+
+
+def imported(f, func):
+    """The module a called dotted name starts from, when its first name is an import; else None."""
+    node = func
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return f.s.aliases.get(node.id) if isinstance(node, ast.Name) else None

@@ -6,6 +6,7 @@ from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import holds, model_key, reaching, resolve, returned, with_values
+from hvdkit.check.rules.models import wrapper
 from hvdkit.check.script import assigned_name, dotted, loop_bindings, parents, result_discarded, sums
 
 
@@ -271,7 +272,7 @@ def _plain_optimizer(f, node, at, depth=0):
     else:
         values = reaching(f, node, at)
     for value, a in values:
-        if isinstance(value, ast.Call) and _is_wrap(f, value):
+        if isinstance(value, ast.Call) and wrapper(f, value):
             return None  # a wrapper; what comes before it reaches only where Horovod is off
         if f.off_path(a):
             continue
@@ -283,11 +284,6 @@ def _plain_optimizer(f, node, at, depth=0):
         if isinstance(value, ast.Call) and _optimizer_class(f, value):
             return value, a
     return None
-
-
-def _is_wrap(f, call):
-    a = f.s.api(call.func)
-    return bool(a) and a[1].split(".")[-1] in names.WRAPPERS
 
 
 def _optimizer_class(f, call):

@@ -5,7 +5,8 @@ from hvdkit.check import names
 from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.held import Ref, model_key, origin, resolve, sources, with_values
-from hvdkit.check.script import dotted, loop_bindings, parents
+from hvdkit.check.rules.models import STATE, elements, trained, wrapper
+from hvdkit.check.script import dotted
 
 
 def judge(f):
@@ -47,9 +48,6 @@ def _optimizer_only(f, e):
     return bool(owners) and all(_is_optimizer(f, o, at) for o, at in owners)
 
 
-# A model's (or an optimizer's) state, as the frameworks name it.
-_STATE = ("state_dict", "parameters", "named_parameters", "buffers", "named_buffers", "variables",
-          "trainable_variables", "non_trainable_variables", "weights", "trainable_weights", "get_weights")
 _VALUE_BROADCASTS = ("broadcast", "broadcast_", "broadcast_object")
 _SENT = ("params", "variables", "tensor", "obj", "value", "optimizer")
 
@@ -59,38 +57,13 @@ def _sent_owners(f, e):
     with state = model.state_dict(); each element of `for m in (gen, disc)`), each with where it is read."""
     out = []
     if f.api(e, "broadcast_state"):  # hvdkit's: given the model and optimizer objects themselves
-        return [(x, e) for a in e.node.args + [k.value for k in e.node.keywords] for x in _elements(f, a, e)]
+        return [(x, e) for a in e.node.args + [k.value for k in e.node.keywords] for x in elements(f, a, e)]
     for arg in e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in _SENT]:
         for expr, at in sources(f, arg, e) + [(it, e) for it in _loop_sources(e, arg)]:
             for n in ast.walk(expr):
-                if isinstance(n, ast.Attribute) and n.attr in _STATE:
-                    out += [(x, at) for x in _elements(f, n.value, at)]
+                if isinstance(n, ast.Attribute) and n.attr in STATE:
+                    out += [(x, at) for x in elements(f, n.value, at)]
     return out
-
-
-def _elements(f, node, at):
-    """A loop variable over a literal collection stands for each element (`m` of `for m in (gen, disc)`, of
-    `for m in modules.values()` with modules a dict literal, `net` of `for net, opt in ((g, og), (d, od))`);
-    anything else stands for itself."""
-    name = dotted(node)
-    for p in parents(at.node):
-        for g in loop_bindings(p):
-            bound = [t.id for t in ast.walk(g.target) if isinstance(t, ast.Name)]
-            if not name or name not in bound:
-                continue
-            index = next((i for i, t in enumerate(getattr(g.target, "elts", [])) if dotted(t) == name), None)
-            items = isinstance(g.iter, ast.Call) and getattr(g.iter.func, "attr", "") == "items"
-            out = []
-            for expr in with_values(f, g.iter):
-                if isinstance(expr, ast.Dict) and items:
-                    out += [x for x in (expr.values if index == 1 else []) if dotted(x)]
-                    continue
-                elts = expr.values if isinstance(expr, ast.Dict) else getattr(expr, "elts", [])
-                if index is not None:
-                    elts = [x.elts[index] for x in elts if isinstance(x, (ast.Tuple, ast.List)) and len(x.elts) > index]
-                out += [x for x in elts if dotted(x)]
-            return out or [node]
-    return [node]
 
 
 def _is_optimizer(f, node, at):
@@ -99,12 +72,7 @@ def _is_optimizer(f, node, at):
     if isinstance(node, ast.Attribute) and node.attr == "optimizer":
         return True
     made = origin(f, node, at)
-    return made is not None and (bool(names.OPTIMIZER_CLASS.match(f.s.qual(made.func))) or _wrapper(f, made))
-
-
-def _wrapper(f, call):
-    a = f.s.api(call.func)
-    return bool(a) and a[1].split(".")[-1] in names.WRAPPERS
+    return made is not None and (bool(names.OPTIMIZER_CLASS.match(f.s.qual(made.func))) or wrapper(f, made))
 
 
 def _not_weights(f, e):
@@ -329,7 +297,7 @@ def _trained_not_broadcast(f, casts):
     if not casts or any(f.api(e, *names.BROADCAST_CALLBACKS, "broadcast_global_variables") for e in casts):
         return None
     covered = [Ref(f, dotted(o), at) for e in casts for o, at in _sent_owners(f, e) if dotted(o)]
-    for model, e in _trained(f):
+    for model, e in trained(f):
         ref = Ref(f, model, e)
         if ref.name and ref.name != "self" and not any(ref.within(c) for c in covered):
             return Finding(WRONG, f"`{model}` is trained (line {e.line}) but no broadcast covers it: its replicas "
@@ -337,20 +305,6 @@ def _trained_not_broadcast(f, casts):
                            f"broadcast it too: hvd.broadcast_parameters({model}.state_dict(), root_rank=0) / "
                            f"hvd.broadcast_variables({model}.variables, 0)")
     return None
-
-
-def _trained(f):
-    """(model name, event): modules whose parameters go into an optimizer, variables a tape differentiates."""
-    out = []
-    for e in f.s.events:
-        attr = getattr(e.node.func, "attr", "")
-        if attr in ("parameters", "named_parameters") and e.ctx.reached and _feeds_optimizer(f, e):
-            out += [(dotted(m), e) for m in _elements(f, e.node.func.value, e) if dotted(m)]
-        elif attr == "gradient" and len(e.node.args) > 1:
-            for n in ast.walk(e.node.args[1]):
-                if isinstance(n, ast.Attribute) and n.attr in ("trainable_variables", "trainable_weights"):
-                    out.append((dotted(n.value), e))
-    return out
 
 
 # Calls that write a checkpoint's weights into a model (torch, Keras, tf.train.Checkpoint).
@@ -409,25 +363,3 @@ def _owner(node):
     return None
 
 
-def _feeds_optimizer(f, e):
-    """model.parameters() given to an optimizer (directly, in a list or param-group dict, through a name
-    assigned them, or in add_param_group)."""
-    return any(f.mentions(a, lambda n: n is e.node) for x in _optimizer_calls(f)
-               for a in x.node.args + [k.value for k in x.node.keywords])
-
-
-def _optimizer_calls(f):
-    """Calls that make an optimizer or add parameters to one: by their class (the framework's own), or by what
-    the code does with their result (it steps, or Horovod's wrapper takes it as the optimizer); and
-    add_param_group. Horovod's wrapper itself takes names for the parameters, not what trains them."""
-    if getattr(f, "_step6_optimizers", None) is None:
-        made = set()
-        for s in f.s.events:
-            if getattr(s.node.func, "attr", "") == "step":
-                made.add(origin(f, s.node.func.value, s))
-            elif _wrapper(f, s.node) and s.node.args:
-                made.add(origin(f, s.node.args[0], s))
-        f._step6_optimizers = [x for x in f.s.events if x.ctx.reached and not _wrapper(f, x.node) and (
-            x.node in made or names.OPTIMIZER_CLASS.match(f.s.qual(x.node.func))
-            or getattr(x.node.func, "attr", "") == "add_param_group")]
-    return f._step6_optimizers
