@@ -5,26 +5,37 @@ import ast
 
 from hvdkit.check.facts import same_walk
 from hvdkit.check.script import dotted
+from hvdkit.check.values import Evaluator, Where, truthy
 
 
 def reaching(f, node, at, depth=0):
     """[(value, assignment event)] that a name or dotted attribute may hold at the event `at`, latest first:
     the last assignment before it (in the same function for a plain name, in the same walk for an
-    attribute), and earlier ones while those after them are under a condition `at` is not. A parameter of a
-    walked function is read at its call site; a global at the module's level."""
+    attribute), and earlier ones while those after them are under a condition `at` is not or add to the
+    value (`x += v`: both x's value and v reach). A parameter of a walked function is read at its call
+    site; a global at the module's level."""
     name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
     if name is None or depth > 6:
         return []
+    cache, key = memo(f, "reaching"), (name, id(at))
+    if key not in cache:
+        cache[key] = []  # a cycle through parameters reaches nothing more
+        cache[key] = _reaching(f, name, at, depth)
+    return cache[key]
+
+
+def _reaching(f, name, at, depth):
     every = [a for n in instance_names(name, at) for a in f.s.assignments_to(n) if a.order < at.order
-             and a.ctx.reached and isinstance(a.node, (ast.Assign, ast.AnnAssign)) and a.node.value is not None]
+             and a.ctx.reached and a.node.value is not None]
     every.sort(key=lambda a: a.order)
     if "." in name:
         mine = [a for a in every if same_walk(a, at)]
     else:
-        func = at.ctx.frames[-1].func if at.ctx.frames else None
-        mine = [a for a in every if (a.ctx.frames[-1].func if a.ctx.frames else None) is func]
+        frame = at.ctx.frames[-1] if at.ctx.frames else None
+        func = frame.func if frame is not None else None
+        # the same call of the function (another call's locals are other variables)
+        mine = [a for a in every if (a.ctx.frames[-1] if a.ctx.frames else None) is frame]
         if not mine and func is not None:
-            frame = at.ctx.frames[-1]
             b = frame.bindings.get(name)
             call = next((e for e in reversed(f.s.events) if e.node is frame.call and e.order < at.order), None)
             if b is not None and not b.default and call is not None:
@@ -33,14 +44,18 @@ def reaching(f, node, at, depth=0):
                 return [(b.expr, call)]
             mine = []
             for outer in _enclosing_functions(func):  # a closure's free name: its defining function's
-                mine = [a for a in every if a.ctx.frames and a.ctx.frames[-1].func is outer]
+                calls = [fr for fr in at.ctx.frames if fr.func is outer] or [None]
+                mine = [a for a in every if a.ctx.frames and a.ctx.frames[-1].func is outer
+                        and (calls[-1] is None or a.ctx.frames[-1] is calls[-1])]
                 if mine:
                     break
             mine = mine or [a for a in every if not a.ctx.frames]
     out = []
     for a in reversed(mine):
-        out.append((a.node.value, a))
-        if not conditional(a, at):
+        if _never(f, a):
+            continue  # `if split == "train": files = files[rank::size]` in the call made with "validation"
+        out += _unpacked_returns(f, a, name) or [(a.node.value, a)]
+        if not conditional(a, at) and not isinstance(a.node, ast.AugAssign):  # `x += v` keeps what x held
             break
     return out
 
@@ -74,25 +89,70 @@ def holds(f, node, at, value, depth=0):
     if depth > 6:
         return False
     if isinstance(node, ast.Call):
-        return any(holds(f, v, a, value, depth + 1) for v, a in returned(f, node))
+        return any(holds(f, v, a, value, depth + 1) for v, a in returned(f, node, at))
     if not isinstance(node, (ast.Name, ast.Attribute)):
         return False
     return any(holds(f, v, a, value, depth + 1) for v, a in reaching(f, node, at))
 
 
-def returned(f, call):
-    """[(value, event)] that the script's own functions the walk entered at `call` return, each with the
-    last event of that call (where a returned name is read)."""
-    inside = [e for e in f.s.events + f.s.assigns if any(fr.call is call for fr in e.ctx.frames)]
+def returned(f, call, at=None):
+    """[(value, event)] that the script's own functions the walk entered at `call` return, each with a point
+    just after that call's last event (where a returned name is read). `at`: an event of the caller, so that
+    a call node walked several times (a helper's line reached from several callers) is taken in this
+    caller's walk."""
+    frames = at.ctx.frames if at is not None else None
+    key = (id(call), tuple(id(x) for x in frames) if frames is not None else None)
+    cache = memo(f, "returned")
+    if key not in cache:
+        cache[key] = _returned(f, call, frames)
+    return cache[key]
+
+
+def _returned(f, call, frames):
+    inside, frame = [], None
+    for k, e in _entered(f).get(id(call), ()):
+        fs = e.ctx.frames
+        if frames is not None and not (k == len(frames) and all(x is y for x, y in zip(fs, frames))):
+            continue
+        frame = frame or fs[k]
+        if fs[k] is frame:
+            inside.append(e)
     if not inside:
-        return []
-    frame = next(fr for fr in inside[0].ctx.frames if fr.call is call)
-    last = max((e for e in inside if e.ctx.frames[-1] is frame), key=lambda e: e.order, default=None)
-    out = []
-    for node in _own_nodes(frame.func):
-        if isinstance(node, ast.Return) and node.value is not None:
-            out.append((node.value, last or inside[-1]))
-    return out
+        return returned(f, call) if frames else []
+    last = max((e for e in inside if e.ctx.frames[-1] is frame), key=lambda e: e.order, default=None) or inside[-1]
+    end = _After(last)  # after the call's last event: its own last assignment reaches the return
+    return [(node.value, end) for node in _own_nodes(frame.func) if isinstance(node, ast.Return)
+            and node.value is not None]
+
+
+def _entered(f):
+    """{id(call): [(depth of its frame, event)]}: the events run inside the calls the walk entered."""
+    cache = memo(f, "entered")
+    if not cache:
+        for e in f.s.events + f.s.assigns:
+            for k, fr in enumerate(e.ctx.frames):
+                if fr.call is not None:
+                    cache.setdefault(id(fr.call), []).append((k, e))
+        cache[None] = []
+    return cache
+
+
+def memo(f, name):
+    """A per-script cache of the helpers below (the rules ask the same questions many times)."""
+    if getattr(f, "_rules_b_memo", None) is None:
+        f._rules_b_memo = {}
+    return f._rules_b_memo.setdefault(name, {})
+
+
+class _After:
+    """A point just after an event, in its context (where a function returns)."""
+
+    def __init__(self, event):
+        self.node, self.ctx, self.order, self.qual, self.api = event.node, event.ctx, event.order + 0.5, "", None
+
+    @property
+    def line(self):
+        return self.node.lineno
 
 
 def _own_nodes(func):
@@ -116,12 +176,17 @@ def sources(f, expr, at, depth=0, seen=None):
         parent = getattr(n, "parent", None)
         if not isinstance(n, (ast.Name, ast.Attribute)) or isinstance(parent, ast.Attribute) and parent.value is n:
             continue  # the whole chain `self.state` is followed, not its `self`
-        key = (dotted(n), id(at))
-        if key[0] is None or key in seen:
-            continue
-        seen.add(key)
-        for v, a in reaching(f, n, at):
-            out += sources(f, v, a, depth + 1, seen)
+        while isinstance(n, (ast.Name, ast.Attribute)):
+            key = (dotted(n), id(at))
+            if key[0] is None or key in seen:
+                break
+            seen.add(key)
+            values = reaching(f, n, at)
+            for v, a in values:
+                out += sources(f, v, a, depth + 1, seen)
+            if values or not isinstance(n, ast.Attribute):
+                break
+            n = n.value  # `ds.prefetch` has no value of its own: ds's
     return out
 
 
@@ -131,6 +196,63 @@ def _enclosing_functions(func):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield node
         node = getattr(node, "parent", None)
+
+
+def _unpacked_returns(f, a, name):
+    """`train, val = datasets(args)` with datasets returning (train, val): val is the returned tuple's second
+    element (the walk binds each name to the whole call)."""
+    target = a.node.targets[0] if isinstance(a.node, ast.Assign) and len(a.node.targets) == 1 else None
+    if not isinstance(target, (ast.Tuple, ast.List)) or not isinstance(a.node.value, ast.Call):
+        return []
+    index = next((i for i, t in enumerate(target.elts) if dotted(t) == name.split(".")[-1] or dotted(t) == name),
+                 None)
+    rets = returned(f, a.node.value, a)
+    if index is None or not rets or not all(isinstance(r, (ast.Tuple, ast.List)) and len(r.elts) == len(target.elts)
+                                            for r, _ in rets):
+        return []
+    return [(r.elts[index], end) for r, end in rets]
+
+
+def _never(f, a):
+    """A condition around the assignment is false whatever the step and the rank: a constant, or a
+    parameter of the walked call (`split == "train"` in input_fn(cfg, "validation"))."""
+    ev = Evaluator(f.s, Where(None, False))
+    return any((_none_test(g) if _none_test(g) is not None else truthy(ev.value(g.test, g.frame, a))) is (not g.branch)
+               for g in a.ctx.guards)
+
+
+def _none_test(g):
+    """`x is None` / `x != None` / `if x:` on a parameter the walked call left at its default None: its value
+    (the evaluator reads numbers, strings and booleans only); None when the test is not of that form."""
+    test, negate = g.test, False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negate = test.operand, True
+    name, op = test, None
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value is None:
+        name, op = test.left, test.ops[0]
+    b = g.frame.bindings.get(name.id) if isinstance(name, ast.Name) and g.frame is not None else None
+    if b is None or not (isinstance(b.expr, ast.Constant) and b.expr.value is None):
+        return None
+    value = False if op is None else isinstance(op, (ast.Is, ast.Eq))
+    return value != negate
+
+
+# Methods that put a value into the object they are called on.
+PUTS = ("append", "extend", "insert", "add", "update", "update_state", "add_", "put", "setdefault")
+
+
+def mutations(f, node, at):
+    """[(value, event)]: values put into the object a name holds before `at` (`losses.append(loss.item())`,
+    `meter.update(loss)`, `acc.update_state(y, p)`), in the same walk (a plain name: in the same call)."""
+    name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if not name:
+        return []
+    frame = at.ctx.frames[-1] if at.ctx.frames else None
+    puts = [e for e in f.s.events if e.order < at.order and e.ctx.reached and isinstance(e.node.func, ast.Attribute)
+            and e.node.func.attr in PUTS and dotted(e.node.func.value) == name and same_walk(e, at)
+            and ("." in name or (e.ctx.frames[-1] if e.ctx.frames else None) is frame)]  # a local: this call's
+    return [(v, e) for e in puts for v in e.node.args + [k.value for k in e.node.keywords]]
 
 
 def conditional(a, at):
@@ -186,7 +308,7 @@ def origin(f, node, at, depth=0):
             inner = origin(f, node.func.value, at, depth + 1)
             if inner is not None:
                 return inner
-        for v, a in returned(f, node):
+        for v, a in returned(f, node, at):
             got = origin(f, v, a, depth + 1)
             if got is not None:
                 return got
@@ -205,7 +327,7 @@ def makers(f, node, at, depth=0):
     if depth > 8:
         return []
     if isinstance(node, ast.Call):
-        inner = [m for v, a in returned(f, node) for m in makers(f, v, a, depth + 1)]
+        inner = [m for v, a in returned(f, node, at) for m in makers(f, v, a, depth + 1)]
         return inner or [(node, at)]
     if isinstance(node, (ast.Name, ast.Attribute)):
         return [m for v, a in reaching(f, node, at) for m in makers(f, v, a, depth + 1)]
@@ -265,6 +387,14 @@ def depends_on_rank(f, node, at, local=False, depth=0):
     from this rank's batches, or a collective's result (equal on every rank), does not say who runs."""
     if depth > 12 or node is None:
         return False
+    cache, key = memo(f, "rank"), (id(node), id(at), local)
+    if key not in cache:
+        cache[key] = False  # cycle-safe
+        cache[key] = _depends_on_rank(f, node, at, local, depth)
+    return cache[key]
+
+
+def _depends_on_rank(f, node, at, local, depth):
     deeper = lambda n, a=at: depends_on_rank(f, n, a, local, depth + 1)  # noqa: E731 - a local shorthand
     if f.is_local_rank(node) if local else f.is_rank(node) or isinstance(node, ast.Call) and \
             f.s.qual(node.func) in _OTHER_RANK_QUERIES:
@@ -274,8 +404,8 @@ def depends_on_rank(f, node, at, local=False, depth=0):
             return False  # a collective (equal on every rank), or another Horovod call
         if f.s.qual(node.func) in _CONVERSIONS:
             return any(deeper(a) for a in node.args)
-        if returned(f, node):
-            return any(deeper(v, a) for v, a in returned(f, node))
+        if returned(f, node, at):
+            return any(deeper(v, a) for v, a in returned(f, node, at))
         if isinstance(node.func, ast.Attribute) and imported(f, node.func) is None:
             return deeper(node.func.value)  # a method of a value: `rank_str.strip()`, `t.item()`
         return False

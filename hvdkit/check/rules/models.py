@@ -82,7 +82,7 @@ def optimizer_calls(f):
 
 
 # Methods that only a model (a torch Module, a Keras Model) is given: calling one says the object is a model.
-_MODEL_METHODS = ("parameters", "named_parameters", "state_dict", "load_state_dict", "zero_grad", "fit", "compile",
+MODEL_METHODS = ("parameters", "named_parameters", "state_dict", "load_state_dict", "zero_grad", "fit", "compile",
                   "train_on_batch", "save_weights", "load_weights", "get_weights", "set_weights")
 
 
@@ -93,7 +93,7 @@ def model_refs(f):
         refs = [Ref(f, name, e) for name, e in trained(f)]
         for e in f.s.events:
             func = e.node.func
-            if isinstance(func, ast.Attribute) and func.attr in _MODEL_METHODS and dotted(func.value) and \
+            if isinstance(func, ast.Attribute) and func.attr in MODEL_METHODS and dotted(func.value) and \
                     not f.s.api(func) and dotted(func.value).split(".")[0] not in f.s.aliases:
                 refs.append(Ref(f, dotted(func.value), e))
         f._rules_b_models = refs
@@ -105,7 +105,7 @@ def is_model(f, node, at):
     if not name:
         return False
     ref = Ref(f, name, at)
-    return any(ref.within(m) or m.within(ref) for m in model_refs(f))
+    return any(ref.within(m) for m in model_refs(f))  # the model, or a part of it
 
 
 def holds_model_state(f, node, at, depth=0):
@@ -123,8 +123,8 @@ def holds_model_state(f, node, at, depth=0):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in STATE:
             return True
-        if returned(f, node):
-            return any(deeper(v, a) for v, a in returned(f, node))
+        if returned(f, node, at):
+            return any(deeper(v, a) for v, a in returned(f, node, at))
         if isinstance(func, (ast.Name, ast.Attribute)) and is_model(f, func, at):
             return False  # the model called: its output
         if isinstance(func, ast.Attribute) and imported(f, func) is None:

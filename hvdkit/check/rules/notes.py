@@ -1,7 +1,8 @@
 """Observations that are not a step's verdict."""
 import ast
 
-from hvdkit.check.rules.step8_metrics import per_rank, validation_inputs
+from hvdkit.check.rules.evaluation import validation_inputs
+from hvdkit.check.rules.step8_metrics import per_rank
 
 
 def judge(f):

@@ -268,7 +268,7 @@ def _plain_optimizer(f, node, at, depth=0):
     if isinstance(node, ast.Call):
         if _optimizer_class(f, node):
             return node, at
-        values = returned(f, node)
+        values = returned(f, node, at)
     else:
         values = reaching(f, node, at)
     for value, a in values:
@@ -276,7 +276,7 @@ def _plain_optimizer(f, node, at, depth=0):
             return None  # a wrapper; what comes before it reaches only where Horovod is off
         if f.off_path(a):
             continue
-        if isinstance(value, (ast.Name, ast.Attribute)) or isinstance(value, ast.Call) and returned(f, value):
+        if isinstance(value, (ast.Name, ast.Attribute)) or isinstance(value, ast.Call) and returned(f, value, a):
             got = _plain_optimizer(f, value, a, depth + 1)
             if got is not None:
                 return got[0], a
