@@ -4,7 +4,7 @@ import ast
 from hvdkit.check import names
 from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.rules.held import Ref, model_key, origin, resolve, sources, with_values
+from hvdkit.check.rules.held import Ref, origin, resolve, sources, with_values
 from hvdkit.check.rules.models import STATE, elements, trained, wrapper
 from hvdkit.check.script import dotted
 
@@ -255,36 +255,24 @@ def _root_is_own_rank(f, casts):
     return None
 
 
-def _holders(e):
-    """Names that hold the callback object made by `e`: `cbs = [..., e, ...]`, `cbs.append(e)`, `cb = e`."""
-    node = e.node
-    while node is not None and not isinstance(node, ast.stmt):
-        node = getattr(node, "parent", None)
-    if isinstance(node, ast.Assign):
-        return {dotted(t) for t in node.targets} - {None}
-    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
-        return {dotted(node.value.func.value)} - {None}
-    return set()
-
-
 def _callback_reused(f, casts):
     """One BroadcastGlobalVariablesCallback given to the fit of a second model: it broadcast once, in the
-    first fit, and never fires again, so the second model's replicas start apart."""
+    first fit, and never fires again, so the second model's replicas start apart. The fits it reaches are
+    followed by data flow (whatever names carry the callback)."""
     for e in casts:
         if not f.api(e, *names.BROADCAST_CALLBACKS) or not e.ctx.reached:
             continue
-        holders = _holders(e)
-        fits = [fit for fit in f.fits if any(
-            k.arg == "callbacks" and holders & {dotted(n) for n in ast.walk(k.value)} for k in fit.node.keywords)]
         models = []
-        for fit in sorted(fits, key=lambda x: x.order):
+        for fit in sorted(f.fits_given(e), key=lambda x: x.order):
+            # the receiver's name tells the models apart: two calls of one factory make two models, which
+            # the calls that made them (one line of code) would not
             who = dotted(fit.node.func.value)
             if who and who not in models:
                 models.append(who)
                 if len(models) > 1:
                     return Finding(WRONG, f"the broadcast callback made at line {e.line} is given again to "
-                                   f"{who}.fit at line {fit.line}: it broadcast once, in {models[0]}'s fit, and never "
-                                   f"fires for {who}", fit.line,
+                                   f"{who}.fit at line {fit.line}: it broadcast once, in {models[0]}'s fit, and "
+                                   f"never fires for {who}", fit.line,
                                    "give each fit its own hvd.callbacks.BroadcastGlobalVariablesCallback(0)")
     return None
 
@@ -323,7 +311,8 @@ def _loaded_after_broadcast(f, casts):
                 not f.rank0_only(load):
             continue
         models = _load_targets(f, load)
-        covering = [b for b in casts if same_walk(b, load) and models & _broadcast_models(f, b)]
+        covering = [b for b in casts if same_walk(b, load) and any(
+            m.within(c) or c.within(m) for m in models for c in _broadcast_models(f, b))]
         before = [b for b in covering if b.order < load.order]
         trains = any(same_walk(s, load) and s.order > load.order for s in f.steps + f.fits)
         if before and trains and not any(b.order > load.order for b in covering):
@@ -339,27 +328,16 @@ def _load_targets(f, load):
     tf.train.Checkpoint being restored tracks (Checkpoint(model=model, optimizer=opt))."""
     func = load.node.func
     if func.attr != "restore":
-        return {model_key(resolve(load, dotted(func.value)))} - {None}
-    out = set()
+        return [Ref(f, dotted(func.value), load)] if dotted(func.value) else []
+    out = []
     for v in with_values(f, func.value):
         for c in ast.walk(v):
             if isinstance(c, ast.Call) and f.s.qual(c.func).endswith("Checkpoint"):
-                out |= {model_key(resolve(load, dotted(a))) for a in c.args + [k.value for k in c.keywords]}
-    return out - {None}
+                out += [Ref(f, dotted(a), load) for a in c.args + [k.value for k in c.keywords] if dotted(a)]
+    return out
 
 
 def _broadcast_models(f, b):
-    """The models whose weights a broadcast sends: owners of .state_dict() / .variables / .parameters() ... in
-    its argument, through names and a helper's arguments."""
-    args = b.node.args[:1] + [k.value for k in b.node.keywords if k.arg in ("params", "variables", "tensor", "obj")]
-    return {model_key(resolve(b, _owner(n))) for a in args for x in with_values(f, a) + _loop_sources(b, a)
-            for n in ast.walk(x) if isinstance(n, ast.Attribute) and _owner(n)} - {None}
-
-
-def _owner(node):
-    """`gen` for gen.state_dict / gen.variables / gen.trainable_variables."""
-    if node.attr in ("state_dict", "variables", "trainable_variables", "weights", "parameters", "named_parameters"):
-        return dotted(node.value)
-    return None
-
-
+    """The models whose weights a broadcast sends (owners of .state_dict() / .variables / .parameters() ... in
+    its argument, through names and a helper's arguments)."""
+    return [Ref(f, dotted(o), at) for o, at in _sent_owners(f, b) if dotted(o)]

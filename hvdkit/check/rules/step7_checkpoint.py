@@ -145,7 +145,8 @@ def _is_checkpoint(f, e):
     if parts[-1] == "write" and not _checkpoint_object(f, e.node.func.value if isinstance(e.node.func, ast.Attribute)
                                                       else e.node.func):
         return False
-    if parts[0] in names.NOT_SAVES and q != "torch.save" or parts[0] == "torch" and parts[-1] != "save":
+    library = imported(f, e.node.func)  # np.save, plt.savefig...: a library's function, known by its module
+    if library and (parts[0] in names.NOT_SAVES and q != "torch.save" or parts[0] == "torch" and parts[-1] != "save"):
         return False
     if parts[-1] in names.SAVE_CALLBACKS and not f.flows_to_callbacks(e):
         return False

@@ -330,10 +330,6 @@ def _in_training_loop(f, e):
     return any(any(loop is mine for loop in s.ctx.loops for mine in e.ctx.loops) for s in f.steps)
 
 
-def _is_division(n):
-    return isinstance(n, (ast.BinOp, ast.AugAssign)) and isinstance(n.op, (ast.Div, ast.FloorDiv))
-
-
 def _of_gradients(f, e):
     """Not the averaging of a metric: an allreduce of gradients (step 5's, found by what it is given, not by
     its name), one that takes a minimum or maximum (`hvd.allreduce(n_batches, op=hvd.Min)`: the ranks agree on
@@ -387,48 +383,3 @@ def _stored_from(f, e, name):
                 and len(t.elts) == len(a.node.value.elts) else [(t, a.node.value)]
             held |= {dotted(x) for x, v in pairs if dotted(x) and _names_in(v) & held}
     return held
-
-
-def per_rank(f, node):
-    """The data `node` evaluates to depends on the rank in a way step 3 recognises as a partition: through
-    its names, or through what a local function returns (`x_va, y_va = shard(x_va, y_va)`)."""
-    return f.mentions(node, lambda n: _partitions(f, n))
-
-
-def _partitions(f, n):
-    """Memoised per node (a node being judged counts as no partition: cycle-safe, and each node costs once)."""
-    if getattr(f, "_step8_parts", None) is None:
-        sh = step3_shard.shares(f)
-        f._step8_parts = {id(p.node): True for p in sh.parts + sh.eval_parts}
-    memo = f._step8_parts
-    if id(n) not in memo:
-        memo[id(n)] = False
-        memo[id(n)] = _partitions_through(f, n)
-    return memo[id(n)]
-
-
-def _partitions_through(f, n):
-    deeper = lambda m: _partitions(f, m)  # noqa: E731 - a predicate for mentions()
-    if isinstance(n, ast.Call) and not _unpacked(n):
-        return any(f.mentions(r, deeper) for r in _returns(f, n))
-    name = dotted(n) if isinstance(n, (ast.Name, ast.Attribute)) else None
-    for a in f.s.assignments_to(name) if name else ():
-        # `train, test = load()`: `test` is per rank when load's returned `test` (same position) is
-        t = a.node.targets[0] if isinstance(a.node, ast.Assign) else None
-        if isinstance(t, ast.Tuple) and isinstance(a.node.value, ast.Call):
-            i = next(i for i, x in enumerate(t.elts) if dotted(x) == name)
-            if any(f.mentions(r.elts[i] if isinstance(r, ast.Tuple) and len(r.elts) == len(t.elts) else r, deeper)
-                   for r in _returns(f, a.node.value)):
-                return True
-    return False
-
-
-def _unpacked(call):
-    parent = getattr(call, "parent", None)
-    return isinstance(parent, ast.Assign) and isinstance(parent.targets[0], ast.Tuple)
-
-
-def _returns(f, call):
-    """The values returned by the local functions the walk entered at `call`."""
-    funcs = {fr.func for e in _walked(f)[0].get(id(call), ()) for fr in e.ctx.frames if fr.call is call}
-    return [n.value for func in funcs for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None]
