@@ -198,7 +198,7 @@ def data_per_rank(f, node, at):
             if any(depends_on_rank(f, x, a) or depends_on_rank(f, x, a, local=True)
                    for x in n.args + [k.value for k in n.keywords]):
                 return True
-            module = imported(f, n.func)
+            module = None if f.local_function(n) else imported(f, n.func)
             unread |= module is not None and module.split(".")[0] not in READABLE
     return None if unread else False
 
@@ -225,7 +225,7 @@ def unread_calls(f, node, at, depth=0):
         return []
     deeper = lambda n, a=at: unread_calls(f, n, a, depth + 1)  # noqa: E731 - a local shorthand
     if isinstance(node, ast.Call):
-        module = imported(f, node.func)
+        module = None if f.local_function(node) else imported(f, node.func)  # a walked call is read
         if module is not None and not f.s.api(node.func) and module.split(".")[0] not in READABLE:
             # once per batch it computes the metric (a loss function), it does not average it over ranks
             return [] if per_batch(f, at) else [node]
@@ -267,7 +267,7 @@ def _metric_value(f, node, at, depth):
         if returned(f, node, at):
             return _any(deeper(v, a) for v, a in returned(f, node, at))
         parts = node.args + [k.value for k in node.keywords]
-        module = imported(f, func)
+        module = None if f.local_function(node) else imported(f, func)
         if module is not None and module.split(".")[0] not in READABLE and any(is_model(f, p, at) for p in parts):
             return None  # code the pass does not read, given the model: it may well evaluate it
         if isinstance(func, ast.Attribute) and imported(f, func) is None:

@@ -1,10 +1,10 @@
 """Step 7: checkpoints written by rank 0 only, and not at every step."""
 import ast
 import re
-import sys
 
 from hvdkit.check import mappings, names
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.rules.evaluation import READABLE
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import depends_on_rank, imported, origin, sources
 from hvdkit.check.rules.models import holds_model_state, is_model
@@ -83,12 +83,6 @@ def _mentions_name(node):
     return any(isinstance(n, ast.Name) for n in ast.walk(node))
 
 
-# Modules whose functions a condition may call without hiding who runs it (values of flags, paths, the
-# environment): the standard library, the frameworks and their config readers.
-_READABLE = set(sys.stdlib_module_names) | {"torch", "tensorflow", "keras", "numpy", "yaml", "omegaconf", "horovod",
-                                            "hvdkit", "transformers", "tf_keras"}
-
-
 def _unread_calls(f, test, at):
     """Calls in a condition (through the names it reads) into code the pass cannot read: a function imported
     from a module that is neither the standard library nor a framework (a project module not analysed, a
@@ -99,7 +93,7 @@ def _unread_calls(f, test, at):
             if not isinstance(n, ast.Call) or f.local_function(n) or f.s.api(n.func):
                 continue
             module = imported(f, n.func)
-            if module is not None and module.split(".")[0] not in _READABLE:
+            if module is not None and module.split(".")[0] not in READABLE:
                 out.append(n)
     return out
 
