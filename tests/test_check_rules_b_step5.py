@@ -287,3 +287,47 @@ def test_an_allreduce_of_a_gradient_norm_is_not_gradient_averaging(tmp_path):
     assert "grad_norm = hvd.allreduce" in src
     # Before: an allreduce whose text says "grad" counted as averaging the gradients: ok.
     assert _step5(tmp_path, src).verdict == MISSING
+
+
+DISTILL = '''
+    import torch
+    import torch.nn.functional as F
+    import horovod.torch as hvd
+
+
+    def teacher_optimizer(teacher, lr):
+        opt = torch.optim.SGD(teacher.parameters(), lr=lr * hvd.size(), momentum=0.9)
+        return hvd.DistributedOptimizer(opt, named_parameters=teacher.named_parameters())
+
+
+    def student_optimizer(student, lr):
+        opt = torch.optim.SGD({student_params}, lr=lr * hvd.size())
+        return hvd.DistributedOptimizer(opt, named_parameters=student.named_parameters())
+
+
+    def main():
+        hvd.init()
+        x, y = torch.randn(256, 8)[hvd.rank()::hvd.size()], torch.randint(0, 2, (256,))[hvd.rank()::hvd.size()]
+        teacher, student = torch.nn.Linear(8, 2), torch.nn.Linear(8, 2)
+        t_opt, s_opt = teacher_optimizer(teacher, 0.1), student_optimizer(student, 0.01)
+        for m in (teacher, student):
+            hvd.broadcast_parameters(m.state_dict(), root_rank=0)
+        for _ in range(3):
+            t_opt.zero_grad()
+            F.cross_entropy(teacher(x), y).backward()
+            t_opt.step()
+            s_opt.zero_grad()
+            F.mse_loss(student(x), teacher(x).detach()).backward()
+            s_opt.step()
+
+
+    main()
+'''
+
+
+def test_an_optimizer_of_the_same_name_in_another_function_is_another_optimizer(tmp_path):
+    # Before this commit's reaching definitions: `opt` in student_optimizer was also teacher_optimizer's, so
+    # the student's names "missed" the teacher's parameters.
+    assert _step5(tmp_path, DISTILL.format(student_params="student.parameters()")).verdict == OK
+    f = _step5(tmp_path, DISTILL.format(student_params="list(student.parameters()) + list(teacher.parameters())"))
+    assert f.verdict == WRONG and "`teacher`" in f.evidence and "ValueError" in f.evidence, f.evidence

@@ -5,7 +5,7 @@ from hvdkit.check import mappings, names
 from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 from hvdkit.check.rules.flags import condition
-from hvdkit.check.rules.held import holds, model_key, reaching, resolve, returned, with_values
+from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sources
 from hvdkit.check.rules.models import wrapper
 from hvdkit.check.script import assigned_name, dotted, loop_bindings, parents, result_discarded, sums
 
@@ -171,17 +171,17 @@ def _in_skip_synchronize(f, x, is_opt):
 
 
 def _param_owners(f, node, at):
-    """The modules whose parameters an expression holds: `m` for m.parameters() / m.named_parameters() /
-    m.<sub>.parameters(), through names, param-group dicts and filters; `.module` of a wrapper is the model.
-    Parameters of a walked function are read in its caller's terms."""
-    out = set()
-    for x in with_values(f, node):
+    """The modules whose parameters an expression holds, where `at` reads it: `m` for m.parameters() /
+    m.named_parameters() / m.<sub>.parameters(), through the values that reach its names (param-group dicts,
+    filters, lists), each as the object that call made (held.Ref)."""
+    out = []
+    for x, a in sources(f, node, at):
         for sub in ast.walk(x):
             if isinstance(sub, ast.Call) and getattr(sub.func, "attr", "") in ("parameters", "named_parameters"):
                 owner = dotted(sub.func.value)
                 if owner:
-                    out.add(model_key(resolve(at, owner)))
-    return out - {None}
+                    out.append(Ref(f, owner, a))
+    return out
 
 
 def _named_parameters(f, e):
@@ -196,22 +196,23 @@ def _named_parameters(f, e):
     if named is None or base is None:
         return None
     given = _param_owners(f, named, e)
-    trained = set()
-    for x in with_values(f, base):
-        if isinstance(x, ast.Call) and names.OPTIMIZER_CLASS.match(f.s.qual(x.func)) and x.args:
-            trained |= _param_owners(f, x.args[0], e)
-    held = dotted(base)
-    for x in f.s.events:  # opt.add_param_group({"params": m.parameters()}) before the wrapping
-        if held and x.order < e.order and getattr(x.node.func, "attr", "") == "add_param_group" and \
-                dotted(x.node.func.value) == held:
-            trained |= {o for a in x.node.args for o in _param_owners(f, a, x)}
-    if not given or not trained or "self" in given | trained:
+    trained = []
+    for x, a in sources(f, base, e):
+        for c in ast.walk(x):
+            if isinstance(c, ast.Call) and names.OPTIMIZER_CLASS.match(f.s.qual(c.func)) and c.args:
+                trained += _param_owners(f, c.args[0], a)
+    made = origin(f, base, e)  # opt.add_param_group({"params": m.parameters()}) on the same optimizer, before
+    for x in f.s.events:
+        if x.order < e.order and x.ctx.reached and getattr(x.node.func, "attr", "") == "add_param_group" and \
+                made is not None and origin(f, x.node.func.value, x) is made:
+            trained += [o for a in x.node.args for o in _param_owners(f, a, x)]
+    if not given or not trained or any(r.name == "self" for r in given + trained):
         return None
-    unnamed = sorted(t for t in trained if not any(t == g or t.startswith(g + ".") for g in given))
+    unnamed = [t for t in trained if not any(t.within(g) for g in given)]
     if unnamed:
-        named_ = ", ".join(f"`{g}`" for g in sorted(given))
+        named_ = ", ".join(sorted({f"`{g.name}`" for g in given}))
         return Finding(WRONG, f"line {e.line} names the parameters of {named_}, but the optimizer also trains those of "
-                       f"`{unnamed[0]}`: Horovod raises ValueError (parameters not named), so gradients are never "
+                       f"`{unnamed[0].name}`: Horovod raises ValueError (parameters not named), so gradients are never "
                        "averaged", e.line, "named_parameters= the whole model's named_parameters() (a superset is ok)")
     return None
 
@@ -296,6 +297,9 @@ def _plain_compile(f, fit):
     """The compile that reaches a Keras fit (the same model, before it, in the same walk) gives it an optimizer
     by name (Keras makes a plain one) or a plain optimizer object."""
     model = dotted(fit.node.func.value)
+    if any(f.api(e, "DistributedGradientTape", "PartialDistributedGradientTape") for e in f.s.events) or \
+            gradient_allreduces(f):
+        return None  # the gradients are averaged in a step of the script's own (a Model's train_step)
     compiles = [c for c in f.s.events if getattr(c.node.func, "attr", "") == "compile" and c.ctx.reached
                 and c.order < fit.order and dotted(c.node.func.value) == model and same_walk(c, fit)]
     if not model or not compiles:
