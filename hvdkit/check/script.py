@@ -353,6 +353,10 @@ class Script:
         value = assigned_value(d) if isinstance(d, ast.Name) else None
         return self.defined(value, depth + 1) if isinstance(value, (ast.Name, ast.Attribute)) else None
 
+    def method_of(self, cls, name):
+        """The method `name` of the project's class `cls`, its own or inherited from a base of the project."""
+        return self._method_of(cls, name)
+
     def _member(self, cls, name):
         """A method (through local bases) or a nested class of a class."""
         nested = next((s for s in cls.body if isinstance(s, ast.ClassDef) and s.name == name), None)

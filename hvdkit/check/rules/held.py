@@ -4,7 +4,7 @@ ever given, and names read in the caller's terms. Built on the walk's order of e
 import ast
 
 from hvdkit.check.facts import same_walk
-from hvdkit.check.script import dotted
+from hvdkit.check.script import Ctx, Frame, dotted
 from hvdkit.check.values import Evaluator, Where, truthy
 
 
@@ -118,11 +118,39 @@ def _returned(f, call, frames):
         if fs[k] is frame:
             inside.append(e)
     if not inside:
-        return returned(f, call) if frames else []
+        return (returned(f, call) if frames else []) or _returned_unobserved(f, call, frames)
     last = max((e for e in inside if e.ctx.frames[-1] is frame), key=lambda e: e.order, default=None) or inside[-1]
     end = _After(last)  # after the call's last event: its own last assignment reaches the return
     return [(node.value, end) for node in _own_nodes(frame.func) if isinstance(node, ast.Return)
             and node.value is not None]
+
+
+def _returned_unobserved(f, call, frames):
+    """The returns of a function of the project the walk entered at `call` but in which nothing was recorded (no
+    call, no assignment: `def value(self): return self.rate`), read in a frame made for that call."""
+    if frames is None or call not in f.s.local_calls:
+        return []
+    at = next((e for e in f.s.events if e.node is call and e.ctx.frames == frames), None)
+    func = callee(f, call, at) if at is not None else None
+    if func is None:
+        return []
+    frame = Frame(func, call, frames[-1] if frames else None)
+    end = _After(at, Ctx(at.ctx.guards, at.ctx.loops, frames + (frame,), at.ctx.reached))
+    return [(node.value, end) for node in _own_nodes(func) if isinstance(node, ast.Return) and node.value is not None]
+
+
+def callee(f, call, at):
+    """The function or method of the project a call runs: by the definition of its name, or a method of the
+    class of its receiver (`self` in a method, an object made by a class of the project)."""
+    func = call.func
+    found = f.s.defined(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
+    if found is None and isinstance(func, ast.Attribute):
+        cls = f.s.self_class(func) if isinstance(func.value, ast.Name) else None
+        made = origin(f, func.value, at) if cls is None else None
+        cls = cls or (f.s.defined(made.func) if made is not None and isinstance(made.func, (ast.Name, ast.Attribute))
+                      else None)
+        found = f.s.method_of(cls, func.attr) if isinstance(cls, ast.ClassDef) else None
+    return found if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
 
 def _entered(f):
@@ -147,8 +175,9 @@ def memo(f, name):
 class _After:
     """A point just after an event, in its context (where a function returns)."""
 
-    def __init__(self, event):
-        self.node, self.ctx, self.order, self.qual, self.api = event.node, event.ctx, event.order + 0.5, "", None
+    def __init__(self, event, ctx=None):
+        self.node, self.order, self.qual, self.api = event.node, event.order + 0.5, "", None
+        self.ctx = event.ctx if ctx is None else ctx
 
     @property
     def line(self):

@@ -7,7 +7,8 @@ from hvdkit.check.rules.step5_optimizer import gradient_allreduces
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_value, per_batch, training_data,
                                            unread_calls)
-from hvdkit.check.rules.held import depends_on_rank, mutations, returned, sources
+from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, origin, reaching, returned,
+                                    sources)
 from hvdkit.check.script import assigned_name, dotted, result_discarded, sums
 
 
@@ -23,15 +24,18 @@ def judge(f):
                            "add it to fit(callbacks=[...]), before other metric-based callbacks")
     evals = [ev for ev in evaluations(f) if _reported(f, ev)]
     parts = [ev for ev in evals if ev.per_rank]
-    if evals and all(ev.per_rank is False and not f.rank0_only(ev.event) for ev in evals):
-        # Every rank evaluates the same, whole evaluation data with the same weights: the evaluation's
-        # metrics are the job's; training logs beside them are progress (the labels' convention).
+    if evals and all(ev.per_rank is False for ev in evals) and (
+            all(not f.rank0_only(ev.event) for ev in evals) or not _shard_logs(f, evals)):
+        # Every rank evaluates the same, whole evaluation data with the same weights: the evaluation's metrics
+        # are the job's; training logs beside them are progress (the labels' convention). When rank 0 alone
+        # evaluates, its evaluation is the job's too, but a log of its own shard beside it is not.
         summed = _summed(f, avgs)
         if summed is not None:
             return summed
         ev = evals[0]
-        return Finding(OK, f"every rank evaluates the whole evaluation data (line {ev.line}): its metrics are the "
-                       "job's without averaging", ev.line)
+        who = "rank 0 evaluates" if f.rank0_only(ev.event) else "every rank evaluates"
+        return Finding(OK, f"{who} the whole evaluation data (line {ev.line}): its metrics are the job's without "
+                       "averaging", ev.line)
     summed = _summed(f, avgs)
     if summed is not None:
         return summed
@@ -48,7 +52,7 @@ def judge(f):
         # Only the evaluations on each rank's part: a script that averages some metrics may log others per rank
         # by design (each rank its own summary, per-batch progress).
         raw = [e for e in reports if not per_batch(f, e) and any(
-            not _averaged(f, v) for v in _evaluation_values(f, e, parts))]
+            not _averaged(f, v, e) for v in _evaluation_values(f, e, parts))]
         if raw and parts:
             unread = _unread(f, raw[0])
             if unread is not None:
@@ -92,6 +96,17 @@ def judge(f):
     return Finding(UNKNOWN, "no metric is reported", None, None)
 
 
+def _shard_logs(f, whole):
+    """What reports a rank's own training as the job's beside evaluations of the whole data (`whole`), which
+    rank 0 alone runs: the log of a fit that validates on no whole data on every rank, or a report not made
+    from those evaluations, other than per-batch progress that every rank prints of its own."""
+    every = {id(ev.event) for ev in whole if not f.rank0_only(ev.event)}
+    logs = [fit for fit in f.fits if id(fit) not in every]
+    logs += [r for r in _reports(f) if r.ctx.reached and not (per_batch(f, r) and not f.rank0_only(r)) and not any(
+        _from_evaluations(f, v, r, whole) for v in _report_values(r.node))]
+    return logs
+
+
 def _reported(f, ev):
     """The evaluation's results are reported: a report prints a value it computed, fit logs its validation
     metrics, evaluate() prints them (unless verbose=0) or its result is printed."""
@@ -112,12 +127,78 @@ def _updated_in(f, expr, at, loops):
 
 
 def _summed(f, avgs):
+    """A sum over ranks that a report prints as it is (not divided by a count or the size, not turned into
+    another metric by a computation): evidence is the report's line."""
     for e in avgs:
         kw = {k.arg: ast.unparse(k.value) for k in e.node.keywords}
-        if (sums(e.node) or kw.get("average") == "False") and not _divided_later(f, e) and not _computed_on(f, e):
-            return Finding(WRONG, f"line {e.line} sums a metric over ranks and reports the sum as its value",
-                           e.line, "divide the summed total by the summed count")
+        if not (sums(e.node) or kw.get("average") == "False"):
+            continue
+        report = next((r for r in _reports(f) if r.ctx.reached and any(
+            _undivided(f, v, r, e.node) for v in _report_values(r.node))), None)
+        if report is not None:
+            return Finding(WRONG, f"line {e.line} sums a metric over ranks and line {report.line} reports the sum as "
+                           "its value", e.line, "divide the summed total by the summed count")
     return None
+
+
+# Calls whose value is their receiver's or first argument's, converted (a sum stays a sum).
+_KEEPS_VALUE = ("item", "cpu", "numpy", "tolist", "detach", "clone", "to", "float", "double", "squeeze", "flatten",
+                "int", "round", "str", "tensor", "array", "asarray", "constant", "convert_to_tensor")
+
+
+def _undivided(f, node, at, total, depth=0):
+    """The value of `node` where `at` reads it is the sum `total` (a call node) itself, or an element of it,
+    converted or added to, through names, attributes, the returns of the project's functions and the
+    properties of its classes; not once it is divided, or given to a computation (`miou(conf)` with conf
+    summed: a metric computed from summed counts)."""
+    if node is total:
+        return True
+    if depth > 12 or node is None:
+        return False
+    deeper = lambda n, a=at: _undivided(f, n, a, total, depth + 1)  # noqa: E731 - a local shorthand
+    if isinstance(node, ast.Call):
+        rets = returned(f, node, at)
+        if rets:
+            return any(deeper(v, a) for v, a in rets)
+        last = node.func.attr if isinstance(node.func, ast.Attribute) else f.s.qual(node.func).split(".")[-1]
+        if last not in _KEEPS_VALUE:
+            return False
+        inner = node.func.value if isinstance(node.func, ast.Attribute) and imported(f, node.func) is None else (
+            node.args[0] if node.args else None)
+        return deeper(inner)
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        if at is None:  # in a property's body (not walked): what the class's methods assign the attribute
+            values = [(a.node.value, a) for a in f.s.assignments_to(node) if a.node.value is not None]
+        else:
+            values = reaching(f, node, at)
+        if values:
+            return any(deeper(v, a) for v, a in values)
+        return isinstance(node, ast.Attribute) and at is not None and any(
+            deeper(v, None) for v in _property_values(f, node, at))
+    if isinstance(node, ast.BinOp):
+        return not isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and (deeper(node.left) or deeper(node.right))
+    if isinstance(node, ast.Subscript):
+        return deeper(node.value)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return any(deeper(x) for x in node.elts)
+    if isinstance(node, ast.IfExp):
+        return deeper(node.body) or deeper(node.orelse)
+    if isinstance(node, (ast.UnaryOp, ast.Starred)):
+        return deeper(node.operand if isinstance(node, ast.UnaryOp) else node.value)
+    return False
+
+
+def _property_values(f, node, at):
+    """The expressions a property of the project's class returns for `obj.prop` (`meter.avg` returning
+    `self.sum / self.count`): read where the class's methods assign what they name."""
+    made = origin(f, node.value, at)
+    cls = f.s.self_class(node) if isinstance(node.value, ast.Name) else None  # `self.rate` in a method
+    if cls is None and made is not None and isinstance(made.func, (ast.Name, ast.Attribute)):
+        cls = f.s.defined(made.func)
+    prop = f.s.method_of(cls, node.attr) if isinstance(cls, ast.ClassDef) else None
+    if prop is None or not any(f.s.qual(d) == "property" for d in prop.decorator_list):
+        return []
+    return [n.value for n in ast.walk(prop) if isinstance(n, ast.Return) and n.value is not None]
 
 
 def _train_per_rank(f):
@@ -166,17 +247,20 @@ def _last_batch_only(f, e):
 def _reports(f):
     """Calls that report a metric (print, a logger, TensorBoard, ...): a value they print comes from the model
     (evaluation.metric_value); where a printed name cannot be followed (a parameter Keras fills), the words
-    printed with it say it is a loss, an accuracy, a score. A report that prints the rank beside its values
-    is each rank's own log by design, not the job's metric."""
+    printed with it say it is a loss, an accuracy, a score. A report that prints the rank beside its values,
+    or one of the branches of a test on the rank that each report (`if hvd.rank() == 0: log("loss/0", x)
+    else: log("loss/1", x)`), is each rank's own log by design, not the job's metric."""
     if getattr(f, "_rules_b_reports", None) is None:
         out = []
-        for e in f.s.events:
-            if f.s.qual(e.node.func).split(".")[-1] not in names.REPORTERS:
-                continue
+        reporting = [e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in names.REPORTERS]
+        branches = {(id(g.test), g.branch) for e in reporting for g in f.rank_guards(e)}
+        for e in reporting:
             values = _report_values(e.node)
             if not f.rank0_only(e) and any(depends_on_rank(f, v, e) or depends_on_rank(f, v, e, local=True)
                                            for v in values):
                 continue  # every rank prints its own, labelled with its rank
+            if any((id(g.test), not g.branch) in branches for g in f.rank_guards(e)):
+                continue  # rank 0 and the others each report their own, in the two branches of a rank test
             found = [metric_value(f, v, e) for v in values]
             if True in found or None in found and names.REPORTED.search(ast.unparse(e.node)):
                 out.append(e)
@@ -232,8 +316,10 @@ def _averaging(f, node, deep=True):
     inside = _walked(f)[0].get(id(node)) if deep else None
     if inside is not None:  # the functions the walk entered at this call, and all they call
         return any(_is_averager(f, e) for e in inside)
-    func = f.s.funcs.get(node.func.id) if isinstance(node.func, ast.Name) else None
-    return func is not None and (_averages_inside(f, func) if deep else _allreduces_itself(f, func))
+    func = f.s.defined(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    return _averages_inside(f, func) if deep else _allreduces_itself(f, func)
 
 
 def _walked(f):
@@ -254,25 +340,22 @@ def _is_averager(f, e):
     return f.api(e, *names.METRIC_AVERAGERS) and not _of_gradients(f, e)
 
 
-def _averaged(f, node):
-    """The value depends on an average over ranks: through assignments, through a list it was appended to,
-    or through an object whose method averages (meter.update(x) allreducing inside)."""
+def _averaged(f, node, at):
+    """The value, where the event `at` reads it, depends on an average over ranks: through assignments,
+    through values put into the object it holds (`losses.append(avg(x))`), or through an object a method of
+    which averages before `at` (`meter.sync()` allreducing inside, then `meter.value()` reported): the same
+    object by the call that made it, not by its name."""
     if f.mentions(node, lambda n: _averaging(f, n)) or _fit_averaged(f, node):
         return True
     for sub in ast.walk(node):
-        name = dotted(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
-        if not name:
+        if not isinstance(sub, (ast.Name, ast.Attribute)) or not dotted(sub):
             continue
-        root = name.split(".")[0]
-        for e in f.s.events:
-            func = e.node.func
-            if not (isinstance(func, ast.Attribute) and dotted(func.value) in (name, root)):
-                continue
-            if func.attr in ("append", "extend", "insert", "add") and any(
-                    f.mentions(a, lambda n: _averaging(f, n)) for a in e.node.args):
-                return True
-            if any(_averages_inside(f, m) for m in f.s.methods.get(func.attr, ())):
-                return True
+        if any(f.mentions(v, lambda n: _averaging(f, n)) for v, _ in mutations(f, sub, at)):
+            return True
+        made = {id(c) for c, _ in makers(f, sub, at)}
+        if made and any(e.order < at.order and isinstance(e.node.func, ast.Attribute) and _averaging(f, e.node)
+                        and made & {id(c) for c, _ in makers(f, e.node.func.value, e)} for e in f.s.events):
+            return True
     return False
 
 
@@ -339,47 +422,3 @@ def _of_gradients(f, e):
     barrier = result_discarded(e.node) and not (e.api and e.api[1].endswith("_"))
     agree = op.strip("'\"").lower() in ("min", "max", "product")
     return barrier or agree or any(e is g for g in gradient_allreduces(f))
-
-
-def _computed_on(f, e):
-    """The sum goes into one of the script's own functions (`miou(conf.cpu().numpy())` of a summed confusion
-    matrix): a metric computed from summed counts, not the sum reported as the value."""
-    name = assigned_name(e.node)
-    held = _stored_from(f, e, name) if name else set()
-    return bool(name) and any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in f.s.funcs
-        and any(_names_in(a) & held for a in n.args + [k.value for k in n.keywords]) for n in ast.walk(f.s.tree))
-
-
-def _divided_later(f, e):
-    """The summed value is divided: the sum itself, or the parts of a summed (sum, count) pair stored in names or
-    attributes (`self.sum, self.count = t[0], t[1]`) and divided one by the other anywhere."""
-    name = assigned_name(e.node)
-    parent = getattr(e.node, "parent", None)
-    if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Div):
-        return True
-    if not name:
-        return False
-    held = _stored_from(f, e, name)
-    for n in ast.walk(f.s.tree):
-        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div):
-            if name in _names_in(n) or _names_in(n.left) & held and _names_in(n.right) & held:
-                return True
-    return False
-
-
-def _names_in(node):
-    return {dotted(x) for x in ast.walk(node) if isinstance(x, (ast.Name, ast.Attribute))} - {None}
-
-
-def _stored_from(f, e, name):
-    """Names and attributes assigned (after the sum, in its function) from the sum or from names already so."""
-    held = {name}
-    later = [a for a in f.s.assigns if a.order > e.order and a.ctx.frames[-1:] == e.ctx.frames[-1:]
-             and isinstance(a.node, ast.Assign)]
-    for a in later:
-        for t in a.node.targets:
-            pairs = zip(t.elts, a.node.value.elts) if isinstance(t, ast.Tuple) and isinstance(a.node.value, ast.Tuple) \
-                and len(t.elts) == len(a.node.value.elts) else [(t, a.node.value)]
-            held |= {dotted(x) for x, v in pairs if dotted(x) and _names_in(v) & held}
-    return held

@@ -1,0 +1,215 @@
+"""`hvdkit check`, static pass, step 8 inside projects (issue 39, classes 1 and 4): a sum over ranks is wrong
+only when a report prints it as it is, followed by data flow through the project's helpers, methods and
+properties (a meter that sums (total, count) and divides, a confusion matrix summed and turned into mIoU,
+are averages); rank 0 alone evaluating the whole data reports the job's metric. Each pair is a small
+project written from scratch into tmp_path; the broken one is flagged on step 8, its twin is not. No
+framework is imported."""
+import textwrap
+
+from hvdkit.check import MISSING, OK, WRONG
+from hvdkit.check.static import analyze
+
+
+def project(tmp_path, files, script="train.py"):
+    """Write {relative path: source} under tmp_path (a pyproject.toml at its root); the findings of `script`."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    for rel, src in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(src))
+    findings, _, _ = analyze(str(tmp_path / script), root=str(tmp_path))
+    return findings
+
+
+TRAIN = """
+    import torch
+    import torch.nn.functional as F
+    import horovod.torch as hvd
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+    from seglab.metrics import Accuracy
+
+
+    def main():
+        hvd.init()
+        torch.set_num_threads(1)
+        x, y = torch.randn(900, 8), torch.randint(0, 3, (900,))
+        train_set, dev_set = TensorDataset(x[:800], y[:800]), TensorDataset(x[800:], y[800:])
+        train_sampler = DistributedSampler(train_set, num_replicas=hvd.size(), rank=hvd.rank())
+        dev_sampler = DistributedSampler(dev_set, num_replicas=hvd.size(), rank=hvd.rank(), shuffle=False)
+        train_loader = DataLoader(train_set, batch_size=32, sampler=train_sampler)
+        dev_loader = DataLoader(dev_set, batch_size=64, sampler=dev_sampler)
+        net = torch.nn.Linear(8, 3)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1 * hvd.size())
+        opt = hvd.DistributedOptimizer(opt, named_parameters=net.named_parameters())
+        hvd.broadcast_parameters(net.state_dict(), root_rank=0)
+        for epoch in range(5):
+            train_sampler.set_epoch(epoch)
+            for xb, yb in train_loader:
+                opt.zero_grad()
+                F.cross_entropy(net(xb), yb).backward()
+                opt.step()
+            meter = Accuracy()
+            with torch.no_grad():
+                for xb, yb in dev_loader:
+                    meter.update(net(xb), yb)
+            meter.sync()
+            if hvd.rank() == 0:
+                print(f"epoch {epoch} dev accuracy {meter.value():.3f}")
+                torch.save(net.state_dict(), "net.pt")
+
+
+    if __name__ == "__main__":
+        main()
+"""
+METRICS = """
+    import torch
+    import horovod.torch as hvd
+
+
+    def reduce_sum(t, name):
+        return hvd.allreduce(t, op=hvd.Sum, name=name)
+
+
+    class Accuracy:
+        def __init__(self):
+            self.hits = torch.zeros(2, dtype=torch.float64)
+
+        def update(self, logits, target):
+            self.hits[0] += (logits.argmax(1) == target).sum().item()
+            self.hits[1] += len(target)
+
+        def sync(self):
+            self.hits = reduce_sum(self.hits, "dev_hits")
+            return self
+
+        def value(self):
+            return {value}
+"""
+
+
+def test_a_sum_over_ranks_is_wrong_only_where_a_report_prints_it_undivided(tmp_path):
+    # The (hits, seen) pair summed in a helper of the project and divided in the meter: an average. Before the
+    # fix, a sum whose result was not assigned to a name in the script (`return hvd.allreduce(...)` in a helper)
+    # was "summed and reported as the value" whatever the code did with it.
+    ok = project(tmp_path / "ok", {"train.py": TRAIN, "seglab/__init__.py": "", "seglab/metrics.py": METRICS.format(
+        value="(self.hits[0] / self.hits[1].clamp(min=1)).item()")})
+    assert ok[8].verdict == OK, ok[8].evidence
+    # The summed hits printed as the accuracy: the report's line is the evidence.
+    bad = project(tmp_path / "bad", {"train.py": TRAIN, "seglab/__init__.py": "", "seglab/metrics.py": METRICS.format(
+        value="self.hits[0].item()")})
+    assert bad[8].verdict == WRONG and "reports the sum" in bad[8].evidence, bad[8].evidence
+
+
+PROPERTY_METER = """
+    import torch
+    import horovod.torch as hvd
+
+
+    class Accuracy:
+        def __init__(self):
+            self.correct, self.seen = 0.0, 0.0
+
+        def update(self, logits, target):
+            self.correct += (logits.argmax(1) == target).sum().item()
+            self.seen += len(target)
+
+        def sync(self):
+            t = hvd.allreduce(torch.tensor([self.correct, self.seen]), op=hvd.Sum, name="acc")
+            self.correct, self.seen = t[0].item(), t[1].item()
+
+        @property
+        def rate(self):
+            return {rate}
+
+        def value(self):
+            return self.rate
+"""
+
+
+def test_a_property_that_divides_the_summed_pair_is_an_average(tmp_path):
+    files = {"train.py": TRAIN, "seglab/__init__.py": ""}
+    ok = project(tmp_path / "ok", dict(files, **{"seglab/metrics.py": PROPERTY_METER.format(
+        rate="self.correct / max(self.seen, 1)")}))
+    assert ok[8].verdict == OK, ok[8].evidence
+    bad = project(tmp_path / "bad", dict(files, **{"seglab/metrics.py": PROPERTY_METER.format(rate="self.correct")}))
+    assert bad[8].verdict == WRONG, bad[8].evidence
+
+
+RANK0_EVAL = """
+    import torch
+    import torch.nn.functional as F
+    import horovod.torch as hvd
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+
+    def evaluate(net, loader):
+        net.eval()
+        hits = seen = 0
+        with torch.no_grad():
+            for xb, yb in loader:
+                hits += (net(xb).argmax(1) == yb).sum().item()
+                seen += len(yb)
+        return hits / seen
+
+
+    def main():
+        hvd.init()
+        torch.set_num_threads(1)
+        x, y = torch.randn(900, 8), torch.randint(0, 3, (900,))
+        train_set, holdout = TensorDataset(x[:800], y[:800]), TensorDataset(x[800:], y[800:])
+        sampler = DistributedSampler(train_set, num_replicas=hvd.size(), rank=hvd.rank())
+        train_loader = DataLoader(train_set, batch_size=32, sampler=sampler)
+        holdout_loader = {holdout_loader}
+        net = torch.nn.Linear(8, 3)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1 * hvd.size())
+        opt = hvd.DistributedOptimizer(opt, named_parameters=net.named_parameters())
+        hvd.broadcast_parameters(net.state_dict(), root_rank=0)
+        for epoch in range(5):
+            sampler.set_epoch(epoch)
+            net.train()
+            total = 0.0
+            for xb, yb in train_loader:
+                opt.zero_grad()
+                loss = F.cross_entropy(net(xb), yb)
+                loss.backward()
+                opt.step()
+                total += loss.item()
+            {train_log}
+            if hvd.rank() == 0:
+                print(f"epoch {{epoch}} holdout accuracy {{evaluate(net, holdout_loader):.3f}}")
+                torch.save(net.state_dict(), "net.pt")
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+WHOLE = "DataLoader(holdout, batch_size=64)"
+SHARDED = ("DataLoader(holdout, batch_size=64, sampler=DistributedSampler(holdout, num_replicas=hvd.size(), "
+           "rank=hvd.rank()))")
+# each rank logs its own training loss under its own tag, in the branches of a test on the rank
+PER_RANK_LOGS = """if hvd.rank() == 0:
+                print("train loss (rank 0)", total / len(train_loader))
+            else:
+                print("train loss (other ranks)", total / len(train_loader))"""
+# rank 0 prints its own shard's training loss as the job's
+RANK0_LOG = """if hvd.rank() == 0:
+                print("train loss", total / len(train_loader))"""
+
+
+def test_rank0_alone_evaluating_the_whole_data_reports_the_jobs_metric(tmp_path):
+    # Before the fix, an evaluation that only rank 0 runs was not counted as the job's even on the whole data,
+    # and per-rank logs in the two branches of a rank test were read as rank 0's metric.
+    for name, loader, log in (("whole", WHOLE, ""), ("per_rank_logs", WHOLE, PER_RANK_LOGS)):
+        ok = project(tmp_path / name, {"train.py": RANK0_EVAL.format(holdout_loader=loader, train_log=log)})
+        assert ok[8].verdict == OK, (name, ok[8].evidence)
+    # evaluated on rank 0's shard; or beside the whole evaluation, rank 0's own shard's loss reported as the job's
+    for name, loader, log in (("sharded", SHARDED, ""), ("rank0_log", WHOLE, RANK0_LOG)):
+        bad = project(tmp_path / name, {"train.py": RANK0_EVAL.format(holdout_loader=loader, train_log=log)})
+        assert bad[8].verdict == MISSING, (name, bad[8].evidence)
+
