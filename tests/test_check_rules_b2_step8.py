@@ -2,11 +2,12 @@
 only when a report prints it as it is, followed by data flow through the project's helpers, methods and
 properties (a meter that sums (total, count) and divides, a confusion matrix summed and turned into mIoU,
 are averages); rank 0 alone evaluating the whole data reports the job's metric. Each pair is a small
-project written from scratch into tmp_path; the broken one is flagged on step 8, its twin is not. No
+project written from scratch into tmp_path (a call into code the pass cannot read, handed the model, may
+evaluate and average: cannot tell); the broken one is flagged on step 8, its twin is not. No
 framework is imported."""
 import textwrap
 
-from hvdkit.check import MISSING, OK, WRONG
+from hvdkit.check import MISSING, OK, UNKNOWN, WRONG
 from hvdkit.check.static import analyze
 
 
@@ -213,3 +214,55 @@ def test_rank0_alone_evaluating_the_whole_data_reports_the_jobs_metric(tmp_path)
         bad = project(tmp_path / name, {"train.py": RANK0_EVAL.format(holdout_loader=loader, train_log=log)})
         assert bad[8].verdict == MISSING, (name, bad[8].evidence)
 
+
+UNREAD_EVAL = """
+    import torch
+    import torch.nn.functional as F
+    import horovod.torch as hvd
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+    from scoring import dice  # a module of the project that is not there: its code cannot be read
+
+
+    def main():
+        hvd.init()
+        torch.set_num_threads(1)
+        x, y = torch.randn(900, 8), torch.randint(0, 3, (900,))
+        train_set, dev_set = TensorDataset(x[:800], y[:800]), TensorDataset(x[800:], y[800:])
+        sampler = DistributedSampler(train_set, num_replicas=hvd.size(), rank=hvd.rank())
+        train_loader = DataLoader(train_set, batch_size=32, sampler=sampler)
+        dev_loader = DataLoader(dev_set, batch_size=64)
+        net = torch.nn.Linear(8, 3)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1 * hvd.size())
+        opt = hvd.DistributedOptimizer(opt, named_parameters=net.named_parameters())
+        hvd.broadcast_parameters(net.state_dict(), root_rank=0)
+        step = 0
+        for epoch in range(5):
+            sampler.set_epoch(epoch)
+            for xb, yb in train_loader:
+                opt.zero_grad()
+                out = net(xb)
+                F.cross_entropy(out, yb).backward()
+                opt.step()
+                step += 1
+                if step % 50 == 0 and hvd.rank() == 0:
+                    score = {score}
+                    print(f"step {{step}} dice {{score:.3f}}")
+                    torch.save(net.state_dict(), "net.pt")
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_an_unread_call_handed_the_model_may_evaluate_and_average(tmp_path):
+    # Every 50 steps rank 0 hands the model and the whole dev loader to code the pass cannot read: it may
+    # evaluate the whole data (the job's metric) or average; cannot tell. Before the fix, any unread call in the
+    # training loop was taken for a per-batch loss function and the report for rank 0's own metric: "missing".
+    unread = project(tmp_path / "model", {"train.py": UNREAD_EVAL.format(score="dice(net, dev_loader)")})
+    assert unread[8].verdict == UNKNOWN and "dice(net, dev_loader)" in unread[8].evidence, unread[8].evidence
+    # handed only this rank's batch outputs, the same unread call computes rank 0's own batch metric
+    own = project(tmp_path / "outputs", {"train.py": UNREAD_EVAL.format(score="dice(out, yb)")})
+    assert own[8].verdict == MISSING, own[8].evidence

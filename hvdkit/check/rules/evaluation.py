@@ -227,8 +227,10 @@ def unread_calls(f, node, at, depth=0):
     if isinstance(node, ast.Call):
         module = None if f.local_function(node) else imported(f, node.func)  # a walked call is read
         if module is not None and not f.s.api(node.func) and module.split(".")[0] not in READABLE:
-            # once per batch it computes the metric (a loss function), it does not average it over ranks
-            return [] if per_batch(f, at) else [node]
+            # once per batch it computes the metric (a loss function), it does not average it over ranks; handed
+            # the model, it may evaluate it (and average) whenever it runs
+            given = node.args + [k.value for k in node.keywords]
+            return [] if per_batch(f, at) and not any(is_model(f, p, at) for p in given) else [node]
         if returned(f, node, at):  # the script's own function: the value is what it returns
             return [c for v, a in returned(f, node, at) for c in deeper(v, a)]
         out = []
