@@ -266,3 +266,67 @@ def test_an_unread_call_handed_the_model_may_evaluate_and_average(tmp_path):
     # handed only this rank's batch outputs, the same unread call computes rank 0's own batch metric
     own = project(tmp_path / "outputs", {"train.py": UNREAD_EVAL.format(score="dice(out, yb)")})
     assert own[8].verdict == MISSING, own[8].evidence
+
+
+SAMPLED = """
+    import numpy as np
+    import torch
+    import horovod.torch as hvd
+
+
+    def worker_init_fn(worker_id):
+        seed = torch.utils.data.get_worker_info().seed % 2 ** 32
+        print("worker", worker_id, "of rank", hvd.rank())
+        np.random.seed({seed})
+
+
+    class RandomWalks(torch.utils.data.IterableDataset):
+        def __init__(self, n):
+            self.n = n
+
+        def __iter__(self):
+            for _ in range(self.n):
+                x = torch.from_numpy(np.random.randn(8)).float()
+                yield x, int(x.sum() > 0)
+"""
+SAMPLED_TRAIN = """
+    import torch
+    import torch.nn.functional as F
+    import horovod.torch as hvd
+
+    from walks.data import RandomWalks, worker_init_fn
+
+
+    def main():
+        hvd.init()
+        torch.set_num_threads(1)
+        loader = torch.utils.data.DataLoader(RandomWalks(4096), batch_size=32, num_workers=2,
+                                             worker_init_fn=worker_init_fn)
+        net = torch.nn.Linear(8, 2)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1 * hvd.size())
+        opt = hvd.DistributedOptimizer(opt, named_parameters=net.named_parameters())
+        hvd.broadcast_parameters(net.state_dict(), root_rank=0)
+        for step, (xb, yb) in enumerate(loader):
+            opt.zero_grad()
+            loss = F.cross_entropy(net(xb), yb)
+            loss.backward()
+            opt.step()
+            if step % 20 == 0 and hvd.rank() == 0:
+                print(f"step {step} loss {loss.item():.4f}")
+                torch.save(net.state_dict(), "net.pt")
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_a_loader_seeded_by_the_rank_gives_each_rank_its_own_samples(tmp_path):
+    # The worker_init_fn handed to the loader seeds the sampling with the rank: each rank trains on its own random
+    # samples, and rank 0's loss is its own. Before the fix, the loader was read as the same data on every rank.
+    files = {"train.py": SAMPLED_TRAIN, "walks/__init__.py": ""}
+    bad = project(tmp_path / "rank", dict(files, **{"walks/data.py": SAMPLED.format(seed="seed + hvd.rank()")}))
+    assert bad[8].verdict == MISSING, bad[8].evidence
+    # seeded alike on every rank (the rank only printed): every rank draws the same samples with the same weights
+    ok = project(tmp_path / "alike", dict(files, **{"walks/data.py": SAMPLED.format(seed="seed")}))
+    assert ok[8].verdict == OK, ok[8].evidence

@@ -195,12 +195,31 @@ def data_per_rank(f, node, at):
                 return True  # hk.shard, hvd.elastic.ElasticSampler: they read the rank themselves
             if not isinstance(n, ast.Call) or f.s.api(n.func):
                 continue
-            if any(depends_on_rank(f, x, a) or depends_on_rank(f, x, a, local=True)
+            if any(depends_on_rank(f, x, a) or depends_on_rank(f, x, a, local=True) or _reads_rank(f, x)
                    for x in n.args + [k.value for k in n.keywords]):
                 return True
             module = None if f.local_function(n) else imported(f, n.func)
             unread |= module is not None and module.split(".")[0] not in READABLE
     return None if unread else False
+
+
+def _reads_rank(f, node):
+    """A function of the project handed to the code that makes the data (a loader's worker_init_fn or
+    collate_fn, a dataset's map) that reads the rank other than to print it: what it makes differs per rank
+    (`np.random.seed(worker_seed + hvd.rank())` in a worker_init_fn: each rank draws its own samples)."""
+    func = node if isinstance(node, ast.Lambda) else f.s.defined(node) if isinstance(
+        node, (ast.Name, ast.Attribute)) else None
+    if not isinstance(func, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    return any((f.is_rank(n) or f.is_local_rank(n)) and not _in_report(f, n) for n in ast.walk(func))
+
+
+def _in_report(f, node):
+    while node is not None:
+        node = getattr(node, "parent", None)
+        if isinstance(node, ast.Call) and f.s.qual(node.func).split(".")[-1] in names.REPORTERS:
+            return True
+    return False
 
 
 def _data_sources(f, node, at, depth=0, seen=None):
