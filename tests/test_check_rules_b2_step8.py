@@ -330,3 +330,59 @@ def test_a_loader_seeded_by_the_rank_gives_each_rank_its_own_samples(tmp_path):
     # seeded alike on every rank (the rank only printed): every rank draws the same samples with the same weights
     ok = project(tmp_path / "alike", dict(files, **{"walks/data.py": SAMPLED.format(seed="seed")}))
     assert ok[8].verdict == OK, ok[8].evidence
+
+
+OPTIONAL_SHARD = """
+    import argparse
+
+    import torch
+    import torch.nn.functional as F
+    import horovod.torch as hvd
+    from torch.utils.data import DataLoader, RandomSampler, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--local_rank", type=int, default={default})
+        parser.add_argument("--accumulation_steps", type=int, default=1)
+        args = parser.parse_args()
+        hvd.init()
+        torch.manual_seed(0)
+        x, y = torch.randn(800, 8), torch.randint(0, 3, (800,))
+        data = TensorDataset(x, y)
+        sampler = RandomSampler(data) if args.local_rank == -1 else DistributedSampler(data, hvd.size(), hvd.rank())
+        loader = DataLoader(data, batch_size=32, sampler=sampler)
+        net = torch.nn.Linear(8, 3)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1 * hvd.size())
+        opt = hvd.DistributedOptimizer(opt, named_parameters=net.named_parameters())
+        hvd.broadcast_parameters(net.state_dict(), root_rank=0)
+        print("gradient accumulation steps:", args.accumulation_steps)
+        for epoch in range(3):
+            total = 0.0
+            for xb, yb in loader:
+                opt.zero_grad()
+                loss = F.cross_entropy(net(xb), yb)
+                loss.backward()
+                opt.step()
+                total += loss.item()
+            {log}
+        if hvd.rank() == 0:
+            torch.save(net.state_dict(), "net.pt")
+
+
+    if __name__ == "__main__":
+        main()
+"""
+EPOCH_LOG = 'print(f"epoch {epoch} loss {total / len(loader):.4f}")'
+
+
+def test_the_data_a_rank_reads_by_the_options_defaults(tmp_path):
+    # By default (--local_rank -1) every rank reads the whole data in the same seeded order: the training loss
+    # is the same on every rank. Before the fix, the DistributedSampler of the branch not taken made each rank's
+    # loss its own ("missing").
+    whole = project(tmp_path / "whole", {"train.py": OPTIONAL_SHARD.format(default=-1, log=EPOCH_LOG)})
+    assert whole[8].verdict == OK, whole[8].evidence
+    shard = project(tmp_path / "shard", {"train.py": OPTIONAL_SHARD.format(default=0, log=EPOCH_LOG)})
+    assert shard[8].verdict == MISSING, shard[8].evidence
+

@@ -12,6 +12,7 @@ from typing import NamedTuple, Optional
 from hvdkit.check import names
 from hvdkit.check.rules.held import depends_on_rank, memo, imported, mutations, reaching, returned, sources
 from hvdkit.check.rules.models import MODEL_METHODS, STATE, is_model
+from hvdkit.check.values import Evaluator, Where, truthy
 
 # Libraries whose calls the pass reads as what they are (a framework's data set does not know the rank unless
 # told): the standard library, the frameworks, and the data and ML libraries scripts load data with. A call
@@ -188,7 +189,7 @@ def data_per_rank(f, node, at):
     cannot read -> None; else False (the same data on every rank)."""
     unread = False
     for expr, a in _data_sources(f, node, at):
-        for n in ast.walk(expr):
+        for n in _taken(f, expr, a):
             if isinstance(n, ast.Subscript) and depends_on_rank(f, n.slice, a):
                 return True
             if isinstance(n, ast.Call) and f.s.is_api(n, *names.SELF_PARTITIONING):
@@ -201,6 +202,23 @@ def data_per_rank(f, node, at):
             module = None if f.local_function(n) else imported(f, n.func)
             unread |= module is not None and module.split(".")[0] not in READABLE
     return None if unread else False
+
+
+def _taken(f, expr, at):
+    """The nodes of `expr` the default run evaluates: of a conditional expression whose test the options'
+    declared defaults decide (`RandomSampler(ds) if args.local_rank == -1 else DistributedSampler(ds)` with
+    --local_rank -1 by default), the test and the branch taken; both branches when it is not known."""
+    ev = Evaluator(f.s, Where(None, True, defaults=True))
+    frame = at.ctx.frames[-1] if at.ctx.frames else None
+    todo = [expr]
+    while todo:
+        n = todo.pop()
+        yield n
+        taken = truthy(ev.value(n.test, frame, at)) if isinstance(n, ast.IfExp) else None
+        if taken is True or taken is False:
+            todo += [n.test, n.body if taken else n.orelse]
+        else:
+            todo += list(ast.iter_child_nodes(n))
 
 
 def _reads_rank(f, node):
