@@ -386,3 +386,9 @@ def test_the_data_a_rank_reads_by_the_options_defaults(tmp_path):
     shard = project(tmp_path / "shard", {"train.py": OPTIONAL_SHARD.format(default=0, log=EPOCH_LOG)})
     assert shard[8].verdict == MISSING, shard[8].evidence
 
+
+def test_a_metric_is_named_by_words_not_by_letters_inside_them(tmp_path):
+    # Each rank trains on its shard and prints no metric: "accumulation" names no accuracy. Before the fix, `acc`
+    # inside it made the line a report of each rank's own metric ("missing").
+    silent = project(tmp_path / "silent", {"train.py": OPTIONAL_SHARD.format(default=0, log="pass")})
+    assert silent[8].verdict == UNKNOWN, silent[8].evidence

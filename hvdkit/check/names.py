@@ -122,7 +122,11 @@ SAVE_CALLBACKS = ("ModelCheckpoint", "BackupAndRestore")
 # --- step 8: metrics ---------------------------------------------------------------------------
 METRIC_AVERAGERS = ("average_metrics", "MetricAverageCallback", "allreduce", "allreduce_", "grouped_allreduce",
                     "allgather", "allgather_object", "metric_average")
-REPORTED = re.compile(r"loss|acc|metric|score|error|top1|top5|perplex|ppl|f1|auc|mse|mae", re.I)
+# Words that name a metric, as words: `val_acc`, `trainLoss`, `TOP1`, not `acc` in `gradient_accumulation_steps`.
+_METRIC_WORDS = ("loss", "losses", "acc", "accs", "accuracy", "accuracies", "metric", "metrics", "score", "scores",
+                 "error", "errors", "top1", "top5", "perplexity", "ppl", "f1", "auc", "mse", "rmse", "mae")
+REPORTED = re.compile(r"(?:(?<![A-Za-z])(?i:{0})|{1})(?![a-z])".format(
+    "|".join(_METRIC_WORDS), "|".join(w.capitalize() for w in _METRIC_WORDS)))
 REPORTERS = ("print", "info", "print0", "log", "add", "add_scalar", "write", "log_metrics", "scalar", "add_scalars",
              "set_description", "set_postfix")  # tqdm's progress bar shows what it is given
 
