@@ -392,3 +392,50 @@ def test_a_metric_is_named_by_words_not_by_letters_inside_them(tmp_path):
     # inside it made the line a report of each rank's own metric ("missing").
     silent = project(tmp_path / "silent", {"train.py": OPTIONAL_SHARD.format(default=0, log="pass")})
     assert silent[8].verdict == UNKNOWN, silent[8].evidence
+
+
+KERAS_TRAINER = """
+    import tensorflow as tf
+    from tensorflow import keras
+    import horovod.tensorflow.keras as hvd
+
+
+    class Trainer:
+        def __init__(self, lr):
+            hvd.init()
+            self.lr = lr
+            self.is_root = hvd.rank() == 0
+            x = tf.random.normal((1024, 8))
+            y = tf.cast(tf.reduce_sum(x, axis=1) > 0, tf.int32)
+            self.data = tf.data.Dataset.from_tensor_slices((x, y)).shard(hvd.size(), hvd.rank()).batch(32)
+
+        def callbacks(self):
+            cbs = [hvd.callbacks.BroadcastGlobalVariablesCallback(0), hvd.callbacks.MetricAverageCallback()]
+            if self.is_root:
+                cbs.append(keras.callbacks.ModelCheckpoint("ckpt.weights.h5", save_weights_only=True))
+            return cbs
+
+        def loggers(self):
+            return [keras.callbacks.CSVLogger("log.csv")] if self.is_root else []
+
+        def run(self):
+            model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(2)])
+            opt = hvd.DistributedOptimizer(keras.optimizers.SGD(self.lr * hvd.size()))
+            model.compile(optimizer=opt, loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+            model.fit(self.data, epochs=3, callbacks=self.{given}(), verbose=2 if self.is_root else 0)
+
+
+    if __name__ == "__main__":
+        Trainer(0.01).run()
+"""
+
+
+def test_callbacks_returned_by_a_method_of_self_reach_fit(tmp_path):
+    # fit(callbacks=self.callbacks()): the list the method returns holds the broadcast and the metric average.
+    # Before the fix, a call through `self` was not followed: both "never passed to fit".
+    given = project(tmp_path / "given", {"train.py": KERAS_TRAINER.format(given="callbacks")})
+    assert given[6].verdict == OK and given[8].verdict == OK, (given[6].evidence, given[8].evidence)
+    # fit given another method's list: the method that makes the broadcast and the average is never called
+    other = project(tmp_path / "other", {"train.py": KERAS_TRAINER.format(given="loggers")})
+    assert other[6].verdict in (MISSING, WRONG) and other[8].verdict in (MISSING, WRONG), (
+        other[6].evidence, other[8].evidence)

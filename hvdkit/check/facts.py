@@ -240,6 +240,9 @@ class Facts:
                 continue
             if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute)):
                 func = self.s.defined(n.func)
+                cls = self.s.self_class(n.func) if func is None and isinstance(n.func, ast.Attribute) else None
+                if isinstance(cls, ast.ClassDef):  # `callbacks=self.callbacks(phase)`: the method of its class
+                    func = self.s.method_of(cls, n.func.attr)
                 if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     todo += [(_element(r.value, element), None) for r in ast.walk(func)
                              if isinstance(r, ast.Return) and r.value is not None]
