@@ -439,3 +439,87 @@ def test_callbacks_returned_by_a_method_of_self_reach_fit(tmp_path):
     other = project(tmp_path / "other", {"train.py": KERAS_TRAINER.format(given="loggers")})
     assert other[6].verdict in (MISSING, WRONG) and other[8].verdict in (MISSING, WRONG), (
         other[6].evidence, other[8].evidence)
+
+
+HANDED_TRAIN = """
+    import torch
+    import torch.nn.functional as F
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+
+    def train_func(config):
+        import horovod.torch as hvd
+        from tabular.dist import export, mean_of
+
+        hvd.init()
+        torch.set_num_threads(1)
+        x, y = torch.randn(900, 8), torch.randn(900)
+        train_set, dev_set = TensorDataset(x[:800], y[:800]), TensorDataset(x[800:], y[800:])
+        sampler = DistributedSampler(train_set, num_replicas=hvd.size(), rank=hvd.rank())
+        dev_sampler = DistributedSampler(dev_set, num_replicas=hvd.size(), rank=hvd.rank(), shuffle=False)
+        net = torch.nn.Linear(8, 1)
+        opt = torch.optim.Adam(net.parameters(), lr=config["lr"] * hvd.size())
+        opt = hvd.DistributedOptimizer(opt, named_parameters=net.named_parameters())
+        hvd.broadcast_parameters(net.state_dict(), root_rank=0)
+        for epoch in range(config["epochs"]):
+            sampler.set_epoch(epoch)
+            for xb, yb in DataLoader(train_set, batch_size=64, sampler=sampler):
+                opt.zero_grad()
+                F.mse_loss(net(xb).squeeze(-1), yb).backward()
+                opt.step()
+            sq, n = 0.0, 0
+            with torch.no_grad():
+                for xb, yb in DataLoader(dev_set, batch_size=64, sampler=dev_sampler):
+                    sq += ((net(xb).squeeze(-1) - yb) ** 2).sum().item()
+                    n += len(yb)
+            rmse = mean_of(hvd, sq / max(n, 1)) ** 0.5
+            if hvd.rank() == 0:
+                print(f"epoch {epoch} dev RMSE {rmse:.3f}")
+        export(hvd, net, config["out"])
+
+
+    if __name__ == "__main__":
+        from horovod.ray import RayExecutor
+        executor = RayExecutor(RayExecutor.create_settings(timeout_s=60), num_workers=2)
+        executor.start()
+        executor.run(train_func, kwargs={"config": dict(lr=1e-3, epochs=3, out="mlp.pt")})
+"""
+HANDED_DIST = """
+    import torch
+
+
+    def mean_of(hvd, value):
+        return {mean}
+
+
+    def export(hvd, model, path):
+        {guard}
+        torch.save({{k: v.cpu() for k, v in model.state_dict().items()}}, path)
+"""
+AVERAGE = 'hvd.allreduce(torch.tensor(float(value)), op=hvd.Average, name="dev").item()'
+GUARD = "if hvd.rank() != 0:\n            return"
+
+
+def _handed(tmp_path, name, mean, guard):
+    return project(tmp_path / name, {"train.py": HANDED_TRAIN, "tabular/__init__.py": "",
+                                     "tabular/dist.py": HANDED_DIST.format(mean=mean, guard=guard)})
+
+
+def test_horovod_handed_to_a_helper_is_horovod(tmp_path):
+    # `mean_of(hvd, x)` and `export(hvd, model, path)` in a module that does not import Horovod: the parameter is
+    # the module every call hands in. Before the fix it was a name like any other: the allreduce was not an
+    # average ("missing"), and the guard on hvd.rank() not a test on the rank.
+    ok = _handed(tmp_path, "ok", AVERAGE, GUARD)
+    assert ok[8].verdict == OK and ok[7].verdict == OK, (ok[7].evidence, ok[8].evidence)
+    bad = _handed(tmp_path, "bad", "float(value)", "")
+    assert bad[8].verdict == MISSING, bad[8].evidence
+    assert bad[7].verdict == WRONG, bad[7].evidence
+
+
+def test_a_comprehension_over_a_state_dict_is_the_models_state(tmp_path):
+    # torch.save({k: v.cpu() for k, v in model.state_dict().items()}, path): the model's state, copied. Before the
+    # fix the comprehension was not followed into what it iterates: "no checkpoint is written".
+    unguarded = _handed(tmp_path, "unguarded", AVERAGE, "")
+    assert unguarded[7].verdict == WRONG and "every rank writes" in unguarded[7].evidence, unguarded[7].evidence
+

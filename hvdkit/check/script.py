@@ -17,7 +17,7 @@ import sys
 from typing import NamedTuple, Optional
 
 from hvdkit.check.defs import assigned_value, owner_of_arg
-from hvdkit.check.names import API_PREFIXES, OPTIMIZER_STEPS, SUM_OPS, api_name
+from hvdkit.check.names import API_MODULES, API_PREFIXES, OPTIMIZER_STEPS, SUM_OPS, api_name
 from hvdkit.check.project import Module, module_of, sys_path_edits
 
 MAX_DEPTH = 12
@@ -137,6 +137,7 @@ class Script:
         self.funcs, self.methods, self.classes = {}, {}, {}
         self._collect()
         self._quals, self._through, self._work, self._walks, self._families = {}, {}, {}, {}, {}
+        self._modules_given = {}  # (id(function), parameter): quals of the names the walk's calls bind it to
         self._attr_assigns = {}  # attribute spelling: [(target, value)] of the assignments walked so far
         if project is not None:
             self._add_sys_paths(self.main, path)
@@ -242,6 +243,12 @@ class Script:
                 # module, the documented spelling fallback for parameters
                 q = fallback.get(name.id, name.id)
                 q = q if mod.main else self._through_modules(q)
+                if q == name.id:  # Horovod's module handed in by every call the walk entered: that module
+                    given = self._module_given(defs[0][0], name.id)
+                    if given is None:
+                        del self._quals[name]  # a later call may bind it: not kept
+                        return q
+                    q = given
             else:
                 q = name.id
         self._quals[name] = q
@@ -663,7 +670,19 @@ class Script:
             return
         self._walks[func] = self._walks.get(func, 0) + 1
         self.walked.add(func)
-        self._walk_body(func.body, ctx.with_(frame=Frame(func, call, ctx.env)))
+        frame = Frame(func, call, ctx.env)
+        for param, b in frame.bindings.items():
+            if isinstance(b.expr, ast.Name):
+                self._modules_given.setdefault((id(func), param), set()).add(self.qual(b.expr))
+        self._walk_body(func.body, ctx.with_(frame=frame))
+
+    def _module_given(self, arg, param):
+        """The Horovod module every walked call of the function binds its parameter `param` to
+        (`global_mean(hvd, x)` with `hvd` imported in the caller), else None."""
+        func = getattr(getattr(arg, "parent", None), "parent", None)
+        given = self._modules_given.get((id(func), param), ())
+        q = next(iter(given)) if len(given) == 1 else None
+        return q if q in {m for m, _ in API_MODULES} else None
 
     # --- the project's modules -----------------------------------------------------------------
     def _import(self, stmt, ctx):

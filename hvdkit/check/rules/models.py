@@ -130,4 +130,7 @@ def holds_model_state(f, node, at, depth=0):
         if isinstance(func, ast.Attribute) and imported(f, func) is None:
             return deeper(func.value)  # state.copy(), model.cpu(), ckpt.items()
         return any(deeper(a) for a in node.args + [k.value for k in node.keywords])
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        # `{k: v.cpu() for k, v in model.state_dict().items()}`: made of what it iterates
+        return any(deeper(g.iter) for g in node.generators)
     return any(deeper(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
