@@ -523,3 +523,79 @@ def test_a_comprehension_over_a_state_dict_is_the_models_state(tmp_path):
     unguarded = _handed(tmp_path, "unguarded", AVERAGE, "")
     assert unguarded[7].verdict == WRONG and "every rank writes" in unguarded[7].evidence, unguarded[7].evidence
 
+
+RUNTIME = """
+    from dataclasses import dataclass
+
+    import torch
+    import horovod.torch as hvd
+
+
+    @dataclass
+    class Runtime:
+        rank: int
+        local_rank: int
+        world_size: int
+
+        @property
+        def is_root(self):
+            return {root}
+
+
+    def start():
+        hvd.init()
+        torch.set_num_threads(1)
+        return Runtime(hvd.rank(), hvd.local_rank(), hvd.size())
+"""
+RUNTIME_TRAINER = """
+    import torch
+    import torch.nn.functional as F
+    import horovod.torch as hvd
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+    from engine.runtime import start
+
+
+    class Trainer:
+        def __init__(self, epochs):
+            self.rt = start()
+            self.epochs = epochs
+            x, y = torch.randn(800, 8), torch.randint(0, 3, (800,))
+            self.data = TensorDataset(x, y)
+            self.sampler = DistributedSampler(self.data, num_replicas=hvd.size(), rank=hvd.rank())
+            self.net = torch.nn.Linear(8, 3)
+            opt = torch.optim.SGD(self.net.parameters(), lr=0.1 * hvd.size())
+            self.opt = hvd.DistributedOptimizer(opt, named_parameters=self.net.named_parameters())
+            hvd.broadcast_parameters(self.net.state_dict(), root_rank=0)
+
+        def save(self, epoch):
+            if not self.rt.is_root:
+                return
+            torch.save({"epoch": epoch, "model": self.net.state_dict()}, "last.pt")
+
+        def fit(self):
+            for epoch in range(self.epochs):
+                self.sampler.set_epoch(epoch)
+                for xb, yb in DataLoader(self.data, batch_size=32, sampler=self.sampler):
+                    self.opt.zero_grad()
+                    F.cross_entropy(self.net(xb), yb).backward()
+                    self.opt.step()
+                self.save(epoch)
+
+
+    if __name__ == "__main__":
+        Trainer(3).fit()
+"""
+
+
+def test_a_runtime_dataclass_made_with_the_rank_tells_ranks_apart(tmp_path):
+    # `Runtime(hvd.rank(), ...)` by position into a dataclass whose property `is_root` compares the rank with 0,
+    # read in a method of `Trainer(3).fit()` (an object never named). Before the fix neither the positional field
+    # nor the constructor's walk of the unnamed object was followed: "every rank writes the checkpoint".
+    files = {"train.py": RUNTIME_TRAINER, "engine/__init__.py": ""}
+    ok = project(tmp_path / "rank", dict(files, **{"engine/runtime.py": RUNTIME.format(root="self.rank == 0")}))
+    assert ok[7].verdict == OK, ok[7].evidence
+    local = project(tmp_path / "local", dict(files, **{"engine/runtime.py": RUNTIME.format(
+        root="self.local_rank == 0")}))
+    assert local[7].verdict == WRONG and "local rank 0" in local[7].evidence, local[7].evidence

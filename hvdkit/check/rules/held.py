@@ -443,11 +443,35 @@ def _depends_on_rank(f, node, at, local, depth):
             return True
         if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
             for call, b in makers(f, node.value, at):
-                kw = next((k.value for k in call.keywords if k.arg == node.attr), None)
-                if kw is not None and deeper(kw, b):
+                if any(deeper(v, b) for v in _field_values(f, call, node.attr)):
                     return True
         return False
     return any(deeper(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
+
+
+def _field_values(f, call, attr, depth=0):
+    """What the object `call` makes holds in `attr`: the argument of that name (by keyword, or by position
+    for a class of the project whose fields (a dataclass) or __init__ parameters have that name); for a
+    property of its class, what the attributes its returns read hold (`is_root` returning `self.rank == 0`)."""
+    kw = next((k.value for k in call.keywords if k.arg == attr), None)
+    if kw is not None:
+        return [kw]
+    cls = f.s.defined(call.func) if isinstance(call.func, (ast.Name, ast.Attribute)) else None
+    if not isinstance(cls, ast.ClassDef) or depth > 2:
+        return []
+    init = f.s.method_of(cls, "__init__")
+    params = [a.arg for a in init.args.args[1:]] if init is not None else [
+        s.target.id for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+    given = [a for a in call.args if not isinstance(a, ast.Starred)]
+    if attr in params and params.index(attr) < len(given):
+        return [given[params.index(attr)]]
+    prop = f.s.method_of(cls, attr)
+    if prop is None or not any(f.s.qual(d) == "property" for d in prop.decorator_list):
+        return []
+    read = {n.attr for r in ast.walk(prop) if isinstance(r, ast.Return) and r.value is not None
+            for n in ast.walk(r.value) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+            and n.value.id == "self"}
+    return [v for a in sorted(read) for v in _field_values(f, call, a, depth + 1)]
 
 
 def imported(f, func):
