@@ -599,3 +599,41 @@ def test_a_runtime_dataclass_made_with_the_rank_tells_ranks_apart(tmp_path):
     local = project(tmp_path / "local", dict(files, **{"engine/runtime.py": RUNTIME.format(
         root="self.local_rank == 0")}))
     assert local[7].verdict == WRONG and "local rank 0" in local[7].evidence, local[7].evidence
+
+
+KERAS_UNREAD_CALLBACKS = """
+    import tensorflow as tf
+    from tensorflow import keras
+    import horovod.tensorflow.keras as hvd
+
+    from kit.callbacks import make_callbacks  # a module of the project that is not there
+
+
+    def main():
+        hvd.init()
+        x = tf.random.normal((1024, 8))
+        y = tf.cast(tf.reduce_sum(x, axis=1) > 0, tf.int32)
+        data = tf.data.Dataset.from_tensor_slices((x, y)).shard(hvd.size(), hvd.rank()).batch(32)
+        model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(2)])
+        opt = hvd.DistributedOptimizer(keras.optimizers.SGD(0.01 * hvd.size()))
+        model.compile(optimizer=opt, loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+        callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(0)]
+        callbacks += {extra}
+        model.fit(data, epochs=3, callbacks=callbacks, verbose=2 if hvd.rank() == 0 else 0)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_callbacks_made_by_unread_code_may_checkpoint_and_average(tmp_path):
+    # fit's callbacks include what code the pass cannot read makes: a checkpoint or the metric average may be
+    # there, cannot tell. Before the fix: "no checkpoint is written", "fit's metrics are each rank's own".
+    unread = project(tmp_path / "unread", {"train.py": KERAS_UNREAD_CALLBACKS.format(extra="make_callbacks()")})
+    assert unread[7].verdict == UNKNOWN and "make_callbacks" in unread[7].evidence, unread[7].evidence
+    assert unread[8].verdict == UNKNOWN and "make_callbacks" in unread[8].evidence, unread[8].evidence
+    # the same unread module called for something else, fit's callbacks all read: neither is there
+    read = project(tmp_path / "read", {"train.py": KERAS_UNREAD_CALLBACKS.format(
+        extra="[keras.callbacks.EarlyStopping(patience=2)]\n        make_callbacks()")})
+    assert read[7].verdict == MISSING and read[8].verdict == MISSING, (read[7].evidence, read[8].evidence)

@@ -299,6 +299,11 @@ class Facts:
         """Handed Horovod (hands_horovod), or a value made from the rank, size or local rank."""
         return self.hands_horovod(u) or any(self.mentions(a, self._rank_or_size) for a in _handed(u.event.node))
 
+    def feeds_callbacks(self, u):
+        """The unread call's value ends up in a fit's callbacks (`callbacks=make_callbacks(cfg)`): a callback it
+        makes could broadcast, write the checkpoint or average the metrics."""
+        return bool(self.fits_given(u.event))
+
     def hands_horovod(self, u):
         """The call is told to work distributed (a keyword of names.UNREAD_HINTS not set false/None/0), or is
         handed Horovod's module itself (`setup(hvd)`): what could init, average or broadcast."""

@@ -25,8 +25,8 @@ def judge(f):
         return Finding(OK, f"hvdkit's Checkpointer writes on rank 0 only: {f.text(hk[0].line)}", hk[0].line)
     saves = [e for e in f.s.events if _is_checkpoint(f, e)]
     if not saves:
-        return Finding(MISSING, "no checkpoint is written: a job killed at its time limit loses everything", None,
-                       _missing_fix(f))
+        return f.unread_finding("a checkpoint", f.feeds_callbacks) or Finding(
+            MISSING, "no checkpoint is written: a job killed at its time limit loses everything", None, _missing_fix(f))
     unknown = None
     for e in saves + _copies(f, saves):
         who, why = _writers(f, e)

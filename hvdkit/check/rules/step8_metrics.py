@@ -83,6 +83,9 @@ def judge(f):
         if unread is not None:
             return unread
     if f.fits:
+        unread = f.unread_finding("a metric average", f.feeds_callbacks)
+        if unread is not None:
+            return unread
         return Finding(MISSING, "fit's metrics are each rank's own (rank 0's shard in the log)", f.fits[0].line,
                        "callbacks=[hvd.callbacks.MetricAverageCallback(), ...]")
     if reports:
