@@ -43,7 +43,7 @@ def analyze(path, root=None):
     rules.NOTES(facts)
     # The crash finding (crashes.py): the first statement certain to raise when the script trains, reported
     # on its own; the steps keep their verdicts, judged on what their code would do.
-    crash = crashes.first(facts, root) or import_crash(facts.s)
+    crash = crashes.first(crashes.find(facts)) or import_crash(facts.s)
     for finding in findings.values():  # a verdict read in a module of the project says which
         finding.file = getattr(finding.line, "file", None)
         finding.line = int(finding.line) if finding.line is not None else None
