@@ -2,8 +2,9 @@
 that run: an attribute or imported name Horovod 0.28.1's module does not have (`hvd.callbacks` on
 horovod.tensorflow: AttributeError), a call of Horovod's API that its signature rejects
 (`LearningRateWarmupCallback(warmup_epochs=5)` without the required `initial_lr`,
-`BroadcastGlobalVariablesCallback(root=0)`: TypeError), and a call of the project's own function or class
-with arguments its definition does not take (`train(a, b, c)` for `def train(a, b)`).
+`BroadcastGlobalVariablesCallback(root=0)`: TypeError), a call of the project's own function or class with
+arguments its definition does not take (`train(a, b, c)` for `def train(a, b)`), and Horovod's queries
+(`hvd.size()`, `hvd.rank()`) evaluated before `hvd.init()` (ValueError: Horovod has not been initialized).
 
 Horovod's facts come from horovod_api.json (generated from the installed package's source). A project
 function counts only when its name is bound to that one definition where it is called, without a
@@ -30,6 +31,29 @@ def find(names):
             out += _horovod_import(node)
         if isinstance(node, ast.Call):
             out += _call(node, names)
+    return out
+
+
+# Horovod's queries that raise ValueError until hvd.init() has run (horovod/common/basics.py).
+BEFORE_INIT = ("rank", "size", "local_rank", "local_size", "cross_rank", "cross_size")
+
+
+def before_init(facts):
+    """(node, error, why, kind) for Horovod's queries that run before the first hvd.init() the walk reaches
+    (none when nothing calls init: the script may be a library, or init may be done where it is not read).
+    Only calls reached through call sites count: a Keras callback's methods or a function handed to another
+    are walked where the instance is made or handed, not where they run."""
+    inits = sorted((e for e in facts.s.api_calls("init") if e.api == ("horovod", "init") and e.ctx.reached),
+                   key=lambda e: e.order)
+    if not inits:
+        return []
+    out = []
+    for e in facts.s.api_calls(*BEFORE_INIT, owner="horovod"):
+        if e.ctx.reached and e.order < inits[0].order and e.api[1] in BEFORE_INIT and \
+                all(fr.call is not None for fr in e.ctx.frames):
+            out.append((e.node, "ValueError: Horovod has not been initialized; use hvd.init().",
+                        f"{ast.unparse(e.node.func)}() runs before {ast.unparse(inits[0].node.func)}() at line "
+                        f"{inits[0].line}", "ValueError"))
     return out
 
 

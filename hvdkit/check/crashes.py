@@ -9,6 +9,7 @@ What is found, with no framework imported:
 - attributes Horovod 0.28.1's modules do not have, imports of names they do not export, calls that do
   not match their signatures (horovod_api.json), and calls of the project's own functions and classes with
   arguments their definitions do not take (crash_calls.py);
+- Horovod's queries (`hvd.size()`, `hvd.rank()`) evaluated before `hvd.init()` runs (crash_calls.py);
 - library constraints that raise: torch's DataLoader given a sampler and shuffle=True,
   hvd.DistributedOptimizer told to name fewer parameters than the optimizer holds (crash_torch.py);
 - statements that need a terminal, which ranks under mpirun do not have (`stty size`) (crash_imports.py).
@@ -54,6 +55,7 @@ def find(facts, names=None):
                            f"no add_argument of the parser made at line {parser.node.lineno} declares "
                            f"{node.attr}, and nothing sets it", "AttributeError"))
     candidates += crash_calls.find(names)
+    candidates += crash_calls.before_init(facts)
     candidates += crash_torch.find(names)
     candidates += crash_imports.find(names)
     certain, out, seen = Certain(facts, names), [], set()
