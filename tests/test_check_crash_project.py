@@ -240,15 +240,17 @@ def test_the_correct_keras_project_has_no_crash_and_no_flag(tmp_path):
     assert (crash, flagged) == (None, {})
 
 
-def test_a_keyword_horovods_callback_does_not_take_in_a_helper_is_the_crash(tmp_path):
+def test_a_keyword_horovods_callback_does_not_take_in_a_helper_is_the_crash_and_the_broadcast_is_wrong(tmp_path):
     broken = edit(FLOWERS, "flowers/hvd_utils.py", "BroadcastGlobalVariablesCallback(root_rank=0)",
                   "BroadcastGlobalVariablesCallback(root=0)")
-    crash, flagged, _ = check_project(tmp_path, broken, "finetune.py")
+    crash, flagged, findings = check_project(tmp_path, broken, "finetune.py")
     line = line_of(broken["flowers/hvd_utils.py"], "BroadcastGlobalVariablesCallback(root=0)")
     assert (crash["file"], crash["line"]) == ("flowers/hvd_utils.py", line)
     assert crash["error"] == "TypeError: BroadcastGlobalVariablesCallback.__init__() got an unexpected keyword " \
                              "argument 'root'"
-    assert flagged == {}
+    # the broadcast's own call raises: the step cannot achieve its purpose
+    assert flagged == {6: "wrong"}
+    assert (findings[6].file, findings[6].line) == ("flowers/hvd_utils.py", line)
 
 
 def test_callbacks_of_horovod_tensorflow_in_a_helper_are_an_attribute_error(tmp_path):
@@ -258,7 +260,7 @@ def test_callbacks_of_horovod_tensorflow_in_a_helper_are_an_attribute_error(tmp_
     assert (crash["file"], crash["line"]) == ("flowers/hvd_utils.py", line_of(broken["flowers/hvd_utils.py"],
                                                                                "BroadcastGlobalVariablesCallback"))
     assert crash["error"] == "AttributeError: module 'horovod.tensorflow' has no attribute 'callbacks'"
-    assert flagged.get(6) is None
+    assert flagged.get(6) == "wrong"
 
 
 def test_horovod_names_a_helper_binds_in_ways_that_may_work_are_not_crashes(tmp_path):

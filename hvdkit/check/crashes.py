@@ -16,7 +16,9 @@ What is found, with no framework imported:
 
 A crash counts only when certain: its statement runs whenever the script trains (crashes.certain), and
 nothing around it (or around the calls and imports that lead to it) catches the error. Precision comes
-before recall: a crash reported on a script that runs is a worse mistake than one left out.
+before recall: a crash reported on a script that runs is a worse mistake than one left out. A crash in a
+step's own call (the Horovod call, a checkpoint's save, or what they are handed) makes that step wrong too
+(charge()): the step cannot achieve its purpose.
 """
 import ast
 import builtins
@@ -25,7 +27,10 @@ from typing import NamedTuple, Optional
 from pyflakes import checker as _pyflakes
 from pyflakes import messages as _messages
 
+from hvdkit.check import names as vocabulary
 from hvdkit.check.crash_names import Names
+from hvdkit.check.defs import assigned_value
+from hvdkit.check.findings import FLAGGED, WRONG, Finding
 from hvdkit.check.project import module_of
 from hvdkit.check.script import parents, statement_of
 
@@ -70,6 +75,63 @@ def find(facts, names=None):
 def first(found):
     """The report's `crash`: {"line", "file", "error", "why"} of the first of the crashes found, or None."""
     return found[0].as_dict() if found else None
+
+
+# --- a crash in a step's own call -------------------------------------------------------------------
+# Horovod's (and hvdkit's) calls that do a step, by the step; a broadcast of any value (`broadcast_object`:
+# a counter as well as the weights) is left out, as its step depends on the value, which is not judged here.
+STEP_CALLS = {1: ("init",), 3: vocabulary.SELF_PARTITIONING,
+              4: ("LearningRateWarmupCallback", "LearningRateScheduleCallback", "scale_lr"),
+              5: vocabulary.WRAPPERS + ("allreduce", "allreduce_", "grouped_allreduce", "grouped_allreduce_"),
+              6: tuple(b for b in vocabulary.BROADCASTS if b not in ("broadcast", "broadcast_", "broadcast_object")),
+              8: ("MetricAverageCallback", "average_metrics", "allreduce", "allreduce_", "grouped_allreduce")}
+# The step whose own work is a call that is not Horovod's: the checkpoint's save.
+SAVE_STEPS = (7,)
+
+
+def charge(facts, findings, found, names=None):
+    """A step whose own call crashes cannot achieve its purpose: its verdict (ok or cannot tell) becomes
+    wrong, its evidence the crash. Its own call is the Horovod call on its verdict's line that does the step
+    (STEP_CALLS), or for the checkpoint the save there; a crash counts when it is in that call (its
+    receiver, its arguments) or in the value of a name handed to it as an option (not the object it wraps:
+    `compression = hvd.Compression.fp16 if args.fp16 else ...`). A crash elsewhere (the data code, a sibling
+    element of the callbacks list, a logging line) is the crash alone."""
+    names = names or Names(facts.s)
+    for n, finding in findings.items():
+        if finding.verdict in FLAGGED or finding.line is None:
+            continue
+        calls = _own_calls(facts, names, finding.line, n)
+        crash = next((c for c in found if any(_within(c.node, call, names) for call in calls)), None)
+        if crash is not None:
+            findings[n] = Finding(WRONG, f"its own call raises at line {crash.node.lineno}: {crash.error}",
+                                  crash.node.lineno, "fix the crash reported above: the step never runs")
+
+
+def _own_calls(facts, names, line, step):
+    """The calls on a verdict's line that do the step: its Horovod calls, or for the checkpoint the
+    outermost calls there (the save)."""
+    file = getattr(line, "file", None)
+    mod = next((m for m in names.modules if m.rel == file), None)
+    if mod is None:
+        return []
+    at = [n for n in ast.walk(mod.tree) if isinstance(n, ast.Call) and n.lineno == line]
+    if step in SAVE_STEPS:
+        return [c for c in at if not any(p in at for p in parents(c))]
+    return [c for c in at if facts.s.api(c.func) and facts.s.api(c.func)[1].split(".")[-1] in STEP_CALLS.get(step, ())]
+
+
+def _within(node, call, names):
+    """`node` is part of `call`, or of the value of a name handed to it other than its first argument."""
+    if any(p is call for p in parents(node)) or node is call:
+        return True
+    handed = call.args[1:] + [k.value for k in call.keywords]
+    for arg in handed:
+        for name in (n for n in ast.walk(arg) if isinstance(n, ast.Name)):
+            for d, _ in names.definitions(name) or ():
+                value = assigned_value(d) if isinstance(d, ast.Name) else None
+                if value is not None and (node is value or any(p is value for p in parents(node))):
+                    return True
+    return False
 
 
 # --- undefined names ------------------------------------------------------------------------------
