@@ -19,6 +19,7 @@ from hvdkit.check.defs import assigned_value, owner_of_arg
 from hvdkit.check.project import module_of
 
 UNKNOWN = "unknown"
+UNSURE = object()  # an option whose value without the flag the source does not make certain
 # Calls that only read what they are given (the namespace passed to them gains no attribute).
 READERS = {"print", "str", "repr", "format", "len", "bool", "id", "type", "isinstance", "hasattr", "getattr",
            "sorted", "dict", "list", "pprint.pprint", "pprint.pformat", "json.dumps", "json.dump", "vars"}
@@ -32,6 +33,8 @@ class Parser:
 
     def __init__(self, node):
         self.node, self.dests, self.open, self.merged, self.escapes = node, set(), False, [self], []
+        self.defaults, self.set = {}, set()  # dest: its declared default (a literal) or UNSURE; attributes set after
+        self.argv_written = False  # parse_args given a literal list of options
 
 
 class Namespace:
@@ -246,6 +249,7 @@ class Args:
                 self._parser_method(parent, parser)
             elif not isinstance(parent.ctx, ast.Load) or isinstance(getattr(parent, "parent", None), ast.AugAssign):
                 parser.dests.add(parent.attr)  # args.x = ... sets it
+                parser.set.add(parent.attr)
             elif parent.attr == "__dict__":
                 if not _read_only(parent, self.qualname):
                     self._escape(o, node)
@@ -257,6 +261,7 @@ class Args:
                 name = call.args[1] if len(call.args) > 1 else None
                 if isinstance(name, ast.Constant) and isinstance(name.value, str):
                     parser.dests.add(name.value)
+                    parser.set.add(name.value)
                 else:
                     self._escape(o, node)
             elif q == "vars":
@@ -345,8 +350,12 @@ class Args:
                 parser.open = True
             else:
                 parser.dests.add(dest)
+                parser.defaults.setdefault(dest, _declared_default(call))
         elif method == "set_defaults":
             parser.dests |= {k.arg for k in call.keywords if k.arg}
+            # argparse: a parser-level default wins over the option's own, whichever is written first
+            parser.defaults.update({k.arg: k.value.value if isinstance(k.value, ast.Constant) else UNSURE
+                                    for k in call.keywords if k.arg})
             if call.args or any(k.arg is None for k in call.keywords):
                 parser.open = True
         elif method == "add_subparsers":
@@ -361,6 +370,22 @@ class Args:
         elif method in ("parse_args", "parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args"):
             if any(k.arg == "namespace" for k in call.keywords) or len(call.args) > 1:
                 parser.open = True
+            if call.args and isinstance(call.args[0], (ast.List, ast.Tuple)):
+                parser.argv_written = True  # options given in the source: a default may not be what runs
+
+    def default(self, node):
+        """The declared default of `args.x` (a literal given as `default=`) when the namespace is one the
+        source follows, its parsers all declare x with that default and nothing sets x; else None."""
+        self.declare()
+        held = self.objs(node.value) if isinstance(node.value, (ast.Name, ast.Call)) else UNKNOWN
+        if held is UNKNOWN or not held or isinstance(held, tuple) or not all(isinstance(o, Namespace) for o in held):
+            return None
+        parsers = {q for o in held for q in _group(o.parser)}
+        if any(p.open or p.argv_written or node.attr in p.set for p in parsers):
+            return None
+        found = {repr(p.defaults[node.attr]): p.defaults[node.attr] for p in parsers if node.attr in p.defaults}
+        value = next(iter(found.values())) if len(found) == 1 else UNSURE
+        return None if value is UNSURE else value
 
     # --- the finding ----------------------------------------------------------------------------------
     def undeclared(self):
@@ -410,6 +435,20 @@ def _may_precede(escape, read):
                 return True
         node = parent
     return False
+
+
+def _declared_default(call):
+    """What an option holds when the command line does not give it: the literal `default=` of an optional
+    `--x` stored as given; UNSURE for a positional or required option, another action, or a computed default
+    (argparse converts a string default through `type=`, so only a default of the type's own kind is sure)."""
+    kw = {k.arg: k.value for k in call.keywords}
+    optional = bool(call.args) and isinstance(call.args[0], ast.Constant) and str(call.args[0].value).startswith("-")
+    required = isinstance(kw.get("required"), ast.Constant) and kw["required"].value is not False
+    stored = "action" not in kw or isinstance(kw["action"], ast.Constant) and kw["action"].value == "store"
+    default = kw.get("default")
+    if not (optional and stored and not required and "nargs" not in kw and isinstance(default, ast.Constant)):
+        return UNSURE
+    return default.value
 
 
 def _dest(call):

@@ -11,7 +11,8 @@ What is found, with no framework imported:
   arguments their definitions do not take (crash_calls.py);
 - Horovod's queries (`hvd.size()`, `hvd.rank()`) evaluated before `hvd.init()` runs (crash_calls.py);
 - library constraints that raise: torch's DataLoader given a sampler and shuffle=True,
-  hvd.DistributedOptimizer told to name fewer parameters than the optimizer holds (crash_torch.py);
+  hvd.DistributedOptimizer told to name fewer parameters than the optimizer holds (crash_torch.py), the
+  batches of a DataLoader over one tensor unpacked into several names (crash_batches.py);
 - statements that need a terminal, which ranks under mpirun do not have (`stty size`) (crash_imports.py).
 
 A crash counts only when certain: its statement runs whenever the script trains (crashes.certain), and
@@ -50,7 +51,7 @@ class Crash(NamedTuple):
 def find(facts, names=None):
     """[Crash] certain to happen when the script trains, first to happen first. `names`: the script's
     crash_names.Names, when the caller has made it."""
-    from hvdkit.check import crash_calls, crash_imports, crash_torch
+    from hvdkit.check import crash_batches, crash_calls, crash_imports, crash_torch
     from hvdkit.check.crash_args import Args
     names = names or Names(facts.s)
     args = Args(names)
@@ -62,6 +63,7 @@ def find(facts, names=None):
     candidates += crash_calls.find(names)
     candidates += crash_calls.before_init(facts)
     candidates += crash_torch.find(names)
+    candidates += crash_batches.find(names, args)
     candidates += crash_imports.find(names)
     certain, out, seen = Certain(facts, names), [], set()
     for node, error, why, kind in candidates:
