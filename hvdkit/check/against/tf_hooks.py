@@ -1,0 +1,375 @@
+"""TensorFlow / Keras 3 side of `--against`, in both runs (given the modules the script imported).
+
+- Data: a tf.data iterator the script itself opens (`for x, y in ds`, `enumerate(ds.take(n))`, `iter(ds)`)
+  hands each element to obs.on_yield (the recording run keeps it; the replaying run gets the ranks' union
+  back). Keras `fit` draws its batches inside a compiled function: the data set `fit` would iterate is
+  given its first --steps batches in front (the recording run draws them itself; the replaying run puts
+  the unions there). Loops that draw batches inside a tf.function are not seen: nothing is recorded.
+- Dropout and noise layers are the identity in both runs (their masks cannot be drawn again).
+- BatchNormalization in training mode: in the replaying run, the union is normalised rank part by rank
+  part (obs.ghost), unless the Horovod script used SyncBatchNormalization.
+- The loss: the scalar target of each GradientTape.gradient (Keras fit's train step takes one too).
+- Teacher forcing, learning rates, optimizer state: the Adapter.
+Variables of its own (the loss, the override LR, the ghost sizes) are made only in eager code just before
+a step, never at import: making one initialises the devices, after which a script's GPU pinning fails.
+"""
+import functools
+import itertools
+import os
+import sys
+
+NOISE_LAYERS = ("Dropout", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "GaussianDropout",
+                "GaussianNoise", "AlphaDropout")
+
+
+def install(tf, keras, obs):
+    obs.fw = Adapter(tf, keras, obs)
+    _data(tf, obs)
+    _fit(tf, keras, obs)
+    _noise_off(keras, obs)
+    _batch_norm(tf, keras, obs)
+    _tape(tf, obs)
+    _optimizer_built(keras, obs)
+
+
+class Adapter:
+    forward_before_step = False  # steps are counted around the compiled step (or at an eager tape's start)
+
+    def __init__(self, tf, keras, obs):
+        self.tf, self.keras, self.obs = tf, keras, obs
+        self.losses = []
+        self.vars = {}   # name -> tf.Variable made by make_var (eagerly)
+        self.sync_bn = False
+        self.source_rows = []   # row digests of each from_tensor_slices source (recording run)
+
+    def make_var(self, name, value, dtype):
+        if name not in self.vars:
+            with self.tf.init_scope():
+                self.vars[name] = self.tf.Variable(value, dtype=dtype, trainable=False)
+        return self.vars[name]
+
+    def to_numpy(self, element):
+        from hvdkit.check.against import store
+        return store.to_numpy(element, lambda x: x.numpy().copy() if hasattr(x, "numpy") else None)
+
+    def from_numpy(self, struct):
+        from hvdkit.check.against import store
+        return store.from_numpy(struct, self.tf.convert_to_tensor)
+
+    def params(self):
+        return self.obs.params() if self.obs.params else []
+
+    def names(self):
+        return [getattr(v, "path", None) or v.name for v in self.params()]
+
+    def tensors(self):
+        return [v.numpy().copy() for v in self.params()]
+
+    def load(self, arrays):
+        for v, a in zip(self.params(), arrays):
+            v.assign(a)
+
+    def optimizers(self):
+        return self.obs.optimizers() if self.obs.optimizers else []
+
+    def lrs(self):
+        return [_own_lr(o) for o in self.optimizers()]
+
+    def built_lrs(self):
+        return [getattr(o, "_hvdkit_built_lr", None) or _own_lr(o) for o in self.optimizers()]
+
+    def set_lrs(self, values):
+        for i, (o, v) in enumerate(zip(self.optimizers(), itertools.cycle(values))):
+            var = self.make_var(f"lr{i}", float(v), "float32")
+            var.assign(float(v))
+            if not isinstance(o._learning_rate, OverrideLR):
+                o._learning_rate = OverrideLR(o._learning_rate, var)
+
+    def _slots(self, o):
+        return [v for v in o.variables if not (getattr(v, "path", "") or v.name).endswith("learning_rate")]
+
+    def opt_state(self):
+        return [v.numpy().copy() for o in self.optimizers() for v in self._slots(o)]
+
+    def load_opt_state(self, saved):
+        mine = [v for o in self.optimizers() for v in self._slots(o)]
+        if len(mine) != len(saved) or any(tuple(v.shape) != a.shape for v, a in zip(mine, saved)):
+            return False
+        for v, a in zip(mine, saved):
+            v.assign(a)
+        return True
+
+    def take_losses(self):
+        out = list(self.losses)
+        self.losses = []
+        stash = self.vars.get("loss")
+        if stash is not None and bool(self.vars["loss_set"].numpy()):
+            out.append(float(stash.numpy()))
+            self.vars["loss_set"].assign(False)
+        return out
+
+    def uses_sync_bn(self):
+        return self.sync_bn
+
+    def optimizer_kinds(self):
+        return sorted({type(o).__name__ for o in self.optimizers()})
+
+    def before_compiled_step(self):
+        """Eager, just before a call that may step: the variables a traced step writes must exist by now."""
+        self.make_var("loss", 0.0, "float32")
+        self.make_var("loss_set", False, "bool")
+        if self.obs.ghost and len(self.obs.ghost) > 1:
+            self.make_var("ghost", list(self.obs.ghost), "int32").assign(list(self.obs.ghost))
+
+
+class OverrideLR:
+    """The optimizer's LR in the replaying run: the Horovod run's, from a variable set before each step.
+    Keeps the script's own value or schedule (`own`), which is what the sequential script would have used."""
+
+    def __init__(self, own, var):
+        self.own, self.var = own, var
+
+    def __call__(self):
+        return self.var
+
+    def assign(self, value):  # the script sets `opt.learning_rate = x`: that is its own LR
+        if hasattr(self.own, "assign"):
+            self.own.assign(value)
+        else:
+            self.own = value
+
+
+def _own_lr(o):
+    lr = o._learning_rate
+    lr = lr.own if isinstance(lr, OverrideLR) else lr
+    try:
+        if hasattr(lr, "numpy"):
+            return float(lr.numpy())
+        if callable(lr):
+            from keras.src.optimizers.schedules.learning_rate_schedule import LearningRateSchedule
+            return float(lr(o.iterations) if isinstance(lr, LearningRateSchedule) else lr())
+        return float(lr)
+    except (TypeError, ValueError):
+        return None
+
+
+def _optimizer_built(keras, obs):
+    """The LR an optimizer was built with (a float or variable; a schedule's target or start)."""
+    from importlib import import_module
+    base = import_module("keras.src.optimizers.base_optimizer").BaseOptimizer
+    init = base.__init__
+
+    def observed_init(self, learning_rate=0.001, *a, **k):
+        init(self, learning_rate, *a, **k)
+        value = None
+        for attr in ("target_lr", "initial_learning_rate"):
+            value = value if value is not None else getattr(learning_rate, attr, None)
+        try:
+            value = float(value if value is not None else learning_rate)
+        except (TypeError, ValueError):
+            value = None
+        self._hvdkit_built_lr = value
+    base.__init__ = observed_init
+
+
+def _from_script(obs):
+    """Is the caller of the caller code of the script's own project (not a library, not Keras)?"""
+    f = sys._getframe(2)
+    path = os.path.abspath(f.f_code.co_filename)
+    return path.startswith(os.path.dirname(obs.script) + os.sep)
+
+
+def _data(tf, obs):
+    from tensorflow.python.data.ops import dataset_ops
+    cls = dataset_ops.DatasetV2
+    real_iter = cls.__iter__
+    serial = itertools.count(1)
+
+    def observed_iter(self):
+        it = real_iter(self)
+        if not tf.executing_eagerly() or not _from_script(obs):
+            return it
+        return ObservedIterator(it, self, next(serial), obs)
+    cls.__iter__ = observed_iter
+
+    real_slices = cls.from_tensor_slices
+
+    def observed_slices(tensors, name=None):
+        ds = real_slices(tensors, name=name) if name else real_slices(tensors)
+        if obs.keeps_sources and tf.executing_eagerly():
+            from hvdkit.check.against import store
+            try:
+                obs.fw.source_rows.append(store.row_digests(obs.fw.to_numpy(tensors)))
+            except (AttributeError, ValueError, TypeError):  # a structure of Python lists: not worth failing for
+                pass
+        return ds
+    cls.from_tensor_slices = staticmethod(observed_slices)
+
+
+class ObservedIterator:
+    """A tf.data iterator the script opened: its elements go through obs.on_yield."""
+
+    def __init__(self, it, dataset, serial, obs):
+        self._it, self._obs = it, obs
+        self._meta = {"iter": serial, "index": None, "pass_batches": _cardinality(dataset),
+                      "universe": _universe(dataset), "shuffle_buffer": _shuffle_buffer(dataset)}
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self._obs.on_yield(next(self._it), dict(self._meta))
+
+    def get_next(self):
+        return self.__next__()
+
+    def __getattr__(self, name):
+        return getattr(self._it, name)
+
+
+def _lineage(ds):
+    """The data set and the ones it was made from, along its first inputs, down to the source."""
+    out, seen = [], 0
+    while ds is not None and seen < 200:
+        out.append(ds)
+        inputs = getattr(ds, "_inputs", lambda: [])()
+        ds, seen = (inputs[0] if inputs else None), seen + 1
+    return out
+
+
+def _cardinality(ds):
+    try:
+        n = int(ds.cardinality())
+    except Exception:  # a data set TF cannot count: unknown
+        return None
+    return n if n >= 0 else None
+
+
+def _universe(ds):
+    """Samples in the source the pipeline starts from (from_tensor_slices, range): None if unknown."""
+    chain = _lineage(ds)
+    return _cardinality(chain[-1]) if chain else None
+
+
+def _shuffle_buffer(ds):
+    for d in _lineage(ds):
+        size = getattr(d, "_buffer_size", None)
+        if size is not None and "Shuffle" in type(d).__name__:
+            try:
+                return int(size)
+            except (TypeError, ValueError):
+                return None
+    return None
+
+
+def _fit(tf, keras, obs):
+    """Keras fit: the first --steps batches of the training data set are put in front of it."""
+    from importlib import import_module
+    adapters = import_module("keras.src.trainers.data_adapters")
+    fitting = {"on": False}
+    real_get = adapters.get_data_adapter
+
+    def observed_get(*a, **k):
+        adapter = real_get(*a, **k)
+        if fitting["on"]:
+            fitting["on"] = False  # only fit's training data; its validation data is left alone
+            real_ds = adapter.get_tf_dataset
+            made = {}
+
+            def get_tf_dataset():
+                if "ds" not in made:
+                    made["ds"] = _in_front(tf, obs, real_ds())
+                return made["ds"]
+            adapter.get_tf_dataset = get_tf_dataset
+        return adapter
+    adapters.get_data_adapter = observed_get  # EpochIterator calls it through the module: fit's iterators too
+
+    fit = keras.Model.fit
+
+    @functools.wraps(fit)
+    def observed_fit(self, *a, **k):
+        fitting["on"] = True
+        obs.fit = True
+        try:
+            return fit(self, *a, **k)
+        finally:
+            fitting["on"] = False
+    keras.Model.fit = observed_fit
+
+
+def _in_front(tf, obs, ds):
+    meta = {"iter": 0, "index": None, "pass_batches": _cardinality(ds), "universe": _universe(ds),
+            "shuffle_buffer": _shuffle_buffer(ds)}
+    batches = obs.fit_batches(ds, meta)
+    if not batches:
+        return ds
+    front = tf.data.Dataset.from_tensors(batches[0])
+    for b in batches[1:]:
+        front = front.concatenate(tf.data.Dataset.from_tensors(b))
+    return front.concatenate(ds)
+
+
+def _noise_off(keras, obs):
+    for name in NOISE_LAYERS:
+        cls = getattr(keras.layers, name, None)
+        if cls is None:
+            continue
+
+        def identity(self, inputs, *a, _name=name, **k):
+            obs.on_simulated_layer(f"keras.layers.{_name}")
+            return inputs
+        cls.call = identity
+
+
+def _batch_norm(tf, keras, obs):
+    cls = keras.layers.BatchNormalization
+    real_call = cls.call
+
+    def call(self, inputs, training=None, mask=None):
+        if "Sync" in type(self).__name__:
+            obs.fw.sync_bn = True
+        ghost = obs.fw.vars.get("ghost")
+        if not (training and ghost is not None and obs.ghost and len(obs.ghost) > 1 and mask is None):
+            return real_call(self, inputs, training=training, mask=mask)
+        n = len(obs.ghost)
+
+        def split():
+            parts = tf.split(inputs, ghost, num=n)
+            out = [real_call(self, parts[0], training=training)]
+            momentum, self.momentum = self.momentum, 1.0  # rank 0's part alone moves the running statistics
+            try:
+                out += [real_call(self, p, training=training) for p in parts[1:]]
+            finally:
+                self.momentum = momentum
+            return tf.concat(out, axis=0)
+        if tf.executing_eagerly():
+            return split() if int(tf.shape(inputs)[0]) == sum(obs.ghost) else real_call(self, inputs, training=training)
+        return tf.cond(tf.equal(tf.shape(inputs)[0], tf.reduce_sum(ghost)), split,
+                       lambda: real_call(self, inputs, training=training))
+    cls.call = call
+
+
+def _tape(tf, obs):
+    cls = tf.GradientTape
+    real_gradient = cls.gradient
+
+    @functools.wraps(real_gradient)
+    def gradient(self, target, sources, *a, **k):
+        if hasattr(target, "shape") and target.shape.rank == 0 and target.dtype.is_floating:
+            if tf.executing_eagerly():
+                obs.fw.losses.append(float(target))
+            elif "loss" in obs.fw.vars:
+                obs.fw.vars["loss"].assign(tf.cast(target, tf.float32))
+                obs.fw.vars["loss_set"].assign(True)
+        return real_gradient(self, target, sources, *a, **k)
+    cls.gradient = gradient
+
+    real_enter = cls.__enter__
+
+    @functools.wraps(real_enter)
+    def enter(self):
+        if tf.executing_eagerly():
+            obs.on_training_forward()
+        return real_enter(self)
+    cls.__enter__ = enter
+
