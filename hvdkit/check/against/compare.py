@@ -15,15 +15,34 @@ import numpy as np
 from hvdkit.check.against import store
 
 
-def steps(hvd, seq_dir, alt_dir, done):
-    """{k: {"tensors": [row per tensor], "scale": c}} for the steps both replaying runs completed."""
+def steps(hvd, seq, alt, done):
+    """{k: {"tensors": [row per tensor], "scale": c, "loss": row or None}} for the steps both replaying runs
+    (run.Replay) completed."""
     out = {}
     for k in done:
-        paths = [os.path.join(d, f"after-{k}.npz") for d in (seq_dir, alt_dir)]
-        if all(os.path.exists(p) for p in paths):
+        paths = [os.path.join(run.dir, f"after-{k}.npz") for run in (seq, alt)]
+        if all(os.path.exists(p) for p in paths) and hvd.weights_before(k):
             rows, scale = step(hvd.weights_before(k), hvd.weights_after(k), *map(store.load_arrays, paths))
-            out[k] = {"tensors": rows, "scale": scale}
+            out[k] = {"tensors": rows, "scale": scale, "loss": loss(hvd, k, *(r.out["steps"][str(k)]["loss"]
+                                                                              for r in (seq, alt)))}
     return out
+
+
+def loss(hvd, k, seq, alt):
+    """The loss as one more row: the ranks' losses weighted by their batch sizes (the union's mean, for a
+    loss that is a mean over its batch) against the replaying runs' (None when a run reported none)."""
+    parts = []
+    for r in range(hvd.ranks):
+        values, t = hvd.records[r]["loss"].get(str(k)), hvd.training(r, k)
+        if not values or not t:
+            return None
+        parts.append((values[-1], hvd.yields(r, k)[t[-1]]["n"] or 0))
+    total = sum(n for _, n in parts)
+    if not (seq and alt and total):
+        return None
+    h, s, r = sum(v * n for v, n in parts) / total, seq[-1], alt[-1]
+    return {"max_abs": abs(h - s), "noise": abs(s - r), "max_update": abs(s), "max_weight": 0.0,
+            "max_abs_scaled": abs(h - s), "noise_scaled": abs(s - r), "horovod": h, "sequential": s}
 
 
 def step(before, hvd_after, seq_after, alt_after):

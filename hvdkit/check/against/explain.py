@@ -157,15 +157,21 @@ def _divergence(steps, compared, sizes, names):
 
 
 def _first(steps, compared, sizes, names, scaled):
-    first, largest = None, 0.0
+    """(the first tensor past its tolerance, the tensor closest to or furthest past it): each as
+    {step, tensor, max_abs, tolerance} (the largest with its `ratio` = max_abs / tolerance)."""
+    first, largest = None, None
     for k in compared:
-        for i, row in enumerate(steps[k]["tensors"]):
+        rows = steps[k]["tensors"] + ([steps[k]["loss"]] if steps[k].get("loss") else [])
+        for i, row in enumerate(rows):
             err = row["max_abs_scaled"] if scaled else row["max_abs"]
             tol = tolerance.bound(row, sizes[k], scaled)
-            largest = max(largest, err / tol if tol > 0 else (0.0 if err == 0 else float("inf")))
+            ratio = err / tol if tol > 0 else (0.0 if err == 0 else float("inf"))
+            name = "the loss" if i == len(steps[k]["tensors"]) else names[i] if i < len(names) else f"tensor {i}"
+            seen = {"step": k, "tensor": name, "max_abs": err, "tolerance": tol}
+            if largest is None or ratio > largest["ratio"]:
+                largest = {**seen, "ratio": ratio}
             if first is None and err > tol:
-                first = {"step": k, "tensor": names[i] if i < len(names) else f"tensor {i}", "max_abs": err,
-                         "tolerance": tol}
+                first = seen
     return first, largest
 
 

@@ -61,6 +61,9 @@ class Recorder(Base):
             return
         k = self.rec.steps + 1
         arrays = self.fw.tensors()
+        if not arrays:  # a Keras model built by its first call has no weights before it: nothing to compare
+            self.data["before"][str(k)] = None
+            return
         self.data["names"], self.data["shapes"] = self.fw.names(), [list(a.shape) for a in arrays]
         digests = [store.digest(a) for a in arrays]
         self.data["before"][str(k)] = digests

@@ -35,7 +35,8 @@ class HorovodRun:
 
     # --- the ranks side by side ----------------------------------------------------------------------
     def equal(self, table, k):
-        """Did every rank have the same digests in `table` ("before", "after", "opt_before") at step k?"""
+        """Did every rank have the same digests in `table` ("before", "after", "opt_before") at step k?
+        None when some rank has none (a model built by its first step has no weights before it)."""
         vals = [rec[table].get(str(k)) for rec in self.records.values()]
         return None if None in vals or len(vals) < self.ranks else all(v == vals[0] for v in vals)
 
@@ -56,6 +57,9 @@ class HorovodRun:
 
     # --- rank 0's tensors ------------------------------------------------------------------------------
     def weights_before(self, k):
+        """Rank 0's tensors before step k ([] when it had none yet)."""
+        if self.root.get("before", {}).get(str(k)) is None:
+            return []
         path = os.path.join(self.out, "rank-0", f"weights-before-{k}.npz")
         return store.load_arrays(path if os.path.exists(path) else
                                  os.path.join(self.out, "rank-0", f"weights-after-{k - 1}.npz"))

@@ -34,6 +34,7 @@ class Replayer(Base):
         self.reverse = os.environ.get("HVDKIT_AGAINST_ORDER") == "reversed"
         self.loaded = 0        # the step whose starting weights the tensors hold
         self.late = []         # steps whose weights could only be set after their forward pass
+        self.unset = []        # steps the Horovod run began without weights (built by the step): not set
         self.j = 0             # training-shaped batches yielded in this window
         self.out = {"steps": {}, "own": {"yields": {}, "lr": {}, "built_lr": None, "loss": {}, "fit": False},
                     "substituted": {}, "reason": None, "opt_state_loaded": None}
@@ -83,6 +84,10 @@ class Replayer(Base):
 
     def _load(self, k):
         arrays = self.hvd.weights_before(k)
+        if not arrays:  # the Horovod run built its model in step k: the step starts from the script's own weights
+            self.unset.append(k)
+            self.loaded = k
+            return
         mine = self.fw.tensors()
         shapes = [tuple(a.shape) for a in arrays]
         if [tuple(a.shape) for a in mine] != shapes:
@@ -126,7 +131,7 @@ class Replayer(Base):
         if str(k) not in self.out["substituted"]:
             self._cannot(self._no_batches(k))
         store.save_arrays(os.path.join(self.out_dir, f"after-{k}.npz"), self.fw.tensors())
-        self.out["steps"][str(k)] = {"late": k in self.late, "loss": self.fw.take_losses()}
+        self.out["steps"][str(k)] = {"late": k in self.late or k in self.unset, "loss": self.fw.take_losses()}
         self.rec.steps += count
         self.j = 0
         if self.rec.steps >= self.steps:

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 class Fault(NamedTuple):
     what: str            # one line for the report
-    samples: list        # up to a few sample names, for the report
+    samples: list        # up to a few sample ids
     kind: str            # "overlap" | "volume"
 
 
@@ -70,10 +70,10 @@ def _overlap(hvd, a, b, da, db, names):
     same = all(set(_step_ids(hvd, a, k)) == set(_step_ids(hvd, b, k)) for k in range(1, max(da.values()) + 1))
     how = "the same batches at every step" if same else f"{len(common)} of their {min(len(da), len(db))} samples"
     chance = f" (independent random draws would share about {expected:.0f})" if universe else ""
-    shown = [names(s) for s in common[:5]]
-    return Fault(f"ranks {a} and {b} trained on {how}{chance}, e.g. {', '.join(shown)}: the ranks read the "
-                 "same data; give each rank its own part (shard by hvd.rank(), or shuffle with a different "
-                 "seed per rank and divide the steps by hvd.size())", shown, "overlap")
+    shown = names(common[:5])
+    return Fault(f"ranks {a} and {b} trained on {how}{chance}, e.g. {shown}: the ranks read the same data; give "
+                 "each rank its own part (DistributedSampler, ds.shard(hvd.size(), hvd.rank())), or shuffle with a "
+                 "different seed on each rank and divide the steps by hvd.size()", common[:5], "overlap")
 
 
 def _step_ids(hvd, rank, k):
@@ -82,30 +82,36 @@ def _step_ids(hvd, rank, k):
 
 
 def _volume(hvd, seq_own):
+    """One pass of every rank's pipeline together against one pass of the sequential script's, each as a share
+    of the data set it draws from when that is known (a script may make its data set per rank)."""
     per_rank = []
     for r in range(hvd.ranks):
         ys = [hvd.yields(r, 1)[j] for j in hvd.training(r, 1)]
-        per_rank.append(ys[-1].get("per_pass") if ys else None)
+        per_rank.append((ys[-1].get("per_pass"), ys[-1].get("universe")) if ys else (None, None))
     own = [y for y in (seq_own or {}).get("1", []) if y.get("per_pass")]
-    if None in per_rank or not own:
+    if any(p is None for p, _ in per_rank) or not own:
         return None
-    seq = own[-1]["per_pass"]
-    total = sum(per_rank)
-    ratio = total / seq if seq else None
+    seq, seq_universe = own[-1]["per_pass"], own[-1].get("universe")
+    total = sum(p for p, _ in per_rank)
+    universes = {u for _, u in per_rank}
+    if seq_universe and None not in universes and len(universes) == 1:
+        ratio = (total / universes.pop()) / (seq / seq_universe)
+    else:
+        ratio = total / seq if seq else None
     if ratio is None or 0.67 <= ratio <= 1.5:
         return None
     if ratio > 1:
-        what = (f"one pass of the ranks' data holds {total} samples in all, {ratio:.2g} x the sequential script's "
-                f"{seq}: every rank takes a whole pass; divide the steps (take(n // hvd.size())) or the data "
-                "(shard) by hvd.size()")
+        what = (f"one pass of the ranks' data holds {total} samples in all, {ratio:.2g} x what one pass of the "
+                f"sequential script's holds ({seq}): every rank takes a whole pass; give each rank its own part "
+                "(DistributedSampler, ds.shard) or divide the steps by hvd.size() (take(n // hvd.size()))")
     else:
-        what = (f"one pass of the ranks' data holds {total} samples in all, {ratio:.2g} x the sequential script's "
-                f"{seq}: samples are missed (the data divided more than once?)")
+        what = (f"one pass of the ranks' data holds {total} samples in all, {ratio:.2g} x what one pass of the "
+                f"sequential script's holds ({seq}): samples are missed (the data divided more than once?)")
     return Fault(what, [], "volume")
 
 
 def _namer(hvd):
-    """A readable name for a sample id: the sampler's index, else its row in a from_tensor_slices source."""
+    """Readable names for sample ids: the sampler's indices, else rows of a from_tensor_slices source."""
     where = {}
     for rec in hvd.records.values():
         for s, rows in enumerate(rec.get("sources") or []):
@@ -113,12 +119,13 @@ def _namer(hvd):
                 where.setdefault(d, (s, i))
         break
 
-    def name(sample):
-        if sample.startswith("i") and sample[1:].isdigit():
-            return f"sample {sample[1:]}"
-        if sample in where:
-            s, i = where[sample]
-            return f"row {i} of the data set's source" + (f" {s + 1}" if s else "")
-        return f"sample {sample}"
-    return name
-
+    def names(samples):
+        if all(x.startswith("i") and x[1:].isdigit() for x in samples):
+            return "samples " + ", ".join(x[1:] for x in samples) + " of the data set"
+        if all(x in where for x in samples):
+            sources = {where[x][0] for x in samples}
+            return ("rows " + ", ".join(str(where[x][1]) for x in samples) + " of the arrays given to "
+                    + ("from_tensor_slices" if sources == {0} else "from_tensor_slices (source "
+                       + ", ".join(str(s + 1) for s in sorted(sources)) + ")"))
+        return "the samples whose bytes hash to " + ", ".join(samples)
+    return names

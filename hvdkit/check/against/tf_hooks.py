@@ -172,11 +172,15 @@ def _optimizer_built(keras, obs):
     base.__init__ = observed_init
 
 
+HVDKIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # hvdkit's package
+
+
 def _from_script(obs):
-    """Is the caller of the caller code of the script's own project (not a library, not Keras)?"""
-    f = sys._getframe(2)
-    path = os.path.abspath(f.f_code.co_filename)
-    return path.startswith(os.path.dirname(obs.script) + os.sep)
+    """Is the caller of the caller code of the script's own project (not a library: not Keras iterating
+    fit's data, not hvdkit)? A virtualenv inside the project holds libraries, not the project."""
+    path = os.path.abspath(sys._getframe(2).f_code.co_filename)
+    return (path.startswith(os.path.dirname(obs.script) + os.sep) and not path.startswith(HVDKIT + os.sep)
+            and "site-packages" not in path and "dist-packages" not in path)
 
 
 def _data(tf, obs):
@@ -322,31 +326,53 @@ def _noise_off(keras, obs):
 
 
 def _batch_norm(tf, keras, obs):
-    cls = keras.layers.BatchNormalization
-    real_call = cls.call
+    """Ghost batch norm for BatchNormalization and every subclass (their own `call`, wrapped once per class
+    when a first layer of it is made); calls nested inside a ghost call (a subclass's super().call) pass."""
+    base = keras.layers.BatchNormalization
+    init = base.__init__
+    nested = {"on": False}
 
-    def call(self, inputs, training=None, mask=None):
-        if "Sync" in type(self).__name__:
-            obs.fw.sync_bn = True
-        ghost = obs.fw.vars.get("ghost")
-        if not (training and ghost is not None and obs.ghost and len(obs.ghost) > 1 and mask is None):
-            return real_call(self, inputs, training=training, mask=mask)
-        n = len(obs.ghost)
+    def wrap(cls):
+        real_call = cls.__dict__["call"]
 
-        def split():
-            parts = tf.split(inputs, ghost, num=n)
-            out = [real_call(self, parts[0], training=training)]
-            momentum, self.momentum = self.momentum, 1.0  # rank 0's part alone moves the running statistics
-            try:
-                out += [real_call(self, p, training=training) for p in parts[1:]]
-            finally:
-                self.momentum = momentum
-            return tf.concat(out, axis=0)
-        if tf.executing_eagerly():
-            return split() if int(tf.shape(inputs)[0]) == sum(obs.ghost) else real_call(self, inputs, training=training)
-        return tf.cond(tf.equal(tf.shape(inputs)[0], tf.reduce_sum(ghost)), split,
-                       lambda: real_call(self, inputs, training=training))
-    cls.call = call
+        @functools.wraps(real_call)
+        def call(self, inputs, training=None, mask=None):
+            if "Sync" in type(self).__name__ or getattr(self, "synchronized", False):
+                obs.fw.sync_bn = True
+            ghost = obs.fw.vars.get("ghost")
+            if nested["on"] or not (training and ghost is not None and obs.ghost and len(obs.ghost) > 1
+                                    and mask is None):
+                return real_call(self, inputs, training=training, mask=mask)
+            n = len(obs.ghost)
+
+            def split():
+                parts = tf.split(inputs, ghost, num=n)
+                momentum = self.momentum
+                nested["on"] = True
+                try:
+                    out = [real_call(self, parts[0], training=training)]
+                    self.momentum = 1.0  # rank 0's part alone moves the running statistics
+                    out += [real_call(self, p, training=training) for p in parts[1:]]
+                finally:
+                    self.momentum, nested["on"] = momentum, False
+                return tf.concat(out, axis=0)
+
+            def whole():
+                return real_call(self, inputs, training=training, mask=mask)
+            if tf.executing_eagerly():
+                return split() if int(tf.shape(inputs)[0]) == sum(obs.ghost) else whole()
+            return tf.cond(tf.equal(tf.shape(inputs)[0], tf.reduce_sum(ghost)), split, whole)
+        cls.call = call
+        cls._hvdkit_ghost = cls
+
+    def observed_init(self, *a, **k):
+        init(self, *a, **k)
+        for cls in type(self).__mro__:
+            if "call" in cls.__dict__ and cls.__dict__.get("_hvdkit_ghost") is not cls and issubclass(cls, base):
+                wrap(cls)
+            if cls is base:
+                break
+    base.__init__ = observed_init
 
 
 def _tape(tf, obs):
