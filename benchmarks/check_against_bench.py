@@ -93,8 +93,7 @@ def bench_twins(timeout):
     for project, twin, step, what, _ in twins.TWINS:
         with tempfile.TemporaryDirectory(prefix="hvdkit-twin-") as d:
             hvd, seq = twins.write(project, twin, d)
-            args = ["--ckpt-dir", os.path.join(d, "ckpt")] if project.startswith("tf") else ["--out", os.path.join(d, "m.pt")]
-            result = against(hvd, seq, args, 2, STEPS, timeout)
+            result = against(hvd, seq, twins.outputs(project, twin, d), 2, STEPS, timeout)
         want = [step] if step else []
         right = result["explained_by"] == want and (result["equivalent"] is (step is None) or step == 4)
         rows[f"{project}/{twin}"] = {"what": what, "expected_step": step, "right": right,
@@ -120,13 +119,34 @@ def bench_students(timeout):
             per_step[s]["tp"] += s in faults and s in flags
             per_step[s]["fn"] += s in faults and s not in flags
             per_step[s]["fp"] += s in flags and s not in faults
-        rows[script] = {"faults": sorted(faults), "flags": sorted(flags), "against": {k: result.get(k) for k in KEPT}}
+        rows[os.path.splitext(script)[0]] = {"faults": sorted(faults), "flags": sorted(flags),
+                                             "against": {k: result.get(k) for k in KEPT}}
         print(script, sorted(faults), sorted(flags), result["reason"], flush=True)
     tp, fn, fp = (sum(v[k] for v in per_step.values()) for k in ("tp", "fn", "fp"))
     return {"scripts": rows, "per_step": per_step,
             "overall": {"faults": tp + fn, "tp": tp, "fn": fn, "fp": fp,
                         "recall": round(tp / (tp + fn), 3) if tp + fn else None,
                         "precision": round(tp / (tp + fp), 3) if tp + fp else None}}
+
+
+def targets(record):
+    """The issue's bars: every pair equivalent at an LR ratio equal to its global batch ratio, in at most 3 x the
+    two scripts' own K-step runs; every twin explained as labelled; recall >= 0.8 and precision >= 0.9 on the
+    students' labelled faults."""
+    out = {}
+    pairs = record.get("pairs") or {}
+    if pairs:
+        worst = max((r["time_ratio"] or float("inf")) for r in pairs.values())
+        out["pairs_equivalent"] = {"met": all(r["against"]["equivalent"] and not r["against"]["explained_by"]
+                                              for r in pairs.values()), "pairs": len(pairs)}
+        out["time_at_most_3x_own_runs"] = {"met": worst <= 3, "worst_ratio": worst}
+    if record.get("twins"):
+        out["twins_explained"] = {"met": record["twins"]["right"] == record["twins"]["of"]}
+    overall = (record.get("students") or {}).get("overall")
+    if overall:
+        out["students_recall"] = {"met": (overall["recall"] or 0) >= 0.8, "value": overall["recall"], "bar": 0.8}
+        out["students_precision"] = {"met": (overall["precision"] or 0) >= 0.9, "value": overall["precision"], "bar": 0.9}
+    return out
 
 
 def main(argv=None):
@@ -149,7 +169,9 @@ def main(argv=None):
     if "students" in parts:
         record["students"] = bench_students(args.timeout)
     record["steps"] = STEPS
+    record["command"] = "python -m benchmarks.check_against_bench"
     record["last_run"] = {"parts": parts, "seconds": round(time.time() - t0, 1)}
+    record["targets"] = targets(record)
     harness.write(record, args.out, load_before)
     return 0
 

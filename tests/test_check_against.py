@@ -3,8 +3,8 @@
 The twins (tests/check_against/twins.py) are Horovod conversions written with Horovod's own API, for
 PyTorch and TensorFlow: the correct one is equivalent; each broken one is explained by the step it breaks
 (3: every rank reads the same batches, 4: the LR of one worker, 5: no gradient averaging, 6: no
-broadcast), with the figures that show it; op=Sum with an unscaled LR is equivalent. A pair that cannot
-be compared gets one line and exit status 2. The expected values are the twins' own: which step each
+broadcast), with the figures that show it. A pair that cannot be compared gets one line and exit status 2.
+(The equivalent op=Sum twin and the Keras fit twins are run by benchmarks/check_against_bench.py.) The expected values are the twins' own: which step each
 breaks, the ranks (2), the batch sizes and LRs written in the scripts.
 """
 import json
@@ -24,36 +24,36 @@ pytestmark = [pytest.mark.horovod, pytest.mark.slow,
               pytest.mark.skipif(not datasets.available()["fashion-mnist"],
                                  reason="Fashion-MNIST not installed (make setup installs dataset-fashion-mnist)")]
 STEPS = "3"  # the TensorFlow twins broadcast after step 1, so steps 2 and 3 are compared there
+EXPECTED = {(project, twin): step for project, twin, step, _, _ in twins.TWINS}
 
 
 def check(project, twin, tmp_path):
-    return run_check(*twins.write(project, twin, str(tmp_path)), tmp_path, project)
+    return run_check(*twins.write(project, twin, str(tmp_path)), tmp_path, twins.outputs(project, twin, str(tmp_path)))
 
 
-def run_check(hvd, seq, tmp_path, project):
-    args = ["--ckpt-dir", str(tmp_path / "ckpt")] if project == "tf_fashion" else ["--out", str(tmp_path / "m.pt")]
+def run_check(hvd, seq, tmp_path, outputs):
     proc = subprocess.run([sys.executable, "-m", "hvdkit", "check", hvd, "--against", seq, "--steps", STEPS, "--json",
-                           "--", "--subset", "1024", *args], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+                           "--", "--subset", "1024", *outputs], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=600)
     assert proc.stdout.strip(), proc.stderr[-3000:]
     return proc.returncode, json.loads(proc.stdout)["against"], proc.stderr
 
 
 @pytest.mark.torch
-@pytest.mark.parametrize("twin", ["ok", "sum", "s3", "s4", "s5", "s6"])
+@pytest.mark.parametrize("twin", ["ok", "s3", "s4", "s5", "s6"])
 def test_torch_twins(tmp_path, twin):
     status, a, _ = check("torch_fashion", twin, tmp_path)
     assert a["reason"] is None and a["steps_compared"] == 3
-    assert a["lr_ratio"] == pytest.approx({"s4": 1.0, "sum": 1.0}.get(twin, 2.0))
+    assert a["lr_ratio"] == pytest.approx(1.0 if twin == "s4" else 2.0)
     assert a["batch_ratio"] == pytest.approx(2.0)  # 32 per rank, 2 ranks, against 32
-    if twin in ("ok", "sum"):
+    if twin == "ok":
         assert a["equivalent"] and a["explained_by"] == [] and a["first_divergence"] is None, a["evidence"]
         assert a["largest"]["ratio"] < 1
-        # op=Sum: every update is twice the sequential one at the same LR, which makes the effective LR x 2.
-        assert a["grad_scale"] == (pytest.approx(2.0, rel=1e-3) if twin == "sum" else None)
+        assert a["grad_scale"] is None
         assert status == 0
         return
     assert status == 1
-    step = int(twin[1])
+    step = EXPECTED[("torch_fashion", twin)]
     assert a["explained_by"] == [step], a["evidence"]
     lines = [e for e in a["evidence"] if e.startswith(f"{step}: ")]
     if step == 3:  # the same seed on both ranks and no sampler: the same batches, and twice the data per epoch
@@ -78,7 +78,7 @@ def test_tensorflow_twins(tmp_path, twin):
     assert a["reason"] is None
     assert a["lr_ratio"] == pytest.approx(1.0 if twin == "s4" else 2.0, rel=1e-6)  # float32 LR variables
     assert a["batch_ratio"] == pytest.approx(2.0)
-    step = int(twin[1]) if twin != "ok" else None
+    step = EXPECTED[("tf_fashion", twin)]
     assert a["explained_by"] == ([step] if step else []), a["evidence"]
     assert status == (0 if step is None else 1)
     if step != 6:  # rank 0's weights reach rank 1 by the broadcast after step 1: compared from step 2
@@ -101,7 +101,7 @@ def test_a_pair_that_cannot_be_aligned_gets_one_line(tmp_path):
     with open(seq, "w") as f:
         f.write(text.replace("model = net.make()", "model = net.make()\n    model[7] = torch.nn.Linear(400, 32)\n"
                              "    model[9] = torch.nn.Linear(32, 10)"))
-    status, a, err = run_check(hvd, seq, tmp_path, "torch_fashion")
+    status, a, err = run_check(hvd, seq, tmp_path, twins.outputs("torch_fashion", "ok", str(tmp_path)))
     assert status == 2
     assert a["equivalent"] is None and a["reason"].startswith("the two scripts train different models: 7.weight is "
                                                               "[64, 400] in the Horovod script, [32, 400]")

@@ -4,10 +4,11 @@
 
 Two small projects written for these tests against Horovod's own API (not hvdkit's): torch_fashion (a
 DataLoader with DistributedSampler, SGD with momentum, broadcast_parameters) and tf_fashion (a tf.data
-pipeline sharded per rank, a GradientTape loop, Adam, Horovod's first-batch broadcast). Each has a
-sequential train.py and its conversion train_hvd.py (the correct twin). Every other twin breaks one of
-steps 3-6 the way conversions break it, or makes an equivalent change (op=Sum with the LR left unscaled);
-`step` is the step `--against` must explain it by, None for an equivalent twin.
+pipeline sharded per rank, a GradientTape loop, Adam, Horovod's first-batch broadcast; and the same model
+trained with Keras fit, hvd.DistributedOptimizer and Horovod's callbacks). Each sequential script (train.py,
+train_fit.py) has its conversion (train_hvd.py, train_fit_hvd.py: the correct twins). Every other twin
+breaks one of steps 3-6 the way conversions break it, or makes an equivalent change (op=Sum with the LR
+left unscaled); `step` is the step `--against` must explain it by, None for an equivalent twin.
 """
 import os
 import shutil
@@ -18,7 +19,8 @@ from make_mutants import edited  # noqa: E402  (one edit helper for every table 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# (project, twin, step it must be explained by (None: equivalent), what it does, [(old, new), ...])
+# (project, twin, step it must be explained by (None: equivalent), what it does, [(old, new), ...]); twins
+# whose name starts with "fit" are made from train_fit_hvd.py and compared with train_fit.py.
 TWINS = [
     ("torch_fashion", "ok", None, "the correct conversion", []),
     ("torch_fashion", "s3", 3, "no DistributedSampler: every rank shuffles all the data with the same seed",
@@ -45,6 +47,9 @@ TWINS = [
     ("tf_fashion", "s6", 6, "no broadcast after the first step",
      [("        if first_batch:\n            hvd.broadcast_variables(model.variables, root_rank=0)\n"
        "            hvd.broadcast_variables(opt.variables, root_rank=0)\n", "")]),
+    ("tf_fashion", "fit_ok", None, "the correct conversion to Keras fit", []),
+    ("tf_fashion", "fit_s6", 6, "no BroadcastGlobalVariablesCallback in fit's callbacks",
+     [("hvd.callbacks.BroadcastGlobalVariablesCallback(0), ", "")]),
 ]
 
 
@@ -53,10 +58,20 @@ def write(project, twin, directory):
     [(what, edits)] = [(w, e) for p, t, _, w, e in TWINS if (p, t) == (project, twin)]
     shutil.copytree(os.path.join(HERE, project), directory, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("__pycache__"))
-    path = os.path.join(directory, f"train_hvd_{twin}.py")
+    base = "train_fit" if twin.startswith("fit") else "train"
+    path = os.path.join(directory, f"{base}_hvd_{twin}.py")
     with open(path, "w") as f:
-        f.write(edited(os.path.join(HERE, project, "train_hvd.py"), edits, f"{project} {twin}: {what}"))
-    return path, os.path.join(directory, "train.py")
+        f.write(edited(os.path.join(HERE, project, f"{base}_hvd.py"), edits, f"{project} {twin}: {what}"))
+    return path, os.path.join(directory, f"{base}.py")
+
+
+def outputs(project, twin, directory):
+    """The arguments that send the twin's (and its sequential script's) output files into `directory`."""
+    if project == "torch_fashion":
+        return ["--out", os.path.join(directory, "model.pt")]
+    if twin.startswith("fit"):
+        return ["--weights", os.path.join(directory, "model.weights.h5")]
+    return ["--ckpt-dir", os.path.join(directory, "ckpt")]
 
 
 if __name__ == "__main__":

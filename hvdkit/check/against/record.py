@@ -60,6 +60,10 @@ class Recorder(Base):
         if self.fw is None:
             return
         k = self.rec.steps + 1
+        self.data["lr"][str(k)] = self.fw.lrs()
+        if k == 1:
+            self.data["built_lr"] = self.fw.built_lrs()
+        self.data.update(sync_bn=self.fw.uses_sync_bn(), optimizers=self.fw.optimizer_kinds())
         arrays = self.fw.tensors()
         if not arrays:  # a Keras model built by its first call has no weights before it: nothing to compare
             self.data["before"][str(k)] = None
@@ -69,10 +73,6 @@ class Recorder(Base):
         self.data["before"][str(k)] = digests
         opt = self.fw.opt_state()
         self.data["opt_before"][str(k)] = store.digest_structure(opt)
-        self.data["lr"][str(k)] = self.fw.lrs()
-        if k == 1:
-            self.data["built_lr"] = self.fw.built_lrs()
-        self.data.update(sync_bn=self.fw.uses_sync_bn(), optimizers=self.fw.optimizer_kinds())
         if self.rank == 0:
             if k == 1 or digests != self.data["after"].get(str(k - 1)):
                 store.save_arrays(os.path.join(self.dir, f"weights-before-{k}.npz"), arrays)

@@ -111,9 +111,10 @@ class Replayer(Base):
             if self.fw.forward_before_step:
                 self.late.append(k)
         super().before_step(lr)
-        own = self.fw.lrs()
-        self.out["own"]["lr"][str(k)] = own
-        if k == 1:
+        # Read once per step: a compiled step may come in several calls (hvdkit's train_step: the gradients,
+        # then the update), and after the first the optimizer holds the Horovod run's LR.
+        own = self.out["own"]["lr"].setdefault(str(k), self.fw.lrs())
+        if k == 1 and self.out["own"]["built_lr"] is None:
             self.out["own"]["built_lr"] = self.fw.built_lrs()
         hvd_lr = self.hvd.lr(k)
         if hvd_lr and own:

@@ -79,7 +79,15 @@ class Adapter:
         return [getattr(o, "_hvdkit_built_lr", None) or _own_lr(o) for o in self.optimizers()]
 
     def set_lrs(self, values):
+        """Set each optimizer's LR for the coming step: a variable LR is assigned (a compiled step reads it
+        when it runs, however long ago it was traced); a schedule is put behind an OverrideLR (before the
+        first step: a step traced earlier keeps calling the schedule)."""
         for i, (o, v) in enumerate(zip(self.optimizers(), itertools.cycle(values))):
+            if v is None:
+                continue
+            if isinstance(o._learning_rate, self.keras.Variable):
+                o._learning_rate.assign(float(v))
+                continue
             var = self.make_var(f"lr{i}", float(v), "float32")
             var.assign(float(v))
             if not isinstance(o._learning_rate, OverrideLR):
