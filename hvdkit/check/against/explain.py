@@ -125,6 +125,9 @@ def _unreplayed(seq, alt, name):
     for run in (seq, alt):
         if run.out is not None and run.out.get("reason"):
             return run.out["reason"]
+        if run.out is not None and run.out.get("opt_state_loaded") is False:
+            return (f"{name}'s optimizer state does not match the Horovod script's (another optimizer, or other "
+                    "variables), so it cannot start step 2 where rank 0 did: use the same optimizer in both")
     for run in (seq, alt):
         c = run.record.crash if run.record is not None else None
         if c:

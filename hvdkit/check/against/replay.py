@@ -83,17 +83,18 @@ class Replayer(Base):
             self._load(1)
 
     def _load(self, k):
-        arrays = self.hvd.weights_before(k)
-        if not arrays:  # the Horovod run built its model in step k: the step starts from the script's own weights
+        arrays, mine = self.hvd.weights_before(k), self.fw.tensors()
+        if not arrays or not mine:  # a model built by step k itself: the step starts from the script's own weights
             self.unset.append(k)
             self.loaded = k
             return
-        mine = self.fw.tensors()
         shapes = [tuple(a.shape) for a in arrays]
         if [tuple(a.shape) for a in mine] != shapes:
             self._cannot(_model_mismatch(self.hvd.root.get("names") or [], shapes, self.fw.names(), mine))
         self.fw.load(arrays)
-        if k == self.align and k > 1:
+        # The optimizer state too where step 1 did not start from rank 0's weights here or on every rank:
+        # a broadcast after the first step, a model built by it, weights set after its forward pass.
+        if k == 2 and (self.align == 2 or 1 in self.unset or 1 in self.late):
             saved = self.hvd.opt_state(k)
             self.out["opt_state_loaded"] = bool(saved is not None and self.fw.load_opt_state(saved))
         self.loaded = k
