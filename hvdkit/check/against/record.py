@@ -48,11 +48,10 @@ class Recorder(Base):
 
     def _keep(self, k, struct, meta):
         n = store.size(struct)
-        if meta.get("per_pass") is None and meta.get("pass_batches") and n:
-            meta["per_pass"] = meta["pass_batches"] * n
         self.windows.setdefault(k, []).append(struct)
         self.data["yields"].setdefault(str(k), []).append(
-            {**meta, "n": n, "sig": repr(store.signature(struct)), "rows": store.row_digests(struct)})
+            {**meta, "n": n, "per_pass": store.per_pass(meta, n), "sig": repr(store.signature(struct)),
+             "rows": store.row_digests(struct)})
 
     # --- steps ---------------------------------------------------------------------------------------
     def before_step(self, lr=None):

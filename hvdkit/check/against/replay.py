@@ -36,7 +36,7 @@ class Replayer(Base):
         self.late = []         # steps whose weights could only be set after their forward pass
         self.unset = []        # steps the Horovod run began without weights (built by the step): not set
         self.j = 0             # training-shaped batches yielded in this window
-        self.out = {"steps": {}, "own": {"yields": {}, "lr": {}, "built_lr": None, "loss": {}, "fit": False},
+        self.out = {"steps": {}, "own": {"yields": {}, "lr": {}, "built_lr": None},
                     "substituted": {}, "reason": None, "opt_state_loaded": None}
 
     # --- batches -------------------------------------------------------------------------------------
@@ -55,7 +55,6 @@ class Replayer(Base):
         return self.fw.from_numpy(u.batch)
 
     def fit_batches(self, dataset, meta):
-        self.out["own"]["fit"] = True
         try:
             self._own(1, self.fw.to_numpy(next(iter(dataset))), meta)
         except StopIteration:
@@ -70,11 +69,10 @@ class Replayer(Base):
         return out
 
     def _own(self, k, struct, meta):
+        """What the sequential script's own pipeline yielded (for the batch ratio and step 3's volume)."""
         n = store.size(struct)
-        if meta.get("per_pass") is None and meta.get("pass_batches") and n:
-            meta["per_pass"] = meta["pass_batches"] * n
         self.out["own"]["yields"].setdefault(str(k), []).append(
-            {"iter": meta.get("iter"), "n": n, "sig": repr(store.signature(struct)), "per_pass": meta.get("per_pass"),
+            {"iter": meta.get("iter"), "n": n, "sig": repr(store.signature(struct)), "per_pass": store.per_pass(meta, n),
              "universe": meta.get("universe")})
 
     # --- weights -------------------------------------------------------------------------------------

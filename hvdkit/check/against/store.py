@@ -57,6 +57,13 @@ def size(struct):
     return int(batched[0].shape[0]) if batched else None
 
 
+def per_pass(meta, n):
+    """Samples one pass of a batch's pipeline holds: the loader's count, or its batches x this batch's size."""
+    if meta.get("per_pass") is None and meta.get("pass_batches") and n:
+        return meta["pass_batches"] * n
+    return meta.get("per_pass")
+
+
 def signature(struct):
     """What must match for a batch to stand in for another: the structure, dtypes and per-sample shapes."""
     if isinstance(struct, dict):
