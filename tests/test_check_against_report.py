@@ -83,3 +83,21 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
         proc = subprocess.run([sys.executable, "-m", "hvdkit", "check", hvd, *extra], capture_output=True, text=True)
         assert proc.returncode == 2 and proc.stdout == ""
         assert len(proc.stderr.strip().splitlines()) == 1 and words in proc.stderr
+
+
+def test_the_effective_lr_against_the_global_batch():
+    """Step 4 is the LR against the global batch, through the gradients' scale: op=Sum with an unscaled LR and a
+    fixed global batch split over the ranks with an unscaled LR are right; Sum with the LR scaled too is 5."""
+    from hvdkit.check.against.explain import _lr
+
+    def judge(lr_ratio, batch_ratio, scale):
+        evidence, explained = [], set()
+        _lr(lr_ratio, "at the compared steps", batch_ratio, scale, evidence, explained)
+        return sorted(explained), evidence
+    assert judge(2.0, 2.0, None) == ([], [])
+    assert judge(1.0, 1.0, None) == ([], [])                      # 128 split over 2 ranks, LR as written
+    assert judge(1.0, 2.0, None)[0] == [4]
+    assert judge(0.5, 2.0, None)[0] == [4]                        # divided by the ranks
+    assert judge(1.0, 2.0, 2.0)[0] == [] and "gradients summed" in judge(1.0, 2.0, 2.0)[1][0]
+    explained, [line] = judge(2.0, 2.0, 2.0)
+    assert explained == [5] and "the effective LR is 4 x the sequential, the global batch 2 x" in line

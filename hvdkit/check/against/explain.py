@@ -56,53 +56,29 @@ def unrecorded(hvd, launched, script, steps):
     return None
 
 
-def verdict(hvd, seq_script, ranks, reason=None, seq=None, alt=None, compared=None):
-    """The `against` entry from the Horovod run, the two replaying runs (run.Replay) and compare.steps'."""
+def verdict(hvd, seq_script, ranks, reason=None, seq=None, alt=None, rows=None):
+    """The `against` entry from the Horovod run, the two replaying runs (run.Replay) and compare.steps' rows."""
     out = empty(seq_script, ranks, reason)
-    if reason:
-        return out
-    out["reason"] = _unreplayed(seq, alt, os.path.basename(seq_script))
+    name = os.path.basename(seq_script)
+    out["reason"] = reason or _unreplayed(seq, alt, name)
     if out["reason"]:
         return out
-    replay = seq.out
-    done = sorted(compared)
-    if not done:
-        out["reason"] = f"{os.path.basename(seq_script)} took no optimizer step: nothing to compare"
-        return out
-    steps = hvd.steps()
+    replay, steps = seq.out, hvd.steps()
     align = hvd.alignment(steps)
-    steps_done = compared
-    compared = [k for k in done if k >= (align or 1) and not replay["steps"][str(k)]["late"]]
+    compared = [k for k in sorted(rows or {}) if k >= (align or 1) and not replay["steps"][str(k)]["late"]]
     if not compared:
-        out["reason"] = (f"no step could be compared: the Horovod ranks held the same weights only from step "
-                         f"{align} on, and {os.path.basename(seq_script)} ran {len(done)} step(s): raise --steps")
+        out["reason"] = (f"{name} took no optimizer step: nothing to compare" if not rows else
+                         f"no step could be compared: the Horovod ranks held the same weights only from step {align} "
+                         f"on, and {name} ran {len(rows)} step(s): raise --steps")
         return out
-    evidence, explained = [], set()
     sizes = {k: _union_size(hvd, k) for k in compared}
     names = hvd.root.get("names") or replay.get("names") or []
-    divergence, largest, scale = _divergence(steps_done, compared, sizes, names)
-    out.update(steps_compared=len(compared), first_divergence=divergence, largest=largest, grad_scale=scale)
-
-    _ranks(hvd, steps, align, evidence, explained)
+    divergence, largest, scale = _divergence(rows, compared, sizes, names)
     lr_ratio, basis = _lr_ratio(hvd, replay, compared)
     batch_ratio = _batch_ratio(replay, compared[0], sizes[compared[0]])
-    out.update(lr_ratio=lr_ratio, batch_ratio=batch_ratio)
-    if lr_ratio is not None and batch_ratio is not None:
-        effective = lr_ratio * (scale or 1.0)
-        if abs(effective / batch_ratio - 1) > CLOSE:
-            step = 5 if scale else 4
-            explained.add(step)
-            if scale:
-                evidence.append(f"5: every update is {scale:.3g} x the sequential one at the same LR (gradients summed "
-                                f"over the ranks, not averaged?): with the LR ratio {lr_ratio:.3g} the effective LR is "
-                                f"{effective:.3g} x the sequential, the global batch {batch_ratio:.3g} x")
-            else:
-                evidence.append(f"4: LR ratio (Horovod / sequential, {basis}) {lr_ratio:.3g}, global batch ratio "
-                                f"{batch_ratio:.3g}: scale the LR by the global batch (hvd.size() when each rank takes "
-                                "the sequential batch size)")
-        elif scale:
-            evidence.append(f"updates are {scale:.3g} x the sequential ones at the same LR (gradients summed): with "
-                            f"the LR ratio {lr_ratio:.3g} that is the effective LR the global batch asks for")
+    evidence, explained = [], set()
+    _ranks(hvd, steps, align, evidence, explained)
+    _lr(lr_ratio, basis, batch_ratio, scale, evidence, explained)
     for fault in samples.judge(hvd, compared[-1], replay["own"]["yields"]):
         explained.add(3)
         evidence.append("3: " + fault.what)
@@ -115,9 +91,32 @@ def verdict(hvd, seq_script, ranks, reason=None, seq=None, alt=None, compared=No
     if replay.get("layers_off"):
         evidence.append("made the identity in both runs (their random masks cannot be replayed): "
                         + ", ".join(replay["layers_off"]))
-    out.update(explained_by=sorted(explained), evidence=evidence,
+    out.update(steps_compared=len(compared), first_divergence=divergence, largest=largest, grad_scale=scale,
+               lr_ratio=lr_ratio, batch_ratio=batch_ratio, explained_by=sorted(explained), evidence=evidence,
                equivalent=divergence is None and not explained & {3, 5, 6})
     return out
+
+
+def _lr(lr_ratio, basis, batch_ratio, scale, evidence, explained):
+    """Step 4 (or 5, when the updates are c x the sequential ones) from the effective LR ratio."""
+    if lr_ratio is None or batch_ratio is None:
+        return
+    effective = lr_ratio * (scale or 1.0)
+    if abs(effective / batch_ratio - 1) <= CLOSE:
+        if scale:
+            evidence.append(f"updates are {scale:.3g} x the sequential ones at the same LR (gradients summed): with "
+                            f"the LR ratio {lr_ratio:.3g} that is the effective LR the global batch asks for")
+        return
+    if scale:
+        explained.add(5)
+        evidence.append(f"5: every update is {scale:.3g} x the sequential one at the same LR (gradients summed over "
+                        f"the ranks, not averaged?): with the LR ratio {lr_ratio:.3g} the effective LR is {effective:.3g} "
+                        f"x the sequential, the global batch {batch_ratio:.3g} x")
+    else:
+        explained.add(4)
+        evidence.append(f"4: LR ratio (Horovod / sequential, {basis}) {lr_ratio:.3g}, global batch ratio "
+                        f"{batch_ratio:.3g}: scale the LR by the global batch (hvd.size() when each rank takes the "
+                        "sequential batch size)")
 
 
 def _unreplayed(seq, alt, name):
@@ -181,7 +180,8 @@ def _first(steps, compared, sizes, names, scaled):
 def _ranks(hvd, steps, align, evidence, explained):
     """Steps 6 and 5 from the ranks' digests, side by side."""
     if align is None or align > 2:
-        bad = hvd.differing("before", 1) or hvd.differing("opt_before", 1)
+        first = next((k for k in range(1, steps + 1) if hvd.equal("before", k) is not None), 1)
+        bad = hvd.differing("before", first) or hvd.differing("opt_before", first)
         until = f"until step {align}" if align else f"at any of the {steps} steps"
         evidence.append(f"6: the ranks did not hold the same weights {until}: {', '.join(bad[:4]) or 'optimizer state'}"
                         + (" ..." if len(bad) > 4 else "") + ": broadcast rank 0's weights before training "

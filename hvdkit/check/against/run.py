@@ -37,14 +37,14 @@ def against(hvd_script, seq_script, script_args, ranks=2, steps=4, timeout=600, 
         hvd = HorovodRun(hvd_dir, ranks)
         reason = explain.unrecorded(hvd, launched, hvd_script, steps)
         seq = alt = None
-        compared = {}
+        rows = {}
         if reason is None:
             with concurrent.futures.ThreadPoolExecutor(2) as pool:
                 runs = [pool.submit(_replay, seq_script, script_args, os.path.join(out, order), hvd, order, timeout)
                         for order in ("rank", "reversed")]
                 seq, alt = (r.result() for r in runs)
-            compared = compare.steps(hvd, seq, alt, sorted(seq.done() & alt.done()))
-        result = explain.verdict(hvd, seq_script, ranks, reason, seq, alt, compared)
+            rows = compare.steps(hvd, seq, alt, sorted(seq.done() & alt.done()))
+        result = explain.verdict(hvd, seq_script, ranks, reason, seq, alt, rows)
         result["seconds"] = {"horovod": launched.seconds, "sequential": max(seq.seconds, alt.seconds) if seq else None,
                              "total": round(time.time() - t0, 1)}
         if keep:
