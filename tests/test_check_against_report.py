@@ -74,6 +74,7 @@ def test_report_lines_and_exit_status():
     assert lines[1] == "  - 5: ranks differ" and report.exit_status(findings, against=diverged) == 1
     cannot = dict(same, equivalent=None, reason="the two scripts train different models")
     assert report.against_lines(cannot) == ["against seq.py: cannot compare: the two scripts train different models"]
+    assert report.exit_status(findings, against=cannot) == 2
 
 
 def test_bad_input_is_one_line_and_status_2(tmp_path):

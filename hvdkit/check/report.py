@@ -55,7 +55,10 @@ REPORT_INFO = ("crash", "files_read", "entry_points")
 def exit_status(findings, run=None, against=None, crash=None):
     """0 only when no step is missing or wrong, the static pass found no crash, the script ran to the
     observed steps (--run) and trained what its sequential script trains at the LR its global batch asks
-    for (--against: equivalent, and no step explains a difference); else 1."""
+    for (--against: equivalent, and no step explains a difference); 2 when --against could not compare the
+    two scripts (its `reason` says why: no verdict); else 1."""
+    if against is not None and against.get("reason"):
+        return 2
     if any(f.verdict in FLAGGED for f in findings.values()) or crash:
         return 1
     if run and run.get("crash"):
