@@ -9,12 +9,14 @@ In one run, each piece a 1-rank launch through benchmarks/harness.py (benchmarks
   hardware reached, not one library's (MKL takes its AVX2 path on AMD CPUs; oneDNN uses AVX-512 where the
   CPU has it, and the record's machine entry says which CPU ran).
 - flops: hvdkit's ResNet34 training step's FLOPs per image, counted by torch's FlopCounterMode.
-- runs: the example users run, `mpirun --bind-to none -n 1 python examples/resnet34/train_hvd.py (train_hvd_torch.py)
-  --image-size S --batch-size 16 --threads 2 ...`, each framework and size, alternated, --repeats times;
-  images/s is the run record's total_rate. GFLOP/s = images/s x FLOPs per image. The host's speed drifts, so
-  each run is followed by a 2-thread matmul of both libraries (the first preceded by the one above): a launch's
-  fraction is its GFLOP/s over the machine's rate around it (each library's mean of the readings before and
-  after, the faster library's), and the size's fraction is the median launch's.
+- runs: the example users run, `OMP_NUM_THREADS=2 HVDKIT_RECORD=run.json mpirun --bind-to none -n 1 python
+  examples/resnet34/train_hvd.py (train_hvd_torch.py) --image-size S --batch-size 16 ...`, each framework and
+  size, alternated, --repeats times, driven from outside as `hvdkit scale` drives it (its threads and its run
+  record from the environment); images/s is the run record's total_rate. GFLOP/s = images/s x FLOPs per
+  image. The host's speed drifts, so each run is followed by a 2-thread matmul of both libraries (the first
+  preceded by the one above): a launch's fraction is its GFLOP/s over the machine's rate around it (each
+  library's mean of the readings before and after, the faster library's), and the size's fraction is the
+  median launch's.
 - profile: where a PyTorch step's time goes at the first size (torch.profiler, each operator's share).
 - allreduce CPU: the same step at 1 and at 2 ranks (64 px, 1 thread and one core each, hvdkit's launcher
   binding), with the CPU time per step of the compute threads and of the others (Horovod's background thread,
@@ -111,14 +113,16 @@ def measure_matmul(args):
 
 
 def example_run(framework, size, args, out_dir, rep):
-    """One 1-rank launch of the example; its run record."""
+    """One 1-rank launch of the example, its threads and run record given by the environment; its record."""
     path = os.path.join(out_dir, f"{framework}-{size}-{rep}.json")
     argv = [TRAIN[framework], "--image-size", str(size), "--batch-size", str(args.batch),
-            "--num-steps", str(args.steps), "--warmup-steps", str(args.untimed), "--threads", str(args.threads)]
-    harness.run(1, argv + ["--json", path], threads=args.threads, timeout=args.timeout)
+            "--num-steps", str(args.steps), "--warmup-steps", str(args.untimed)]
+    threads = {"OMP_NUM_THREADS": str(args.threads)}
+    harness.run(1, argv, {**threads, "HVDKIT_RECORD": path}, threads=args.threads, timeout=args.timeout)
     with open(path) as f:
         rec = json.load(f)
-    return rec, "mpirun --bind-to none -n 1 python " + " ".join(argv)
+    return rec, f"OMP_NUM_THREADS={args.threads} HVDKIT_RECORD=run.json mpirun --bind-to none -n 1 python " \
+        + " ".join(argv)
 
 
 def step_argv(framework, size, threads, steps, args, variant="hvdkit"):

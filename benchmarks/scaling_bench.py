@@ -14,7 +14,7 @@ before each run. Target: efficiency >= 0.9 for each framework (the median over r
 On one node that target compares 2 ranks on all the cores with 1 rank on the same cores: the hardware
 does not grow with the ranks, so "2 x the 1-rank rate" is out of reach by construction (it would need
 the single rank's threads to waste half the cores). Each repetition therefore also runs the sweep with
-`--threads 1` at both sizes, where every rank has one core of its own as it has one GPU on a cluster:
+OMP_NUM_THREADS=1 at both sizes, where every rank has one core of its own as it has one GPU on a cluster:
 that efficiency is the one that says what Horovod's data parallelism costs. Both are recorded, with the
 same-cores ratio (2-rank over 1-rank rate, ideal 1). A third sweep repeats that one with Horovod's and
 OpenMPI's own defaults (fusion threshold 128 MiB, single copy by CMA) in place of the 1 MiB and two-copy
@@ -37,7 +37,8 @@ OUT = os.path.join(harness.RESULTS, "scaling.json")
 TRAIN = {"tensorflow": "examples/resnet34/train_hvd.py", "torch": "examples/resnet34/train_hvd_torch.py"}
 TARGET = 0.9
 FRAMEWORKS = ("torch", "tensorflow")
-# name: (--threads for train_hvd.py (None: hvdkit's split), environment of the sweep)
+# name: (OMP_NUM_THREADS of every rank (None: hvdkit's split), environment of the sweep). The examples take
+# their threads from the environment (hk.init()), as `hvdkit scale` gives them.
 MODES = {"cores_split": (None, {}), "one_thread_each": (1, {}),
          "one_thread_each_horovod_defaults": (1, {"HOROVOD_FUSION_THRESHOLD": str(128 * 2**20),
                                                   "OMPI_MCA_btl_vader_single_copy_mechanism": "cma"})}
@@ -48,11 +49,12 @@ def sweep(framework, args, out_dir, threads=None, env_set=None):
     """One `hvdkit scale -n 1,2` run; its table rows (scale.json) and the exact command."""
     program = ["python", TRAIN[framework], "--image-size", str(args.image_size),
                "--batch-size", str(args.batch_size), "--num-steps", str(args.steps),
-               "--warmup-steps", str(args.untimed_steps)] + (["--threads", str(threads)] if threads else [])
+               "--warmup-steps", str(args.untimed_steps)]
+    env_set = {**(env_set or {}), **({"OMP_NUM_THREADS": str(threads)} if threads else {})}
     cmd = [sys.executable, "-m", "hvdkit", "scale", "-n", "1,2", "--launcher-args=--bind-to none",
            "--out", out_dir, "--timeout", str(args.timeout), "--", *program]
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env={**os.environ, **(env_set or {})})
-    shown = "".join(f"{k}={v} " for k, v in sorted((env_set or {}).items())) + "hvdkit " + shlex.join(cmd[3:])
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env={**os.environ, **env_set})
+    shown = "".join(f"{k}={v} " for k, v in sorted(env_set.items())) + "hvdkit " + shlex.join(cmd[3:])
     if proc.returncode != 0:
         tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-2:]
         raise RuntimeError(f"{shown}: exit {proc.returncode}: {' | '.join(tail)}")
@@ -137,7 +139,7 @@ def main(argv=None):
                    "untimed_steps": args.untimed_steps, "repeats": args.repeats, "scaling": "weak"},
         "elapsed_s": time.perf_counter() - t0,
         "modes": {"cores_split": "threads = cores / ranks (the issue's definition: 1 rank gets every core)",
-                  "one_thread_each": "--threads 1 at both sizes: each rank has one core of its own",
+                  "one_thread_each": "OMP_NUM_THREADS=1 at both sizes: each rank has one core of its own",
                   "one_thread_each_horovod_defaults": "one_thread_each with HOROVOD_FUSION_THRESHOLD=134217728 "
                                                       "and OMPI_MCA_btl_vader_single_copy_mechanism=cma, Horovod's "
                                                       "and OpenMPI's defaults, instead of hvdkit's 1 MiB and none "

@@ -13,6 +13,7 @@ import numpy as np
 from hvdkit.common.argtypes import Parser, positive_int
 from hvdkit.common.files import write_json
 from hvdkit.data import datasets
+from hvdkit.scale.job import current as current_job
 
 
 def parser(doc, horovod=False):
@@ -58,10 +59,12 @@ class MetricsLog:
     """One line per epoch on stdout and, with --metrics, the whole run so far in a JSON file.
 
     The file is rewritten atomically after every epoch, so a run stopped midway leaves valid metrics.
-    Only one process should write: pass write=False on the others.
+    In a Horovod job (after hk.init()) rank 0 alone prints and writes, and the run says how many ranks made it.
     """
 
-    def __init__(self, args, framework, ranks=1, write=True, **config):
+    def __init__(self, args, framework, **config):
+        job = current_job()
+        ranks, write = (job.ctx.size, job.ctx.is_root) if job else (1, True)
         self.path = args.metrics if write else None
         self.write = write
         self.run = {"framework": framework, "dataset": args.dataset, "ranks": ranks, "batch_size": args.batch_size,

@@ -9,7 +9,7 @@ import time
 
 import torch
 from torch import nn
-from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data import TensorDataset
 
 import mnist_common
 from hvdkit.common.files import replacing  # makes the checkpoint's directory too
@@ -55,15 +55,15 @@ def main():
     x_train, y_train, x_test, y_test = mnist_common.load(args)
     train_set = TensorDataset(torch.from_numpy(x_train).unsqueeze(1), torch.from_numpy(y_train))
     val_set = TensorDataset(torch.from_numpy(x_test).unsqueeze(1), torch.from_numpy(y_test))
-    train = DataLoader(train_set, batch_size=args.batch_size, shuffle=True)
-    val = DataLoader(val_set, batch_size=args.batch_size)
+    train = torch.utils.data.DataLoader(train_set, batch_size=args.batch_size, shuffle=True)
+    val = torch.utils.data.DataLoader(val_set, batch_size=args.batch_size)
 
     model = Net().to(device)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     sched = None
 
-    path = os.path.join(args.checkpoint_dir, "checkpoint.pt") if args.checkpoint_dir else None
-    state = torch.load(path) if path and os.path.exists(path) else None
+    ckpt = os.path.join(args.checkpoint_dir, "checkpoint.pt") if args.checkpoint_dir else None
+    state = torch.load(ckpt) if ckpt and os.path.exists(ckpt) else None
     if state:
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["optimizer"])
@@ -77,8 +77,8 @@ def main():
         pairs.update(run_epoch(model, val, "val", device))
         metrics = mnist_common.mean(pairs)
         log.add(epoch, **metrics, time=train_time, val_time=time.perf_counter() - t0 - train_time)
-        if path:
-            with replacing(path) as tmp:  # a crash mid-write must not destroy the last checkpoint
+        if ckpt:
+            with replacing(ckpt) as tmp:  # a crash mid-write must not destroy the last checkpoint
                 torch.save({"epoch": epoch, "model": model.state_dict(), "optimizer": opt.state_dict()}, tmp)
 
 

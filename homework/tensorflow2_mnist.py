@@ -42,7 +42,8 @@ def main():
     keras.utils.set_random_seed(args.seed)
     x_train, y_train, x_test, y_test = mnist_common.load(args)
     train = tf.data.Dataset.from_tensor_slices((x_train[..., None], y_train))
-    val = tf.data.Dataset.from_tensor_slices((x_test[..., None], y_test)).batch(args.batch_size)
+    val = tf.data.Dataset.from_tensor_slices((x_test[..., None], y_test))
+    val = val.batch(args.batch_size)
 
     model = build_model()
     opt = keras.optimizers.Adam(args.lr)
@@ -65,11 +66,11 @@ def main():
     def val_step(x, y):
         return sums(y, model(x, training=False))
 
-    ckpt = tf.train.Checkpoint(model=model, optimizer=opt, epoch=tf.Variable(-1, dtype=tf.int64))
-    manager = tf.train.CheckpointManager(ckpt, args.checkpoint_dir, max_to_keep=3) if args.checkpoint_dir else None
-    if manager and manager.latest_checkpoint:
-        ckpt.restore(manager.latest_checkpoint)
-    start = int(ckpt.epoch) + 1
+    state = tf.train.Checkpoint(model=model, optimizer=opt, epoch=tf.Variable(-1, dtype=tf.int64))
+    ckpt = tf.train.CheckpointManager(state, args.checkpoint_dir, max_to_keep=3) if args.checkpoint_dir else None
+    if ckpt and ckpt.latest_checkpoint:
+        state.restore(ckpt.latest_checkpoint)
+    start = int(state.epoch) + 1
     log = mnist_common.MetricsLog(args, "tensorflow")
     log.resume(start)
     for epoch in range(start, args.epochs):
@@ -80,9 +81,9 @@ def main():
         pairs.update(run_epoch(val_step, val, "val"))
         metrics = mnist_common.mean(pairs)
         log.add(epoch, **metrics, time=train_time, val_time=time.perf_counter() - t0 - train_time)
-        if manager:
-            ckpt.epoch.assign(epoch)
-            manager.save()
+        if ckpt:
+            state.epoch.assign(epoch)
+            ckpt.save()
 
 
 if __name__ == "__main__":

@@ -104,6 +104,15 @@ def run_ranks(n, script, args=(), launcher="mpirun", timeout=240, env=None, thre
     return Result(proc)
 
 
+def hvdkit_cli(*args, cwd, env=None, timeout=600):
+    """`hvdkit ARGS...` as a user runs it from `cwd` (this tree's hvdkit; the venv's launchers on PATH)."""
+    env = dict(os.environ if env is None else env)
+    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    env.setdefault("PATH", BIN + os.pathsep + os.environ.get("PATH", ""))
+    return subprocess.run([sys.executable, "-m", "hvdkit", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=timeout)
+
+
 @pytest.fixture
 def ranks(tmp_path):
     """ranks(n, script, ...) -> Result, running in a fresh temporary directory."""

@@ -1,11 +1,13 @@
 """conformance.upstream (Horovod's own tests run at 2 ranks) on a tiny fake upstream tree and, quickly, on the
-real one; its missing-directory error, and `hvdkit data keras-mnist` read back by Keras's own MNIST loader."""
+real one; its missing-directory error, `hvdkit data keras-mnist` read back by Keras's own MNIST loader, the
+examples' time limits against the record, and torchvision's files staged where Horovod's PyTorch examples look."""
 import json
 import os
 import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 from conftest import BIN, ROOT
@@ -109,3 +111,42 @@ def test_keras_mnist_standin_read_by_keras_loader(tmp_path):
                            text=True, timeout=60)
     assert again.returncode == 2 and "--force" in again.stderr and len(again.stderr.strip().splitlines()) == 1
     assert real.read_bytes() == b"not hvdkit's stand-in"
+
+
+def test_example_limits_are_twice_the_recorded_times():
+    """Every example's limit is at least twice its time in the committed record (a slower run there means the
+    limit must rise), and any limit above the floor comes with the reason the example is long."""
+    from conformance import upstream_examples as ex
+    with open(os.path.join(ROOT, "conformance", "results", "upstream.json")) as f:
+        examples = json.load(f)["examples"]
+    timed = [e for e in examples if e.get("seconds")]
+    assert timed
+    for e in timed:
+        assert ex.limit(e["script"]) >= 2 * e["seconds"], e
+    assert all(script in ex.LONG for script, seconds in ex.LIMITS.items() if seconds > ex.FLOOR)
+    assert ex.limit("any/other.py") == ex.FLOOR and ex.limit("any/other.py", 7) == 7
+
+
+def test_pytorch_examples_get_torchvisions_files_where_they_look(tmp_path, monkeypatch):
+    """Horovod's idiom `data_dir = args.data_dir or './data'` then datasets.MNIST(data_dir, download=True): the
+    files are staged under the working directory's ./data; a .gz left beside them is a download."""
+    from conformance import upstream_examples as ex
+    from hvdkit.data import datasets, idx
+    system = tmp_path / "system-fashion"
+    system.mkdir()
+    monkeypatch.setattr(datasets, "_SYSTEM_DIRS", {"fashion-mnist": (str(system),)})
+    monkeypatch.delenv("HVDKIT_DATA", raising=False)
+    for base, shape in zip(datasets.IDX_FILES.values(), ((3, 28, 28), (3,), (2, 28, 28), (2,))):
+        idx.write_idx(system / base, np.ones(shape, np.uint8))
+    source = ("data_dir = args.data_dir or './data'\n"
+              "train_dataset = datasets.MNIST(data_dir, train=True, download=True)\n")
+    work = tmp_path / "work"
+    staged = ex.provide_torchvision(source, str(work))
+    assert staged == {"mnist": str(work / "data" / "MNIST" / "raw"),
+                      "fashion-mnist": str(work / "data" / "FashionMNIST" / "raw")}
+    assert (work / "data" / "MNIST" / "raw" / "t10k-images-idx3-ubyte").stat().st_size == 16 + 2 * 28 * 28
+    assert ex.downloads(staged) == []
+    (work / "data" / "MNIST" / "raw" / "train-images-idx3-ubyte.gz").write_bytes(b"")
+    assert ex.downloads(staged) == [str(work / "data" / "MNIST" / "raw" / "train-images-idx3-ubyte.gz")]
+    assert ex.provide_torchvision("datasets.CIFAR10('./data', download=True)", str(tmp_path / "w2")) is None
+    assert ex.provide_torchvision("keras.datasets.mnist.load_data()", str(tmp_path / "w3")) is None

@@ -1,11 +1,12 @@
-"""IDX and npz readers and the data-set search, on small files made here, plus the real Fashion-MNIST."""
+"""IDX and npz readers, the data-set search and torchvision's staged layout, on small files made here, plus the
+real Fashion-MNIST."""
 import gzip
 import os
 
 import numpy as np
 import pytest
 
-from hvdkit.data import datasets, idx
+from hvdkit.data import datasets, idx, torchvision_layout
 from hvdkit.data.datasets import DataError
 
 FASHION_DIR = "/usr/share/datasets/fashion-mnist"
@@ -244,6 +245,78 @@ def test_wrong_shapes_and_labels(tmp_path, arrays, expect):
 def test_unknown_name():
     with pytest.raises(DataError, match="unknown data set 'cifar10': use one of mnist, fashion-mnist"):
         datasets.load("cifar10")
+
+
+# ---- torchvision's layout (hvdkit data torch-mnist) ----
+
+def _plain_idx(path, offset):
+    """An uncompressed IDX file's payload, read without hvdkit: header skipped."""
+    return np.frombuffer(open(path, "rb").read(), np.uint8, offset=offset)
+
+
+def test_torch_staging_writes_torchvisions_names_and_marks_the_standin(tmp_path):
+    fake = _fake_set()
+    _write_idx_set(tmp_path / "system-fashion", fake, gz=True)
+    torchvision_layout.stage(tmp_path / "root", quiet=True)
+    for sub in ("MNIST", "FashionMNIST"):
+        raw = tmp_path / "root" / sub / "raw"
+        images = raw / "train-images-idx3-ubyte"
+        assert images.read_bytes()[:16] == bytes([0, 0, 8, 3, 0, 0, 0, 12, 0, 0, 0, 28, 0, 0, 0, 28])
+        np.testing.assert_array_equal(_plain_idx(images, 16).reshape(12, 28, 28), fake[0])
+        np.testing.assert_array_equal(_plain_idx(raw / "t10k-labels-idx1-ubyte", 8), fake[3])
+        assert not list(raw.glob("*.gz"))  # torchvision reads only the uncompressed names
+    assert (tmp_path / "root" / "MNIST" / "raw" / "hvdkit-standin.txt").read_text().startswith(
+        "Fashion-MNIST (clothing images, 10 classes) standing in for MNIST")
+    assert not (tmp_path / "root" / "FashionMNIST" / "raw" / "hvdkit-standin.txt").exists()
+    assert torchvision_layout.state(tmp_path / "root") == {"mnist": "stand-in", "fashion-mnist": "files"}
+    with pytest.warns(UserWarning, match="Fashion-MNIST stand-in .hvdkit data torch-mnist., not MNIST"):
+        _assert_loaded(datasets.load("mnist", tmp_path / "root"), fake)
+
+
+def test_torch_staging_leaves_other_files_alone_unless_forced(tmp_path):
+    _write_idx_set(tmp_path / "system-fashion", _fake_set())
+    real = tmp_path / "root" / "MNIST" / "raw"
+    _write_idx_set(real, _fake_set(seed=5), gz=False)
+    before = {p.name: p.read_bytes() for p in real.iterdir()}
+    with pytest.raises(DataError) as exc:
+        torchvision_layout.stage(tmp_path / "root", quiet=True)
+    assert "perhaps real MNIST" in _one_line(exc) and "--force" in str(exc.value)
+    assert {p.name: p.read_bytes() for p in real.iterdir()} == before
+    assert torchvision_layout.state(tmp_path / "root")["mnist"] == "files"
+    torchvision_layout.stage(tmp_path / "root", force=True, quiet=True)
+    assert torchvision_layout.state(tmp_path / "root")["mnist"] == "stand-in"
+    _assert_loaded(datasets.load("fashion-mnist", tmp_path / "root"), _fake_set())
+    # Other data under FashionMNIST/raw is refused too; the same data is taken as it is.
+    idx.write_idx(tmp_path / "root" / "FashionMNIST" / "raw" / "t10k-labels-idx1-ubyte", np.zeros(5, np.uint8))
+    with pytest.raises(DataError, match="other data than Fashion-MNIST's"):
+        torchvision_layout.stage(tmp_path / "root", quiet=True)
+
+
+def test_torch_staging_again_rewrites_nothing(tmp_path):
+    _write_idx_set(tmp_path / "system-fashion", _fake_set())
+    torchvision_layout.stage(tmp_path / "root", quiet=True)
+    files = list((tmp_path / "root").glob("*/raw/*-ubyte"))
+    stamps = {p: p.stat().st_mtime_ns for p in files}
+    torchvision_layout.stage(tmp_path / "root", quiet=True)
+    assert len(files) == 8 and {p: p.stat().st_mtime_ns for p in files} == stamps
+
+
+def test_torch_staging_root_default_and_errors(tmp_path, monkeypatch, capsys):
+    from hvdkit.cli import main
+    monkeypatch.chdir(tmp_path)
+    assert torchvision_layout.resolve_root() == str(tmp_path / "data")
+    monkeypatch.setenv("HVDKIT_DATA", str(tmp_path / "shared"))
+    assert torchvision_layout.resolve_root() == str(tmp_path / "shared")
+    with pytest.raises(DataError) as exc:  # no Fashion-MNIST anywhere in this test's world
+        torchvision_layout.stage(tmp_path / "root", quiet=True)
+    assert datasets.HOW_TO_GET["fashion-mnist"] in _one_line(exc)
+    _write_idx_set(tmp_path / "system-fashion", _fake_set())
+    (tmp_path / "a-file").write_text("")
+    assert main(["data", "torch-mnist", "--root", str(tmp_path / "a-file")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"hvdkit data: error: --root {tmp_path / 'a-file'} is a file: give a directory (it is created " \
+                  "if missing)\n"
+    assert torchvision_layout.state(tmp_path / "a-file") == {"mnist": None, "fashion-mnist": None}
 
 
 # ---- the real thing ----

@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 BIN = os.path.dirname(sys.executable)
@@ -83,3 +84,38 @@ def test_doctor_fails_with_a_fix_when_horovod_is_missing(tmp_path):
     assert out.returncode == 1
     line = [ln for ln in out.stdout.splitlines() if "horovod" in ln and "FAIL" in ln][0]
     assert "fix: make setup" in line
+
+
+def test_doctor_says_whether_torchvisions_mnist_is_staged(tmp_path, monkeypatch):
+    """The data rows for torchvision's MNIST/FashionMNIST under a root: not staged, hvdkit's stand-in, or
+    someone's own files (here a fake Fashion-MNIST stands in for Debian's package)."""
+    from hvdkit.cli.doctor import OK, WARN, Report, check_data
+    from hvdkit.data import datasets, idx, torchvision_layout
+    monkeypatch.delenv("HVDKIT_DATA", raising=False)
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path / "keras"))
+    system = tmp_path / "system-fashion"
+    system.mkdir()
+    monkeypatch.setattr(datasets, "_SYSTEM_DIRS", {"fashion-mnist": (str(system),)})
+    for base, shape in zip(datasets.IDX_FILES.values(), ((3, 28, 28), (3,), (2, 28, 28), (2,))):
+        idx.write_idx(system / base, np.zeros(shape, np.uint8))
+
+    def rows(root):
+        report = Report()
+        check_data(report, str(root))
+        return {r["check"]: (r["status"], r["detail"], r["fix"]) for r in report.rows}
+
+    root = tmp_path / "data"
+    got = rows(root)
+    assert got["data: torchvision MNIST"] == (
+        WARN, f"not staged in {root}/MNIST/raw: download=True would try the internet",
+        f"hvdkit data torch-mnist --root {root} (Fashion-MNIST stands in), or copy real MNIST: docs/install.md")
+    assert got["data: torchvision FashionMNIST"][0] == WARN
+    torchvision_layout.stage(root, quiet=True)
+    got = rows(root)
+    assert got["data: torchvision MNIST"][:2] == (
+        OK, f"{root}/MNIST/raw: Fashion-MNIST standing in for MNIST (hvdkit data torch-mnist), not MNIST")
+    assert got["data: torchvision FashionMNIST"][:2] == (OK, f"{root}/FashionMNIST/raw: the four IDX files")
+    monkeypatch.setenv("HVDKIT_DATA", str(root))  # hvdkit's own loader finds the stand-in there, and says so
+    assert rows(root)["data: mnist"][:2] == (OK, f"{root}/MNIST/raw (hvdkit's Fashion-MNIST stand-in, not MNIST)")
+    (root / "MNIST" / "raw" / "hvdkit-standin.txt").unlink()  # as if real MNIST had been copied in
+    assert rows(root)["data: torchvision MNIST"][:2] == (OK, f"{root}/MNIST/raw: the four IDX files")

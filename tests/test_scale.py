@@ -2,8 +2,8 @@
 
 Rank r of the probe reports 10 * (r + 1) items/s and allreduces the sum with MPI, so a sweep's totals,
 speed-ups and efficiencies follow from the rank counts alone: total(n) = 5 n (n + 1), speed-up over one
-rank 5 n (n + 1) / 10, efficiency (n + 1) / 2. The probe honours HVDKIT_GLOBAL_BATCH_SIZE like
-train_hvd.py does, unless told to ignore it.
+rank 5 n (n + 1) / 10, efficiency (n + 1) / 2. Its per-rank batch is its --batch-size if given (hvdkit scale
+--strong rewrites it), else HVDKIT_GLOBAL_BATCH_SIZE divided by the ranks unless told to ignore it.
 """
 import csv
 import json
@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import BIN, ROOT
+from conftest import BIN, ROOT, hvdkit_cli
 from hvdkit.scale import record, scaling
 from hvdkit.common.context import usable_cores
 
@@ -30,11 +30,13 @@ total = comm.allreduce(rate, op=MPI.SUM)
 rates = comm.gather(rate)
 glob = None if "--ignore-global" in sys.argv else record.global_batch_size()
 batch = glob // comm.size if glob else 4
+if "--batch-size" in sys.argv:
+    batch = int(sys.argv[sys.argv.index("--batch-size") + 1])
 extra = {"oversubscribed": comm.size > 1} if "--say-oversubscribed" in sys.argv else {}
 extra["cores_allowed"] = len(os.sched_getaffinity(0))
 if "--say-threads" in sys.argv:  # what hvdkit scale gave each rank, as train_hvd.py records it
     extra.update(threads_per_rank=int(os.environ["OMP_NUM_THREADS"]), local_size=comm.size, hosts=1)
-if comm.rank == 0 and "--no-record" not in sys.argv:
+if comm.rank == 0 and "--no-record" not in sys.argv and not ("--no-record-at-2" in sys.argv and comm.size == 2):
     record.write(record.default_path(), record.build(comm.size, rates, total, unit="items", batch_size=batch,
                                                      global_batch_size=batch * comm.size, **extra))
 """
@@ -52,10 +54,8 @@ def probe(tmp_path):
 
 
 def hvdkit(*args, cwd, path=None):
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    env["PATH"] = path if path is not None else BIN + os.pathsep + env.get("PATH", "")
-    return subprocess.run([sys.executable, "-m", "hvdkit", "scale", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=240)
+    env = dict(os.environ, PATH=path if path is not None else BIN + os.pathsep + os.environ.get("PATH", ""))
+    return hvdkit_cli("scale", *args, cwd=cwd, env=env, timeout=240)
 
 
 def one_line_error(proc, code, *words):
@@ -203,27 +203,49 @@ def test_strong_sweep_keeps_the_global_batch(tmp_path, probe):
 
 
 @pytest.mark.slow
+def test_strong_sweep_sets_the_programs_own_batch_option(tmp_path, probe):
+    """--batch-size 6 at 1 rank, then 3 at 2 ranks (its own option, rewritten); 12 at 2 and 4 with a global 24."""
+    proc = hvdkit("-n", "1,2", "--strong", "--out", "s", "--", "python", probe, "--batch-size", 6, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = read_csv(tmp_path / "s" / "scale.csv")
+    assert [(r["batch_size"], r["global_batch_size"]) for r in rows] == [("6", "6"), ("3", "6")]
+    assert "--batch-size 3" in (tmp_path / "s" / "logs" / "ranks-2.log").read_text().splitlines()[0]
+    proc = hvdkit("-n", "2", "--strong", "--global-batch-size", 24, "--batch-flag=--bs", "--out", "s2", "--",
+                  "python", probe, "--bs=5", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "--bs=12" in (tmp_path / "s2" / "logs" / "ranks-2.log").read_text().splitlines()[0]
+    one_line_error(hvdkit("-n", "1,2", "--strong", "--out", "s3", "--", "python", probe, "--batch-size", "x",
+                          cwd=tmp_path), 2, "--batch-size 'x'")
+    one_line_error(hvdkit("-n", "1,4", "--strong", "--out", "s3", "--", "python", probe, "--batch-size", "6",
+                          cwd=tmp_path), 2, "global batch 6 does not split evenly over 4 ranks")
+
+
+@pytest.mark.slow
 def test_a_program_that_ignores_the_global_batch_is_an_error(tmp_path, probe):
     proc = hvdkit("-n", "1,2", "--strong", "--out", "s", "--", "python", probe, "--ignore-global", cwd=tmp_path)
     one_line_error(proc, 2, "HVDKIT_GLOBAL_BATCH_SIZE", "global batch 8, not 4")
 
 
 @pytest.mark.slow
-def test_a_program_that_writes_no_record_leaves_earlier_results_alone(tmp_path, probe):
+def test_a_sweep_where_one_run_writes_no_record_leaves_earlier_results_alone(tmp_path, probe):
     out = tmp_path / "out"
     out.mkdir()
     (out / "scale.csv").write_text("earlier results\n")
-    proc = hvdkit("-n", "1", "--out", "out", "--", "python", probe, "--no-record", cwd=tmp_path)
-    one_line_error(proc, 2, "wrote no run record", "HVDKIT_RECORD", "ranks-1.log")
+    proc = hvdkit("-n", "1,2", "--out", "out", "--", "python", probe, "--no-record-at-2", cwd=tmp_path)
+    one_line_error(proc, 2, "the 2-rank run wrote no run record, the 1-rank run did")
     assert (out / "scale.csv").read_text() == "earlier results\n"
     assert not (out / "records").exists()
 
 
 @pytest.mark.slow
 def test_a_failing_run_is_one_line_with_its_log(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "scale.csv").write_text("earlier results\n")
     (tmp_path / "boom.py").write_text("import sys\nsys.exit('boom: no GPU here')\n")
     proc = hvdkit("-n", "1", "--out", "out", "--", "python", "boom.py", cwd=tmp_path)
     one_line_error(proc, 1, "1-rank run failed", "boom: no GPU here", "log:")
+    assert (out / "scale.csv").read_text() == "earlier results\n"
 
 
 @pytest.mark.parametrize("args,words", [

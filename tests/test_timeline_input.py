@@ -242,3 +242,34 @@ def test_window_after_init_says_how_to_fix(tmp_path):
 
 def test_trace_error_is_a_value_error():
     assert issubclass(TraceError, ValueError)
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--steps", "5:2"], ["--steps", "need 0 <= A < B"]),
+    (["--steps", "x"], ["--steps", "use A:B"]),
+    (["--steps", "1:2", "-o", "nowhere/t.json"], ["does not exist"]),
+    (["--steps", "1:2", "--"], ["no program to run"]),
+    (["--steps", "1:2", "-n", "0", "--", sys.executable, "-c", "pass"], ["number of ranks must be >= 1"]),
+])
+def test_capture_bad_input_is_one_line_exit_2(args, words, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    if "--" not in args and "-o" not in args:
+        args = args + ["--", sys.executable, "-c", "pass"]
+    assert main(["timeline", "capture", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("hvdkit timeline: error: ")
+    assert all(w in err for w in words), err
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("code,words", [
+    ("import sys; sys.exit(3)", "the run failed (exit 3); no trace kept"),
+    ("pass", "the run wrote no trace: it never started Horovod"),
+])
+def test_capture_of_a_failed_run_keeps_the_old_trace(code, words, tmp_path, capsys):
+    (tmp_path / "t.json").write_text("old")
+    argv = ["timeline", "capture", "--steps", "1:2", "-o", str(tmp_path / "t.json"), "--", sys.executable, "-c", code]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith(f"hvdkit timeline: error: {words}"), err
+    assert (tmp_path / "t.json").read_text() == "old" and os.listdir(tmp_path) == ["t.json"]

@@ -35,9 +35,10 @@ NRANKS=$((NNODES * PPN))
 OUT=results/pbs-${PBS_JOBID%%.*}
 mkdir -p "$OUT"
 
-# One run with every rank; PALS mpiexec forwards the environment (no -x needed).
-mpiexec -n "$NRANKS" --ppn "$PPN" --depth "$DEPTH" --cpu-bind depth --env OMP_NUM_THREADS="$DEPTH" \
-    python "$TRAIN" "${ARGS[@]}" --json "$OUT/full.json"
+# One run with every rank; PALS mpiexec forwards the environment (no -x needed), HVDKIT_RECORD too: hvdkit's
+# meter writes the run record there (docs/scale.md).
+HVDKIT_RECORD="$OUT/full.json" mpiexec -n "$NRANKS" --ppn "$PPN" --depth "$DEPTH" --cpu-bind depth \
+    --env OMP_NUM_THREADS="$DEPTH" python "$TRAIN" "${ARGS[@]}"
 
 # Weak-scaling sweep over powers of two up to the job's ranks: table, CSV, PNG, PDF in $OUT/scale.
 COUNTS=""

@@ -4,8 +4,12 @@
 
 Every line that differs from train_resnet34_torch.py carries a `# Horovod:` comment naming its step (of the
 eight in docs/eight-steps.md); tests/test_resnet.py checks that nothing else changed. Rank 0 prints every
-step's time, images/s, loss and the time left, then each rank's images/s and their sum. `--json PATH`
-(default $HVDKIT_RECORD, set by `hvdkit scale`) writes the run record of docs/scale.md.
+step's time, images/s, loss and the time left, then each rank's images/s and their sum (hvdkit's Meter, which
+knows the ranks after hk.init()). The tools drive it from outside, as they drive any script that times its
+steps with hvdkit's Meter or hk.progress:
+
+    hvdkit scale -n 1,2,4 -- python examples/resnet34/train_hvd_torch.py --image-size 64   # docs/scale.md
+    hvdkit timeline capture --steps 5:8 -- mpirun -n 2 python examples/resnet34/train_hvd_torch.py --image-size 64
 """
 import argparse
 import itertools
@@ -16,15 +20,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-import horovod  # Horovod: its version, for the run record
-import horovod.torch as hvd  # Horovod: its allgather, for the final report
-import hvdkit
 import hvdkit.torch as hk  # Horovod: the eight steps, one call each
 from hvdkit.common import errors
 from hvdkit.data import datasets
-from hvdkit.scale import record  # Horovod: the run record's environment variables
 from hvdkit.scale.meter import Meter
-from hvdkit.timeline.capture import parse_steps  # Horovod: --timeline-steps
 from hvdkit.models.cost import time_note
 from hvdkit.models.resnet_torch import resnet34
 
@@ -54,46 +53,21 @@ def parse_args():
     p.add_argument("--data", choices=SOURCES, default="synthetic")
     p.add_argument("--data-dir", help="Fashion-MNIST's directory (default: searched), or the image folder")
     p.add_argument("--image-size", type=whole(1), default=224, help="images are SIZE x SIZE x 3 (32-64 for a CPU)")
-    p.add_argument("--batch-size", type=whole(1), default=16, help="images per step on each rank")  # Horovod: each
+    p.add_argument("--batch-size", type=whole(1), default=16, help="images per step (per rank, with Horovod)")
     p.add_argument("--num-steps", "--num_steps", type=whole(1), default=10, help="timed steps")
     p.add_argument("--warmup-steps", type=whole(0), default=2, help="untimed steps before the timed ones")
     p.add_argument("--num-classes", type=whole(1), default=1000, help="classes of the synthetic data")
-    p.add_argument("--lr", type=float, default=0.0125, help="SGD learning rate of one rank")  # Horovod: x ranks
+    p.add_argument("--lr", type=float, default=0.0125, help="SGD learning rate for one worker")
     p.add_argument("--print-every", type=whole(1), default=1, help="a progress line every N steps")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--global-batch-size", type=whole(1), help="images per step over all ranks (strong "  # Horovod:
-                   f"scaling; overrides --batch-size). Default: ${record.GLOBAL_BATCH_ENV}")  # Horovod: hvdkit scale
-    p.add_argument("--lr-warmup-steps", type=whole(0), default=5,  # Horovod: step 4, Goyal et al. 2017
-                   help="ramp the LR from --lr to --lr x ranks over this many steps")  # Horovod: step 4
-    p.add_argument("--fp16-allreduce", action="store_true", help="send gradients as float16")  # Horovod: step 5
-    p.add_argument("--threads", type=whole(1), help="intra-op threads per rank (default: cores / ranks)")  # Horovod: 2
+    p.add_argument("--lr-warmup-steps", type=whole(0), default=5, help="steps from --lr to --lr x ranks")  # Horovod: 4
     p.add_argument("--checkpoint-dir", help="resume from the latest checkpoint here, save one at the end")  # Horovod: 7
-    p.add_argument("--timeline", metavar="PATH", help="record Horovod's timeline of --timeline-steps")  # Horovod:
-    p.add_argument("--timeline-steps", metavar="A:B", help="steps A..B-1, counting warmup steps from 0 "  # Horovod:
-                   "(default: the timed steps)")  # Horovod: --timeline
-    p.add_argument("--timeline-mark-cycles", action="store_true", help="mark Horovod's cycles too")  # Horovod:
-    p.add_argument("--json", metavar="PATH", default=record.default_path(),  # Horovod: the run record,
-                   help=f"write the run record here (default: ${record.ENV}, set by `hvdkit scale`)")  # Horovod:
     args = p.parse_args()
     if args.lr <= 0:
         p.error(f"--lr must be > 0, got {args.lr}")
     if args.data == "folder" and not (args.data_dir and os.path.isdir(args.data_dir)):
         p.error("--data folder needs --data-dir DIR (one subdirectory of images per class)")
     args.total_steps = args.warmup_steps + args.num_steps
-    if args.json and os.path.isdir(args.json):  # Horovod: the run record
-        p.error(f"--json {args.json} is a directory: give a file name, e.g. {args.json}/run.json")  # Horovod:
-    args.timeline_steps = args.timeline_steps or f"{args.warmup_steps}:{args.total_steps}"  # Horovod: timeline
-    try:  # Horovod: the timeline
-        parse_steps(args.timeline_steps)  # Horovod: the timeline
-    except ValueError as exc:  # Horovod: the timeline
-        p.error(f"--timeline-steps: {exc}")  # Horovod: the timeline
-    if args.timeline and os.environ.get("HOROVOD_TIMELINE", "DYNAMIC") != "DYNAMIC":  # Horovod: the timeline
-        p.error("HOROVOD_TIMELINE already records the whole run: unset it or drop --timeline")  # Horovod: the timeline
-    try:  # Horovod: `hvdkit scale --strong` sets the global batch in the environment
-        args.global_batch_size = args.global_batch_size or record.global_batch_size()  # Horovod: strong scaling
-    except ValueError as exc:  # Horovod: strong scaling
-        p.error(str(exc))  # Horovod: strong scaling
-    args.compression = "fp16" if args.fp16_allreduce else "none"  # Horovod: step 5
     return args
 
 
@@ -161,59 +135,44 @@ def ready(loader, args, device):
 
 def main():
     args = parse_args()
-    window = (hk.timeline_window(args.timeline, args.timeline_steps, args.timeline_mark_cycles)  # Horovod: --timeline
-              if args.timeline else None)  # Horovod: created before init, it records only the chosen steps
-    ctx = hk.init(seed=args.seed, threads=args.threads)  # Horovod: steps 1-2, start Horovod, a share of the cores
+    ctx = hk.init(seed=args.seed)  # Horovod: steps 1-2, start Horovod, a share of the cores (or a GPU) per rank
     device = ctx.device  # Horovod: step 2, this rank's GPU (or the CPU)
-    batch = args.global_batch_size // ctx.size if args.global_batch_size else args.batch_size  # Horovod: per rank
-    if args.global_batch_size and args.global_batch_size % ctx.size:  # Horovod: strong scaling splits it evenly
-        raise errors.UsageError(f"--global-batch-size: use a multiple of the {ctx.size} ranks")  # Horovod: one line
+    batch = args.batch_size
     samples = batch * ctx.size * args.total_steps  # Horovod: synthetic images for every rank
     data, classes = load(args, samples)
-    loader = hk.shard(data, batch, shuffle=args.data != "synthetic", seed=args.seed,  # Horovod: step 3, this rank's
-                      drop_last=True)  # Horovod: part of each epoch, as many steps as every other rank
+    loader = hk.shard(data, batch, shuffle=args.data != "synthetic", seed=args.seed, drop_last=True)  # Horovod: step 3
     if len(loader) == 0:
         raise datasets.DataError(f"{len(data)} samples give no full batch of {batch}: use a smaller --batch-size")
     model = resnet34(classes).to(device).train()
     opt = torch.optim.SGD(model.parameters(), lr=hk.scale_lr(args.lr), momentum=0.9)  # Horovod: step 4, LR x ranks
     sched = hk.warmup(opt, steps=args.lr_warmup_steps)  # Horovod: step 4, ramped up from --lr over the first steps
-    opt = hk.distributed_optimizer(opt, model, compression=args.compression)  # Horovod: step 5, averaged gradients
+    opt = hk.distributed_optimizer(opt, model)  # Horovod: step 5, gradients averaged over the ranks in opt.step()
     hk.broadcast_state(model, opt)  # Horovod: step 6, every rank starts from rank 0's weights
     ckpt = hk.Checkpointer(args.checkpoint_dir) if args.checkpoint_dir else None  # Horovod: step 7, rank 0 writes
     run = ckpt.restore(model=model, optimizer=opt, scheduler=sched) if ckpt else 0  # Horovod: step 7, all resume
 
-    meter = Meter(args.total_steps, args.warmup_steps, batch,
-                  every=args.print_every, rank=ctx.rank)  # Horovod: only rank 0 prints
-    meter.say(f"{ctx.size} rank(s) x {ctx.threads} thread(s), batch {batch} per rank")  # Horovod: the ranks
+    meter = Meter(args.total_steps, args.warmup_steps, batch, every=args.print_every)
     meter.say(f"ResNet34 (torch), {args.data} data {args.image_size}x{args.image_size}, batch {batch}, "
               f"{args.warmup_steps} warmup + {args.num_steps} timed steps",
-              time_note(args.image_size, batch, args.total_steps, cpu=device == "cpu",  # Horovod: the node's ranks
-                        ranks_per_node=ctx.local_size, threads=ctx.threads))  # Horovod: share its cores
+              time_note(args.image_size, batch, args.total_steps, cpu=device == "cpu"))
     batches = ready(loader, args, device)
-    for step, (x, y) in enumerate(itertools.islice(batches, args.total_steps)):  # Horovod: numbered for the timeline
-        if window:  # Horovod: the timeline
-            window.step(step)  # Horovod: start or stop the timeline
+    for x, y in itertools.islice(batches, args.total_steps):
         opt.zero_grad()
         loss = F.cross_entropy(model(x), y)
         loss.backward()
         opt.step()
         sched.step()  # Horovod: step 4, the next LR of the warmup ramp
         meter.step(loss.item())  # .item() waits for the device: the clock stops when the step is done
-    if window:  # Horovod: the timeline
-        window.close()  # Horovod: complete on rank 0
     if ckpt:  # Horovod: step 7
         ckpt.save(run, model=model, optimizer=opt, scheduler=sched)  # Horovod: step 7, only rank 0 writes
     loss = hk.average_metrics({"loss": meter.loss_pair()})["loss"]  # Horovod: step 8, over every rank's steps
-    ranks = hvd.allgather_object(meter.summary())  # Horovod: every rank's step times, for the report
-    versions = {"python": sys.version.split()[0], "hvdkit": hvdkit.__version__, "torch": torch.__version__}
-    versions["horovod"] = horovod.__version__  # Horovod: its version, in the record
-    fields = dict(program="examples/resnet34/" + os.path.basename(__file__), framework="torch", model="resnet34",
-                  data=args.data, image_size=args.image_size, num_classes=classes, config=vars(args), versions=versions)
-    meter.finish(ranks, loss, args.json, ctx.threads, resumed_run=run,  # Horovod: every rank; rank 0 writes the
-                 device=ctx.device, fp16_allreduce=args.fp16_allreduce,  # Horovod: record (docs/scale.md), its
-                 **fields)  # Horovod: device (a GPU per rank: the ideal is linear in ranks)
+    meter.finish(loss, framework="torch", model="resnet34", data=args.data, image_size=args.image_size,
+                 num_classes=classes, config=vars(args))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())  # Horovod: hk.init() made a missing data set one line (exit 2) that ends every rank
+    try:
+        sys.exit(main())
+    except datasets.DataError as exc:  # a missing or unusable data set: one line (exit 2), not a traceback
+        errors.fail(exc)

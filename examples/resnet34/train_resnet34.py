@@ -4,7 +4,8 @@
 
 Needs TensorFlow and hvdkit's framework-free part (its model and progress meter), not Horovod.
 train_hvd.py is this file converted to Horovod: `diff train_resnet34.py train_hvd.py` is the conversion.
-Prints every step's time, images/s, loss and the time left, then the images/s of the timed steps.
+Prints every step's time, images/s, loss and the time left, then the images/s of the timed steps; with
+$HVDKIT_RECORD set, writes them as a run record (docs/scale.md).
 """
 import argparse
 import os
@@ -12,7 +13,6 @@ import sys
 
 import numpy as np
 
-import hvdkit
 from hvdkit.common import errors
 from hvdkit.data import datasets
 from hvdkit.scale.meter import Meter
@@ -47,11 +47,11 @@ def parse_args():
     p.add_argument("--data", choices=SOURCES, default="synthetic")
     p.add_argument("--data-dir", help="Fashion-MNIST's directory (default: searched), or the image folder")
     p.add_argument("--image-size", type=whole(1), default=224, help="images are SIZE x SIZE x 3 (32-64 for a CPU)")
-    p.add_argument("--batch-size", type=whole(1), default=16, help="images per step")
+    p.add_argument("--batch-size", type=whole(1), default=16, help="images per step (per rank, with Horovod)")
     p.add_argument("--num-steps", "--num_steps", type=whole(1), default=10, help="timed steps")
     p.add_argument("--warmup-steps", type=whole(0), default=2, help="untimed steps before the timed ones")
     p.add_argument("--num-classes", type=whole(1), default=1000, help="classes of the synthetic data")
-    p.add_argument("--lr", type=float, default=0.0125, help="SGD learning rate")
+    p.add_argument("--lr", type=float, default=0.0125, help="SGD learning rate for one worker")
     p.add_argument("--print-every", type=whole(1), default=1, help="a progress line every N steps")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
@@ -127,8 +127,7 @@ def main():
         opt.apply_gradients(zip(grads, model.trainable_variables))
         return loss
 
-    meter = Meter(args.total_steps, args.warmup_steps, batch,
-                  every=args.print_every)
+    meter = Meter(args.total_steps, args.warmup_steps, batch, every=args.print_every)
     meter.say(f"ResNet34 (tensorflow), {args.data} data {args.image_size}x{args.image_size}, batch {batch}, "
               f"{args.warmup_steps} warmup + {args.num_steps} timed steps",
               time_note(args.image_size, batch, args.total_steps,
@@ -138,13 +137,8 @@ def main():
         meter.step(float(train_step(x, y)))  # float() waits for the step: the clock stops when it is done
     loss_sum, count = meter.loss_pair()
     loss = loss_sum / count
-    ranks = [meter.summary()]
-    versions = {"python": sys.version.split()[0], "hvdkit": hvdkit.__version__, "tensorflow": tf.__version__,
-                "keras": keras.__version__}
-    fields = dict(program="examples/resnet34/" + os.path.basename(__file__), framework="tensorflow",
-                  model="resnet34", data=args.data, image_size=args.image_size, num_classes=classes,
-                  config=vars(args), versions=versions)
-    meter.finish(ranks, loss, **fields)
+    meter.finish(loss, framework="tensorflow", model="resnet34", data=args.data, image_size=args.image_size,
+                 num_classes=classes, config=vars(args))
     return 0
 
 

@@ -4,7 +4,8 @@
 
 Needs torch and hvdkit's framework-free part (its model and progress meter), not Horovod.
 train_hvd_torch.py is this file converted to Horovod: `diff train_resnet34_torch.py train_hvd_torch.py` is the
-conversion. Prints every step's time, images/s, loss and the time left, then the images/s of the timed steps.
+conversion. Prints every step's time, images/s, loss and the time left, then the images/s of the timed steps;
+with $HVDKIT_RECORD set, writes them as a run record (docs/scale.md).
 """
 import argparse
 import itertools
@@ -15,7 +16,6 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-import hvdkit
 from hvdkit.common import errors
 from hvdkit.data import datasets
 from hvdkit.scale.meter import Meter
@@ -48,11 +48,11 @@ def parse_args():
     p.add_argument("--data", choices=SOURCES, default="synthetic")
     p.add_argument("--data-dir", help="Fashion-MNIST's directory (default: searched), or the image folder")
     p.add_argument("--image-size", type=whole(1), default=224, help="images are SIZE x SIZE x 3 (32-64 for a CPU)")
-    p.add_argument("--batch-size", type=whole(1), default=16, help="images per step")
+    p.add_argument("--batch-size", type=whole(1), default=16, help="images per step (per rank, with Horovod)")
     p.add_argument("--num-steps", "--num_steps", type=whole(1), default=10, help="timed steps")
     p.add_argument("--warmup-steps", type=whole(0), default=2, help="untimed steps before the timed ones")
     p.add_argument("--num-classes", type=whole(1), default=1000, help="classes of the synthetic data")
-    p.add_argument("--lr", type=float, default=0.0125, help="SGD learning rate")
+    p.add_argument("--lr", type=float, default=0.0125, help="SGD learning rate for one worker")
     p.add_argument("--print-every", type=whole(1), default=1, help="a progress line every N steps")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
@@ -139,8 +139,7 @@ def main():
     model = resnet34(classes).to(device).train()
     opt = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
 
-    meter = Meter(args.total_steps, args.warmup_steps, batch,
-                  every=args.print_every)
+    meter = Meter(args.total_steps, args.warmup_steps, batch, every=args.print_every)
     meter.say(f"ResNet34 (torch), {args.data} data {args.image_size}x{args.image_size}, batch {batch}, "
               f"{args.warmup_steps} warmup + {args.num_steps} timed steps",
               time_note(args.image_size, batch, args.total_steps, cpu=device == "cpu"))
@@ -153,11 +152,8 @@ def main():
         meter.step(loss.item())  # .item() waits for the device: the clock stops when the step is done
     loss_sum, count = meter.loss_pair()
     loss = loss_sum / count
-    ranks = [meter.summary()]
-    versions = {"python": sys.version.split()[0], "hvdkit": hvdkit.__version__, "torch": torch.__version__}
-    fields = dict(program="examples/resnet34/" + os.path.basename(__file__), framework="torch", model="resnet34",
-                  data=args.data, image_size=args.image_size, num_classes=classes, config=vars(args), versions=versions)
-    meter.finish(ranks, loss, **fields)
+    meter.finish(loss, framework="torch", model="resnet34", data=args.data, image_size=args.image_size,
+                 num_classes=classes, config=vars(args))
     return 0
 
 

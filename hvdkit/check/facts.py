@@ -3,8 +3,10 @@ through assignments, Horovod queries (rank, size, local rank), and where an even
 import ast
 import collections
 
-from hvdkit.check.names import LOCAL_RANK_QUERIES, OPTIMIZER_STEPS, RANK_QUERIES, SIZE_QUERIES
-from hvdkit.check.script import dotted
+from hvdkit.check.defs import assigned_value, owner_of_arg
+from hvdkit.check.findings import UNKNOWN, Finding
+from hvdkit.check.names import API_MODULES, LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES, UNREAD_HINTS
+from hvdkit.check.script import SCHEDULER_MAKERS, dotted, spelled_scheduler, training_call
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
 
 
@@ -13,15 +15,13 @@ class Facts:
         self.s = script
         self.ev = Evaluator(script)
         self.notes = []
-        self._memo, self._bindings = {}, None
-        mods = set(script.aliases.values())
+        self._memo, self._bindings, self._frames, self._callbacks_fed, self._additions = {}, None, None, None, None
+        mods = script.all_aliases()
         self.frameworks = {fw for fw, keys in (("torch", ("torch",)), ("tensorflow", ("tensorflow", "keras")))
                            if any(m.split(".")[0] in keys or f".{keys[0]}" in m for m in mods)}
         self.fits = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
                                  and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached)
-        self.steps = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
-                                  and e.node.func.attr in OPTIMIZER_STEPS
-                                  and "sched" not in self.s.qual(e.node.func.value).lower() and e.ctx.reached)
+        self.steps = script.calls(lambda e: e.ctx.reached and training_call(script, e, self.is_scheduler))
 
     # --- data flow: does an expression depend on something, through assignments to names? ----------
     def mentions(self, node, pred, seen=None):
@@ -45,17 +45,61 @@ class Facts:
             if pred(sub):
                 return True
             todo.extend(c for c in ast.iter_child_nodes(sub) if not (sizes_hide_rank and self._sized(sub, c)))
-            name = dotted(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
-            if name and name not in seen:
-                seen.add(name)
-                for a in self.s.assignments_to(name):
-                    if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
-                        return True  # pred sees the assignment too (`x /= n` is a division of x)
-                if isinstance(sub, ast.Name):
-                    for f in self.frames_binding(sub.id):
+            if isinstance(sub, ast.Name):  # by its reaching definitions: assignments, or a parameter's arguments
+                if id(sub) not in seen:
+                    seen.add(id(sub))
+                    for a in self.s.assignments_to(sub):
+                        if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
+                            return True  # pred sees the assignment too (`x /= n` is a division of x)
+                    for f in self.frames_binding(sub):
                         if mentions(f, pred, seen):
                             return True
+                continue
+            name = dotted(sub) if isinstance(sub, ast.Attribute) else None
+            key = (name, id(self.s.self_class(sub))) if name else None
+            if name and key not in seen:  # an attribute (`args.lr`, `self.x`): by spelling, the fallback
+                seen.add(key)
+                for a in self.s.assignments_to(sub):
+                    if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
+                        return True
         return False
+
+    def origins(self, node, limit=200):
+        """The expressions the value of `node` may come from: through names (their reaching assignments and,
+        for a parameter, the arguments of the walked calls, per function), attributes (by spelling: `self.model
+        = model`) and the subscripts and starred elements that hold them, down to what makes a value (a call,
+        a constant, a comprehension...). Two expressions may be the same object when their origins meet:
+        `self.model` of a Trainer and `model` of a factory that got the same Net(...)."""
+        out, todo, seen = set(), [node], set()
+        while todo and len(seen) < limit:
+            n = todo.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            if isinstance(n, ast.Name):
+                nexts = [a.node.value for a in self.s.assignments_to(n) if getattr(a.node, "value", None) is not None]
+                nexts += self.frames_binding(n)
+            elif isinstance(n, ast.Attribute) and dotted(n):
+                nexts = [a.node.value for a in self.s.assignments_to(n)
+                         if getattr(a.node, "value", None) is not None]
+            elif isinstance(n, (ast.Starred, ast.NamedExpr)):
+                nexts = [n.value]
+            else:
+                nexts = []
+            if nexts:
+                todo += nexts
+            else:
+                out.add(n)
+        return out
+
+    def is_scheduler(self, receiver):
+        """The receiver of a `.step()` is an LR scheduler: every call its value comes from (origins) makes one
+        (script.SCHEDULER_MAKERS: library names); when no making call is seen, the spelling fallback
+        (`sched` in its name)."""
+        makers = [o for o in self.origins(receiver) if isinstance(o, ast.Call)]
+        if not makers:
+            return spelled_scheduler(self.s, receiver)
+        return all(SCHEDULER_MAKERS.search(self.s.qual(o.func) or "") for o in makers)
 
     def _sized(self, node, child):
         """`child` is only measured by `node`: len(x), x.shape[...], x.cardinality(), cardinality(x)."""
@@ -68,17 +112,38 @@ class Facts:
             node.value.attr == "shape" and child is node.value
 
     def frames_binding(self, name):
-        """Argument expressions bound to a parameter `name` in the walked calls."""
+        """Argument expressions bound to a parameter in the walked calls (not its default). Given a Name node
+        (a read), those of the parameter its definition is, per (function, parameter): `lr` of train() is not
+        `lr` of build(). Given a string, every walked function's parameter so named (the spelling fallback)."""
+        if isinstance(name, ast.Name):
+            defs = self.s.reaching(name)
+            if defs is None or not defs:
+                return self.frames_binding(name.id) if defs is None else []
+            out = []
+            for d in defs:
+                if isinstance(d, ast.arg):
+                    out += [b.expr for fr in self._frames_of().get(owner_of_arg(d), ())
+                            for p, b in fr.bindings.items() if p == d.arg and not b.default]
+            return out
         if self._bindings is None:
-            self._bindings, frames = {}, {}
-            for e in self.s.events + self.s.assigns:
-                for fr in e.ctx.frames:
-                    frames[id(fr)] = fr
-            for fr in frames.values():
+            self._bindings = {}
+            for fr in self._frames_of(flat=True):
                 for param, b in fr.bindings.items():
                     if not b.default:  # an argument, also of a call at the module's level (main(CONFIG))
                         self._bindings.setdefault(param, []).append(b.expr)
         return self._bindings.get(name, [])
+
+    def _frames_of(self, flat=False):
+        """The walked frames, by function ({func: [Frame]}), or all of them (flat)."""
+        if self._frames is None:
+            frames = {}
+            for e in self.s.events + self.s.assigns:
+                for fr in e.ctx.frames:
+                    frames[id(fr)] = fr
+            self._frames = {}
+            for fr in frames.values():
+                self._frames.setdefault(fr.func, []).append(fr)
+        return [fr for frs in self._frames.values() for fr in frs] if flat else self._frames
 
     def is_size(self, n):
         return self.s.is_hvd_query(n, *SIZE_QUERIES) or self._ctx_attr(n, "size")
@@ -135,43 +200,140 @@ class Facts:
         return False
 
     def local_function(self, call):
-        """The call runs a function or method defined in the script (walked into, not a library call):
-        as the walk resolved it, so `torch.save` is not a local method `save`."""
+        """The call runs a function or method defined in the project (walked into, not a library call): as
+        the walk resolved it, so `torch.save` is not a local method `save`; a name by its definition."""
         func = call.func
         if isinstance(func, ast.Name):
-            return func.id in self.s.funcs or func.id in self.s.classes
+            return self.s.defined(func) is not None
         return call in self.s.local_calls
 
     def flows_to_callbacks(self, event):
         """A callback object created by `event` ends up in some fit(callbacks=...)."""
-        sinks = [k.value for f in self.fits for k in f.node.keywords if k.arg == "callbacks"]
-        sinks += [f.node.args[5] for f in self.fits if len(f.node.args) > 5]
-        sinks += self._returned_by_calls(sinks)  # callbacks=make_callbacks(args): what it returns
-        names = {dotted(n) for s in sinks for n in ast.walk(s) if isinstance(n, (ast.Name, ast.Attribute))}
-        node = event.node
-        while node is not None and not isinstance(node, ast.stmt):
-            if any(node is s for s in sinks):
-                return True
-            node = getattr(node, "parent", None)
-        if node is None:
-            return False
-        if isinstance(node, (ast.Assign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            return any(dotted(t) in names for t in targets)
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            f = node.value.func
-            return isinstance(f, ast.Attribute) and f.attr in ("append", "extend", "insert") \
-                and dotted(f.value) in names
-        return False
+        return bool(self.fits_given(event))
 
-    def _returned_by_calls(self, nodes, depth=0):
-        """The values that the script's own functions called inside `nodes` return (and so on, 3 levels)."""
+    def fits_given(self, event):
+        """The fit calls whose callbacks receive the object `event` makes: its expression, or one that holds
+        it (a list, a `cbs.append(...)`, a helper's return), feeds the callbacks given to that fit (feeding())."""
+        if self._callbacks_fed is None:
+            self._callbacks_fed = [(fit, self.feeding([k.value for k in fit.node.keywords if k.arg == "callbacks"]
+                                                      + fit.node.args[5:6])) for fit in self.fits]
         out = []
-        for call in (n for node in nodes for n in ast.walk(node) if isinstance(n, ast.Call)):
-            func = self.s.funcs.get(call.func.id) if isinstance(call.func, ast.Name) else None
-            if func is not None:
-                out += [r.value for r in ast.walk(func) if isinstance(r, ast.Return) and r.value is not None]
-        return out + (self._returned_by_calls(out, depth + 1) if out and depth < 2 else [])
+        for fit, fed in self._callbacks_fed:
+            node = event.node
+            while node is not None and not isinstance(node, ast.stmt):
+                if id(node) in fed:
+                    out.append(fit)
+                    break
+                node = getattr(node, "parent", None)
+        return out
+
+    def feeding(self, exprs, limit=5000):
+        """ids of the expression nodes whose values may end up in `exprs`: their parts; for a name, the
+        values of the assignments that reach it (`a, b = f()`: the same element of what f returns) and what
+        is added into the same variable (`cbs.append(x)`, `extend`, `insert`, `cbs += [...]`, `cbs[k] = x`),
+        and for a parameter the arguments of its function's walked calls; for an attribute the same by its
+        spelling (`self.callbacks`); for a call of the project's function, what it returns."""
+        out, todo = set(), [(e, None) for e in exprs]
+        while todo and len(out) < limit:
+            n, element = todo.pop()
+            if element is None and id(n) in out:
+                continue
+            if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute)):
+                func = self.s.defined(n.func)
+                if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    todo += [(_element(r.value, element), None) for r in ast.walk(func)
+                             if isinstance(r, ast.Return) and r.value is not None]
+            if element is not None:
+                continue
+            out.add(id(n))
+            todo += [(c, None) for c in ast.iter_child_nodes(n) if isinstance(c, ast.expr)]
+            if isinstance(n, ast.Name):
+                todo += [v for d in self.s.reaching(n) or () for v in _bound_value(d)]
+                if self.s.reaching(n) is None:
+                    todo += [(a.node.value, None) for a in self.s.assignments_to(n.id) if a.node.value is not None]
+                todo += [(x, None) for x in self.frames_binding(n) + self._added_into(n)]
+            elif isinstance(n, ast.Attribute) and dotted(n):
+                todo += [(a.node.value, None) for a in self.s.assignments_to(n)
+                         if getattr(a.node, "value", None) is not None]
+                todo += [(x, None) for x in self._added_into(n)]
+        return out
+
+    def _added_into(self, holder):
+        """The values added into the container `holder` names (a Name: the same variable, by the definitions
+        reaching both; an Attribute: the same spelling)."""
+        if self._additions is None:
+            self._additions = []
+            for e in self.s.events:
+                func = e.node.func
+                if isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "insert", "add") \
+                        and e.node.args and isinstance(func.value, (ast.Name, ast.Attribute)):
+                    self._additions.append((func.value, e.node.args[-1]))
+            for a in self.s.assigns:
+                t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
+                if isinstance(a.node, ast.AugAssign) and isinstance(t, (ast.Name, ast.Attribute)):
+                    self._additions.append((t, a.node.value))
+                elif isinstance(t, ast.Subscript) and isinstance(t.value, (ast.Name, ast.Attribute)) and \
+                        getattr(a.node, "value", None) is not None:
+                    self._additions.append((t.value, a.node.value))
+        if isinstance(holder, ast.Name):
+            mine = set(map(id, self.s.reaching(holder) or ()))
+            return [v for h, v in self._additions if isinstance(h, ast.Name) and h.id == holder.id
+                    and (not mine or mine & set(map(id, self.s.reaching(h) or ())))]
+        return [v for h, v in self._additions if isinstance(h, ast.Attribute) and dotted(h) == dotted(holder)]
+
+    # --- code that could not be read -----------------------------------------------------------
+    def unread_calls(self, could=None):
+        """Calls on the training's path (reached, not on the non-Horovod branch) into code that could not be
+        read, which could do a step: [script.Unread], in walk order. A call could do a step when `could(u)`
+        says so; by default when it is handed Horovod (the module, or a value made from rank, size or local
+        rank) or a keyword that asks for distributed work (names.UNREAD_HINTS: `distributed=True`,
+        `hvd=hvd`). A rule that finds its step missing asks this before saying so: the step may be done
+        there (the verdict is then "cannot tell", naming the call)."""
+        could = could or self.could_do_a_step
+        return [u for u in self.s.unread if u.event.ctx.reached and not self.off_path(u.event) and could(u)]
+
+    def could_do_a_step(self, u):
+        """Handed Horovod (hands_horovod), or a value made from the rank, size or local rank."""
+        return self.hands_horovod(u) or any(self.mentions(a, self._rank_or_size) for a in _handed(u.event.node))
+
+    def hands_horovod(self, u):
+        """The call is told to work distributed (a keyword of names.UNREAD_HINTS not set false/None/0), or is
+        handed Horovod's module itself (`setup(hvd)`): what could init, average or broadcast."""
+        call = u.event.node
+        if any(k.arg and UNREAD_HINTS.search(k.arg) and not (isinstance(k.value, ast.Constant) and
+                                                              k.value.value in (False, None, 0))
+               for k in call.keywords):
+            return True
+        return any(self.mentions(a, self._horovod_module) for a in _handed(call))
+
+    def _horovod_module(self, n):
+        """Horovod's (or hvdkit's) module itself, not a name read from it (`hvd`, not `hvd.rank`)."""
+        parent = getattr(n, "parent", None)
+        used = isinstance(parent, ast.Attribute) and parent.value is n or isinstance(parent, ast.Call) and \
+            parent.func is n
+        return isinstance(n, (ast.Name, ast.Attribute)) and not used and self.s.qual(n) in _API_MODULES
+
+    def _rank_or_size(self, n):
+        return self.is_rank(n) or self.is_size(n) or self.is_local_rank(n)
+
+    def unread_finding(self, what, could=None):
+        """Finding(cannot tell) naming the first call of unread_calls(could): `what` (the step's work) is not
+        seen in the code read, and that call could do it; None when there is no such call. A rule's
+        "missing" becomes `return f.unread_finding("hvd.init()", f.hands_horovod) or Finding(MISSING, ...)`."""
+        found = self.unread_calls(could)
+        if not found:
+            return None
+        calls = "; ".join(self.describe(u) for u in found[:3]) + ("; ..." if len(found) > 3 else "")
+        return Finding(UNKNOWN, f"{what} not seen in the code read; code that could not be read could do it: "
+                       f"{calls}: cannot tell", found[0].line,
+                       "make that code readable (give --root the project's folder) or run `hvdkit check --run`")
+
+    @staticmethod
+    def describe(u):
+        """`get_optimizer(...)` at line 12 (what could not be read)."""
+        what = {"absent": f"module `{u.module}` is not in the project", "unparsed": f"module `{u.module}` does not "
+                "parse", "library": f"a function of `{u.module}`, not read"}[u.kind]
+        return f"`{ast.unparse(u.event.node.func)}(...)` at line {u.line} ({what})"
 
     def api(self, e, *names):
         a = e.api
@@ -179,6 +341,39 @@ class Facts:
 
     def text(self, line):
         return self.s.line_text(line)
+
+
+_API_MODULES = {m for m, _ in API_MODULES} | {"hvdkit.torch", "hvdkit.tensorflow"}
+
+
+def _bound_value(d):
+    """[(expression, element)] a definition binds: an assignment's value (its own element of a tuple value),
+    or for `a, b = f()` the call with the target's position (None: the whole value)."""
+    if not isinstance(d, ast.Name):
+        return []
+    value = assigned_value(d)
+    if value is not None:
+        return [(value, None)]
+    node, index = d, None
+    while isinstance(getattr(node, "parent", None), (ast.Tuple, ast.List)):
+        index = node.parent.elts.index(node) if index is None else None  # nested unpacking: the whole value
+        node = node.parent
+    stmt = getattr(node, "parent", None)
+    value = getattr(stmt, "value", None) if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) else None
+    return [(value, index)] if value is not None else []
+
+
+def _element(value, index):
+    """Element `index` of a returned tuple (`return common, rank0`), or the whole value."""
+    if index is not None and isinstance(value, (ast.Tuple, ast.List)) and index < len(value.elts) and \
+            not any(isinstance(e, ast.Starred) for e in value.elts):
+        return value.elts[index]
+    return value
+
+
+def _handed(call):
+    """The argument expressions of a call (starred ones unwrapped)."""
+    return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
 
 
 def same_walk(a, b):

@@ -9,16 +9,16 @@ from hvdkit.check.script import dotted
 UNRESOLVED = object()  # a mapping whose content cannot be read statically
 
 
-def entry_of(f, node, depth=0):
+def entry_of(f, node, depth=0, stores=True):
     """cfg["base_lr"] (or cfg["optim"]["lr"]) with cfg a dict literal / dict(...), through names and the returns of
-    local functions: that entry's value."""
+    local functions: that entry's value (without `stores`: as the mapping was made, before writes into it)."""
     if not isinstance(node.slice, ast.Constant) or not isinstance(node.slice.value, str):
         return None
-    got = lookup(f, node.value, node.slice.value, depth + 1)
+    got = lookup(f, node.value, node.slice.value, depth + 1, stores)
     return None if got is UNRESOLVED else got
 
 
-def lookup(f, node, key, depth=0):
+def lookup(f, node, key, depth=0, stores=True):
     """The value of `key` in the mapping `node` evaluates to: an expression, None (the mapping is read and has no
     such key), or UNRESOLVED. Follows dict literals, dict(...), names, subscripts, local functions' returns and
     stores into the mapping (`kw["lr"] = ...`, kw.update(...))."""
@@ -28,7 +28,7 @@ def lookup(f, node, key, depth=0):
     if sources is None:
         return UNRESOLVED
     found, unknown = None, False
-    for src in sources + _stores(f, node):
+    for src in sources + (_stores(f, node) if stores else []):
         got = _entry(f, src, key, depth)
         found = got if got is not None and got is not UNRESOLVED else found
         unknown |= got is UNRESOLVED
@@ -57,8 +57,8 @@ def _mapping_sources(f, node, depth, seen=None):
     seen.add(name)
     if isinstance(node, ast.Name) and _kwargs_calls(f, node) is not None:
         return _kwargs_calls(f, node)
-    values = [a.node.value for a in f.s.assignments_to(name) if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
-    values += f.frames_binding(name) if isinstance(node, ast.Name) else []
+    values = [a.node.value for a in f.s.assignments_to(node) if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
+    values += f.frames_binding(node) if isinstance(node, ast.Name) else []
     return _all_sources(f, values, depth, seen)
 
 

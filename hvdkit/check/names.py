@@ -44,7 +44,7 @@ PARTITION_KEYWORDS = (("num_replicas", "rank"), ("global_size", "global_rank"), 
                       ("num_shards", "index"), ("world_size", "rank"), ("num_workers", "worker_index"),
                       ("num_parts", "part"), ("size", "rank"))
 STEP_KWARGS = ("steps_per_epoch", "epochs", "steps", "max_steps", "num_steps")
-STEP_NAMES = re.compile(r"step|epoch|iter|batches|n_batch|num_batch", re.I)
+# Names of evaluation data: step 3 reads them only where the data flow does not say (a documented fallback).
 EVAL_NAMES = re.compile(r"val|test|eval|(^|_|\b)dev(_|\b)", re.I)
 SEEDERS = ("manual_seed", "set_seed", "set_random_seed", "seed")
 DATA_SOURCES = re.compile(r"^(DataLoader|\w*Dataset\w*|from_tensor_slices|load_data|flow\w*|from_generator|"
@@ -54,13 +54,16 @@ RANDOM_PICKS = ("choice", "permutation", "randint", "sample", "randperm", "train
 
 # --- step 4: learning rate ---------------------------------------------------------------------
 OPTIMIZER_CLASS = re.compile(r"^(torch\.optim|keras\.optimizers|tensorflow\.keras\.optimizers|tensorflow\.optimizers|"
-                             r"keras\.optimizers\.legacy)\.[A-Z]\w*$|^tensorflow\.(compat\.v1\.)?train\.\w*Optimizer$")
-# Optimizer classes of other libraries (timm, transformers, tf-addons, Sonnet, apex, pytorch-pretrained-bert):
-# a call of a capitalised name ending like an optimizer, in a module that is not Horovod's.
-FOREIGN_OPTIMIZER = re.compile(r"(^|\.)(Adam\w*|SGD\w*|RMSprop|Adagrad|Adadelta|Adamax|Nadam|LAMB|Lamb|LARS|Lars|"
-                               r"Ftrl|Momentum\w*|Novograd|NovoGrad|Lion|BertAdam|FusedAdam|FusedLAMB|\w+Optimizer)$")
-# Factories of other libraries given the LR (timm's create_optimizer_v2(model, "adamw", lr=...)).
-OPTIMIZER_FACTORY = re.compile(r"^(create|build|get|make)_optimizer\w*$")
+                             r"keras\.optimizers\.legacy)(\.experimental|\.legacy)?\.[A-Z]\w*$|"
+                             r"^tensorflow\.(compat\.v1\.)?train\.\w*Optimizer$")
+# Optimizer classes of other libraries, by the module path their import resolves to (Sonnet, TF Addons, apex,
+# torch-optimizer, timm, transformers, pytorch-pretrained-bert). Other optimizers are found by data flow: what
+# the training steps with, traced back to the call that made it with a learning rate (rules/step4_lr.py).
+LIBRARY_OPTIMIZER = re.compile(r"^(sonnet\.optimizers|tensorflow_addons\.optimizers|apex\.optimizers|torch_optimizer|"
+                               r"timm\.optim|pytorch_pretrained_bert\.optimization)\.[A-Z]\w*$|"
+                               r"^transformers(\.optimization)?\.(AdamW|Adafactor)$")
+# Libraries whose optimizers take the parameters first and the LR second (PyTorch's convention).
+TORCH_LIBRARIES = ("torch", "apex", "torch_optimizer", "timm", "transformers", "pytorch_pretrained_bert")
 LR_KEYWORDS = ("lr", "learning_rate")
 # Schedulers that set the LR themselves from their own argument (the optimizer's lr is overwritten).
 LR_OVERWRITING_SCHEDULERS = {"OneCycleLR": ("max_lr",), "CyclicLR": ("base_lr", "max_lr")}
@@ -120,7 +123,13 @@ SAVE_CALLBACKS = ("ModelCheckpoint", "BackupAndRestore")
 METRIC_AVERAGERS = ("average_metrics", "MetricAverageCallback", "allreduce", "allreduce_", "grouped_allreduce",
                     "allgather", "allgather_object", "metric_average")
 REPORTED = re.compile(r"loss|acc|metric|score|error|top1|top5|perplex|ppl|f1|auc|mse|mae", re.I)
-REPORTERS = ("print", "info", "print0", "log", "add", "add_scalar", "write", "log_metrics", "scalar", "add_scalars")
+REPORTERS = ("print", "info", "print0", "log", "add", "add_scalar", "write", "log_metrics", "scalar", "add_scalars",
+             "set_description", "set_postfix")  # tqdm's progress bar shows what it is given
+
+# --- code that could not be read ---------------------------------------------------------------
+# Keywords of a call into code hvdkit cannot read (a library, an absent module) that ask it for distributed
+# work: get_optimizer(distributed=True), setup(hvd=hvd), make_loader(rank=..., world_size=...).
+UNREAD_HINTS = re.compile(r"distributed|horovod|hvd|rank|world_size|num_replicas|num_workers_total", re.I)
 
 
 def api_name(qual):

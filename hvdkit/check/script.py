@@ -1,17 +1,29 @@
-"""A training script as the static pass sees it: names resolved, calls in execution order.
+"""A training script as the static pass sees it: names resolved by their definitions, calls in execution order.
 
-Imports are resolved to full dotted names (`hvd.init` -> `horovod.torch.init`), and the script's calls
-are listed in the order they run: module level top to bottom, and every call of a function defined in
-the same file walked into at its call site, with the conditions, loops and argument bindings in force
-there. Functions reached from no call (Keras `train_step` methods, callbacks) are walked at the end.
-No framework is imported.
+Names are resolved through the definitions that reach them (defs.py): imports to full dotted names
+(`hvd.init` -> `horovod.torch.init`, also through a project module that imports Horovod), calls to the
+function or class they name, in the script or in the project's modules (project.py). The calls are listed
+in the order they run: module level top to bottom, a project module's code where it is first imported, and
+every call of a function of the project walked into at its call site, with the conditions, loops and
+argument bindings in force there. When nothing at the module's level trains, the functions doing Horovod
+work are walked as entry points; functions reached from no call (Keras `train_step` methods, callbacks)
+are walked at the end. No framework is imported.
 """
 import ast
+import builtins
+import os
+import re
+import sys
 from typing import NamedTuple, Optional
 
-from hvdkit.check.names import SUM_OPS, api_name
+from hvdkit.check.defs import assigned_value, owner_of_arg
+from hvdkit.check.names import API_PREFIXES, OPTIMIZER_STEPS, SUM_OPS, api_name
+from hvdkit.check.project import Module, module_of, sys_path_edits
 
 MAX_DEPTH = 12
+# Walks of one function at most (one per call site): a model built from blocks enters each block's __init__
+# once per layer; the guards and bindings of the first call sites are what the rules read.
+MAX_WALKS = 8
 
 
 class Guard(NamedTuple):
@@ -82,39 +94,81 @@ class Event:
     def line(self):
         return self.node.lineno
 
+    @property
+    def file(self):
+        """None in the checked script, else the module's path relative to the project's root."""
+        return getattr(self.node.lineno, "file", None)
+
+
+class Unread(NamedTuple):
+    """A call on the walk into code that could not be read: `kind` is 'absent' (a module neither in the
+    project nor installed here), 'unparsed' (a module of the project that does not parse) or 'library' (an
+    installed package's function: not read)."""
+    event: Event
+    module: str
+    kind: str
+
+    @property
+    def line(self):
+        return self.event.line
+
+
+class ImportFailure(NamedTuple):
+    """An import of the project's own code that fails: `error` as Python says it, `why` what the folders show;
+    `evident` when the folders prove it (a file whose name differs only in case, a module that does not
+    parse), not only that a file is missing (a project gathered in part lacks files its repository has)."""
+    stmt: ast.stmt
+    error: str
+    why: str
+    ctx: Ctx
+    evident: bool = False
+
+
+# Libraries whose functions the rules know, or that do no Horovod step: their calls are not unread code.
+KNOWN_LIBRARIES = ("torch", "tensorflow", "keras", "tf_keras", "numpy", "horovod", "hvdkit", "torchvision", "jax",
+                   "scipy", "sklearn", "pandas", "matplotlib", "PIL", "cv2", "tqdm", "mpi4py")
+
 
 class Script:
-    def __init__(self, source, path="<script>"):
-        self.path, self.source = path, source
-        self.tree = ast.parse(source, filename=path)
-        for node in ast.walk(self.tree):
-            for child in ast.iter_child_nodes(node):
-                child.parent = node
-        self.aliases = {}
+    def __init__(self, source, path="<script>", project=None):
+        self.path, self.source, self.project = path, source, project
+        self.main = Module(path, source)
+        self.tree = self.main.tree
         self.funcs, self.methods, self.classes = {}, {}, {}
         self._collect()
+        self._quals, self._through, self._work, self._walks, self._families = {}, {}, {}, {}, {}
+        self._attr_assigns = {}  # attribute spelling: [(target, value)] of the assignments walked so far
+        if project is not None:
+            self._add_sys_paths(self.main, path)
+        # `from common.horovod_helpers import hvd`: the name is the module the helper imported
+        self.aliases = {k: self._through_modules(v) for k, v in self.main.aliases.items()}
         self._module_aliases()
+        for name, q in self.aliases.items():  # `from utils import save_checkpoint`: the script's name for it
+            d = self._lookup(q)
+            if isinstance(d, ast.ClassDef):
+                self.classes.setdefault(name, d)
+            elif d is not None:
+                self.funcs.setdefault(name, d)
         self.events, self.assigns, self.walked = [], [], set()
-        self.local_calls = set()  # call nodes resolved to a function of this file, in some walk
+        self.local_calls = set()  # call nodes resolved to a function of the project, in some walk
         self.pending_hooks = {}  # name of a Keras callback instance: its on_* methods, not walked yet
+        self.imported = []  # the project's modules whose code ran, in import order
+        self.import_failures = []  # ImportFailure: imports of the project's code that raise
+        self.unread = []  # Unread: calls into code that could not be read
+        self.entry_points = []  # [(function, why)]: functions judged as run though nothing here calls them
         self._walk_body(self.tree.body, Ctx())
-        for func in list(self.funcs.values()) + [f for fs in self.methods.values() for f in fs]:
+        self._walk_entry_points()
+        for func in self._functions(self.main):
             if func not in self.walked:
                 self._enter(func, None, Ctx(reached=False))
 
     # --- names ---------------------------------------------------------------------------------
     def _collect(self):
+        """The script's own functions, methods and classes by name (the first of a name), and (added after
+        the imports are resolved) those of the project's modules it imports by name: kept for rules that ask
+        by spelling; `defined(node)` answers by definitions."""
         for node in ast.walk(self.tree):
-            if isinstance(node, ast.Import):
-                for a in node.names:
-                    if a.asname:
-                        self.aliases[a.asname] = a.name
-                    else:
-                        self.aliases[a.name.split(".")[0]] = a.name.split(".")[0]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for a in node.names:
-                    self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
-            elif isinstance(node, ast.ClassDef):
+            if isinstance(node, ast.ClassDef):
                 self.classes.setdefault(node.name, node)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 parent = getattr(node, "parent", None)
@@ -123,8 +177,17 @@ class Script:
                 else:
                     self.funcs.setdefault(node.name, node)
 
+    @staticmethod
+    def _functions(module):
+        """Every function of a module, nested ones too, each its own definition: functions first, then
+        methods (each group in the order ast.walk meets them)."""
+        funcs = module.functions
+        plain = [f for f in funcs if not isinstance(getattr(f, "parent", None), ast.ClassDef)]
+        return plain + [f for f in funcs if isinstance(getattr(f, "parent", None), ast.ClassDef)]
+
     def _module_aliases(self):
-        """`mnist = tf.keras.datasets.mnist` (at any level): an alias of a module path, like an import."""
+        """`mnist = tf.keras.datasets.mnist` (at any level): an alias of a module path, like an import (the
+        spelling fallback; a name read where its definition is known is resolved through it)."""
         for stmt in ast.walk(self.tree):
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                     and isinstance(stmt.value, ast.Attribute):
@@ -132,8 +195,21 @@ class Script:
                 if q and q.split(".")[0] in set(self.aliases.values()) | {"tensorflow", "torch", "keras"}:
                     self.aliases.setdefault(stmt.targets[0].id, q)
 
+    def _add_sys_paths(self, module, path):
+        for folder, first in sys_path_edits(module.path_edits, os.path.abspath(path), self.project.folder):
+            self.project.add_path(folder, first)
+
+    def all_aliases(self):
+        """The script's import spellings and those of the project's modules that ran (their values)."""
+        out = set(self.aliases.values())
+        for m in self.imported:
+            out |= {self._through_modules(v) for v in m.aliases.values()}
+        return out
+
     def qual(self, node):
-        """Dotted name of a Name/Attribute chain with its import alias expanded ('' when not a chain)."""
+        """Dotted name of a Name/Attribute chain, its root name resolved through its definition: an import
+        (`hvd` -> horovod.torch, also through a project module that imports it), a module alias assigned
+        (`mnist = tf.keras.datasets.mnist`); a name bound otherwise keeps its spelling ('' when not a chain)."""
         parts = []
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
@@ -143,8 +219,188 @@ class Script:
             return ".".join([inner + "()"] + parts[::-1]) if inner else ""
         if not isinstance(node, ast.Name):
             return ""
-        base = self.aliases.get(node.id, node.id)
-        return ".".join([base] + parts[::-1])
+        return ".".join([self._name_qual(node)] + parts[::-1])
+
+    def _name_qual(self, name):
+        mod = getattr(name, "hk_module", None)
+        if mod is None:  # a node made by a rule: its spelling, through the script's imports
+            return self.aliases.get(name.id, name.id)
+        if name in self._quals:
+            return self._quals[name]
+        self._quals[name] = name.id  # while it is computed: a rebinding cycle (`x = x.parent`) ends here
+        defs = self._defs_of(name)
+        fallback = self.aliases if mod.main else mod.aliases
+        if not defs:  # no definition known (a builtin, a library's `import *`): the spelling fallback
+            q = fallback.get(name.id, name.id)
+            q = q if mod.main else self._through_modules(q)
+        else:
+            found = [q for q in (self._def_qual(d, m) for d, m in defs) if q]
+            if found:
+                q = next((x for x in found if x.startswith(API_PREFIXES)), found[0])
+            elif all(isinstance(d, ast.arg) for d, _ in defs):
+                # a parameter named like a module the file imports (`def train(hvd, model)`): taken as that
+                # module, the documented spelling fallback for parameters
+                q = fallback.get(name.id, name.id)
+                q = q if mod.main else self._through_modules(q)
+            else:
+                q = name.id
+        self._quals[name] = q
+        return q
+
+    def _def_qual(self, d, mod, depth=0):
+        """The dotted module path a definition binds: an import, or an assignment of a module's attribute
+        chain (`layers = tf.keras.layers`); None for any other definition."""
+        if isinstance(d, ast.alias):
+            imp = getattr(d, "parent", None)
+            if isinstance(imp, ast.Import):
+                return d.name if d.asname else d.name.split(".")[0]
+            if isinstance(imp, ast.ImportFrom) and d.name != "*":
+                base = self.project.absolute(mod, imp.module, imp.level) if self.project else (
+                    imp.module if not imp.level else "")
+                if imp.level and not self.project:
+                    return None
+                return self._through_modules(f"{base}.{d.name}" if base else d.name)
+            return None
+        if isinstance(d, ast.Name) and depth < 4:
+            value = assigned_value(d)
+            root = value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(value, ast.Attribute) and isinstance(root, ast.Name):
+                rmod = getattr(root, "hk_module", mod)
+                rdefs = rmod.defs.reaching(root) or []
+                if any(isinstance(x, ast.alias) for x in rdefs):
+                    return self.qual(value)
+        return None
+
+    def _through_modules(self, q, depth=0):
+        """A dotted name into the project's own modules, followed through the imports they make:
+        `common.horovod_helpers.hvd.init` -> `horovod.torch.init`."""
+        if not q or self.project is None or depth > 6:
+            return q
+        key = q
+        if key in self._through:
+            return self._through[key]
+        self._through[key] = q
+        parts = q.split(".")
+        out = q
+        if self.project.local_top(parts[0]):
+            for i in range(len(parts) - 1, 0, -1):
+                m = self.project.module(".".join(parts[:i]))
+                if m is None:
+                    continue
+                if self.project.find(".".join(parts[:i + 1])) is not None:
+                    break  # a submodule, not a name bound in the package
+                for d in reversed(m.defs.top_level(parts[i])):
+                    sub = self._def_qual(d, m, depth + 1)
+                    if sub:
+                        out = self._through_modules(".".join([sub] + parts[i + 1:]), depth + 1)
+                        break
+                break
+        self._through[key] = out
+        return out
+
+    def defined(self, node, depth=0):
+        """The FunctionDef or ClassDef a Name or Attribute refers to, by its definition: a function or class
+        of the script or of a project module it imports (`utils.save`, `from models import Net`), a method
+        of a class (`Trainer.fit`), through names assigned them; None for anything else (a library's)."""
+        if depth > 6:
+            return None
+        if isinstance(node, ast.Name):
+            mod = getattr(node, "hk_module", None)
+            defs = self._defs_of(node)
+            if not defs:  # unknown: the spelling fallback, in the node's own module
+                if mod is None or mod.main:
+                    return self.funcs.get(node.id) or self.classes.get(node.id)
+                return next((d for d in reversed(mod.defs.top_level(node.id)) if isinstance(d, _DEFS)), None)
+            direct = next((d for d, _ in defs if isinstance(d, _DEFS)), None)
+            return direct or next((g for g in (self._def_target(d, m, depth) for d, m in defs) if g is not None), None)
+        if isinstance(node, ast.Attribute):
+            got = self._lookup(self.qual(node), depth + 1)
+            if got is not None:
+                return got
+            inner = self.defined(node.value, depth + 1) if isinstance(node.value, (ast.Name, ast.Attribute)) \
+                else None
+            if isinstance(inner, ast.ClassDef):
+                return self._member(inner, node.attr)
+        return None
+
+    def _lookup(self, q, depth=0):
+        """The function or class a dotted name names in the project's modules (None outside them)."""
+        if not q or self.project is None or depth > 6:
+            return None
+        parts = q.split(".")
+        if not self.project.local_top(parts[0]):
+            return None
+        for i in range(len(parts) - 1, 0, -1):
+            m = self.project.module(".".join(parts[:i]))
+            if m is None:
+                continue
+            node = next((g for g in (self._def_target(d, m, depth) for d in reversed(m.defs.top_level(parts[i])))
+                         if g is not None), None)
+            for p in parts[i + 1:]:
+                node = self._member(node, p) if isinstance(node, ast.ClassDef) else None
+            return node
+        return None
+
+    def _def_target(self, d, mod, depth):
+        """The function or class a definition binds: itself, what an import names, what a name assigned
+        another name (`step = train_step`) refers to; None for any other value."""
+        if isinstance(d, _DEFS):
+            return d
+        if isinstance(d, ast.alias):
+            return self._lookup(self._def_qual(d, mod), depth + 1)
+        value = assigned_value(d) if isinstance(d, ast.Name) else None
+        return self.defined(value, depth + 1) if isinstance(value, (ast.Name, ast.Attribute)) else None
+
+    def _member(self, cls, name):
+        """A method (through local bases) or a nested class of a class."""
+        nested = next((s for s in cls.body if isinstance(s, ast.ClassDef) and s.name == name), None)
+        return nested or self._method_of(cls, name)
+
+    def _defs_of(self, name):
+        """[(definition, module)] that may bind a Name where it is read: its reaching definitions, those a
+        `from <project module> import *` binds followed into that module; None when the node is not a read
+        beniget knows (a node a rule made)."""
+        mod = getattr(name, "hk_module", None)
+        defs = mod.defs.reaching(name) if mod is not None else None
+        if defs is None:
+            return None
+        out = []
+        for d in defs:
+            star = isinstance(d, ast.alias) and d.name == "*"
+            out += self._star_defs(name.id, mod, [d.parent]) if star else [(d, mod)]
+        return out
+
+    def _star_defs(self, name, mod, imports=None, depth=0):
+        """[(definition, module)] of `name` bound by the `from <project module> import *` of `mod`."""
+        if self.project is None or mod is None or depth > 3:
+            return []
+        for imp in mod.star_imports if imports is None else imports:
+            m = self.project.module(self.project.absolute(mod, imp.module, imp.level))
+            if m is not None and m is not mod:
+                found = [(d, m) for d in m.defs.top_level(name)] or self._star_defs(name, m, None, depth + 1)
+                if found:
+                    return found
+        return []
+
+    def _values_of(self, name):
+        """[(value expression, its module)] the reaching definitions of a Name assign it: in its module, or
+        through an import (`from utils import logger`: utils' `logger = Logger()`), or a star import."""
+        out = []
+        for d, m in self._defs_of(name) or ():
+            if isinstance(d, ast.alias) and isinstance(d.parent, ast.ImportFrom) and self.project is not None:
+                source = self.project.module(self.project.absolute(m, d.parent.module, d.parent.level))
+                pairs_in = [(x, source) for x in source.defs.top_level(d.name)] if source is not None else []
+                out += [(assigned_value(x), s) for x, s in pairs_in if isinstance(x, ast.Name)]
+            elif isinstance(d, ast.Name):
+                out.append((assigned_value(d), m))
+        return [(v, m) for v, m in out if v is not None]
+
+    def reaching(self, name):
+        """The definition nodes that may bind a Name where it is read (defs.Defs.reaching), in its module."""
+        mod = getattr(name, "hk_module", None)
+        return mod.defs.reaching(name) if mod is not None else None
 
     def api(self, node):
         return api_name(self.qual(node))
@@ -187,10 +443,13 @@ class Script:
             for d in s.decorator_list:
                 self._walk_expr(d, ctx)
             return
+        if isinstance(s, (ast.Import, ast.ImportFrom)):
+            self._import(s, ctx)
+            return
         if isinstance(s, ast.If):
             self._walk_expr(s.test, ctx)
-            if _is_main_guard(s.test):
-                self._walk_body(s.body, ctx)
+            if _is_main_guard(s.test):  # true in the script, false in a module it imports
+                self._walk_body(s.body if module_of(s, self.main).main else s.orelse, ctx)
                 return
             self._walk_body(s.body, ctx.with_(guard=(s.test, True)))
             self._walk_body(s.orelse, ctx.with_(guard=(s.test, False)))
@@ -216,6 +475,13 @@ class Script:
             self._walk_expr(s, ctx)
             if isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 self.assigns.append(Event(s, "", ctx, len(self.events) + len(self.assigns)))
+                for t in s.targets if isinstance(s, ast.Assign) else ():
+                    # a, b = Meter("x"), Meter("y"): each name its own element
+                    pairs = zip(t.elts, s.value.elts) if isinstance(t, ast.Tuple) and isinstance(
+                        s.value, ast.Tuple) and len(t.elts) == len(s.value.elts) else [(t, s.value)]
+                    for target, value in pairs:
+                        if isinstance(target, ast.Attribute) and _dotted(target):
+                            self._attr_assigns.setdefault(_dotted(target), []).append((target, value))
 
     def _walk_expr(self, node, ctx):
         if self.pending_hooks and isinstance(node, (ast.Name, ast.Attribute)) and _handed_on(node):
@@ -241,6 +507,12 @@ class Script:
             if target is not None:
                 self.local_calls.add(node)
                 self._enter(target, node, ctx)
+            else:
+                self._note_unread(node)
+            for step in self._keras_steps(node.func, ctx):
+                # fit/evaluate/predict on a Keras Model subclass of the project run its train_step /
+                # test_step / predict_step, batch after batch.
+                self._enter(step, None, ctx.with_(loop=node))
             hooks = self._callback_hooks(node.func)
             if hooks and assigned_name(node):
                 self.pending_hooks[assigned_name(node)] = hooks  # they run where the name is handed on
@@ -258,72 +530,114 @@ class Script:
             self._walk_expr(child, ctx)
 
     def _local_target(self, func, ctx):
-        """The function of this file a call runs: a function, a class's __init__, or a method of a local
-        class found through `self`/`cls`, `super()`, or a receiver known to hold an instance of that class.
+        """The function of the project a call runs: a function, a class's __init__, or a method of a class
+        found through `self`/`cls`, `super()`, or a receiver known to hold an instance of that class; each by
+        its definition (a second nested `step` is its own function; `utils.save` is utils.py's).
         A method name alone proves nothing: `torch.save` or `self.model.save` is not the script's `save`."""
-        if isinstance(func, ast.Name):
-            if func.id in self.funcs:
-                return self.funcs[func.id]
-            if func.id in self.classes:
-                return self._method_of(self.classes[func.id], "__init__")
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and \
+                self.qual(func.value.func) == "super":
+            owner = self._class_of(ast.Name(id="self"), ctx.env)
+            return self._method_of(owner, func.attr, skip_own=True) if owner is not None else None
+        if isinstance(func, (ast.Name, ast.Attribute)):
+            d = self.defined(func)
+            if isinstance(d, ast.ClassDef):
+                return self._method_of(d, "__init__")
+            if d is not None:
+                return d
+        if isinstance(func, ast.Name):  # a parameter called (`def run(fn): fn()`): what the caller gave
+            b = self._binding(func, ctx.env)
+            if b is not None and isinstance(b.expr, (ast.Name, ast.Attribute)) and not b.default:
+                return self._local_target(b.expr, Ctx(frames=[b.frame] if b.frame else []))
             return None
         if not isinstance(func, ast.Attribute):
             return None
-        if isinstance(func.value, ast.Call) and self.qual(func.value.func) == "super":
-            owner = self._class_of(ast.Name(id="self"), ctx.env)
-            return self._method_of(owner, func.attr, skip_own=True) if owner is not None else None
         owner = self._class_of(func.value, ctx.env)
         return self._method_of(owner, func.attr) if owner is not None else None
 
     def _class_of(self, node, frame, depth=0):
-        """The local class of `self` inside a walked method, of a parameter bound to an instance, of
-        `Class(...)` itself, or of a name last assigned `Class(...)`; None when the source does not say."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.classes:
-            return self.classes[node.func.id]
+        """The project's class of `self` inside a walked method, of a parameter bound to an instance, of
+        `Class(...)` itself, or of a name assigned `Class(...)` (by its reaching definitions; an attribute
+        such as `self.meter` by its last assignment so spelled); None when the source does not say."""
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(node, ast.Call):
+            d = self.defined(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
+            if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)):  # a factory: the class of what it returns
+                returns = [r.value for r in ast.walk(d) if isinstance(r, ast.Return) and isinstance(r.value, (
+                    ast.Call, ast.Name))]
+                return next((c for c in (self._class_of(r, None, depth + 1) for r in returns) if c is not None),
+                            None)
+            return d if isinstance(d, ast.ClassDef) else None
         if isinstance(node, ast.Name) and node.id in ("self", "cls"):
             return _enclosing_class(frame.func) if frame is not None else None
-        if isinstance(node, ast.Name) and frame is not None and node.id in frame.bindings and depth < MAX_DEPTH:
-            b = frame.bindings[node.id]
-            return self._class_of(b.expr, b.frame, depth + 1)
+        if isinstance(node, ast.Name):
+            b = self._binding(node, frame)
+            if b is not None:
+                return self._class_of(b.expr, b.frame, depth + 1)
+            defs = self.reaching(node)
+            if defs is not None:
+                values = [v for v, _ in self._values_of(node) if isinstance(v, ast.Call)]
+                return next((c for c in (self._class_of(v, frame, depth + 1) for v in values) if c is not None),
+                            None)
+            if frame is not None and node.id in frame.bindings:
+                b = frame.bindings[node.id]
+                return self._class_of(b.expr, b.frame, depth + 1)
         name = _dotted(node)
         if not name:
             return None
-        # Read during the walk, while self.assigns still grows: assignments_to()'s index is not built yet.
-        for a in reversed(self.assigns):
-            if not isinstance(a.node, ast.Assign):
-                continue
-            for t in a.node.targets:
-                # a, b = Meter("x"), Meter("y"): each name its own element
-                pairs = zip(t.elts, a.node.value.elts) if isinstance(t, ast.Tuple) and isinstance(
-                    a.node.value, ast.Tuple) and len(t.elts) == len(a.node.value.elts) else [(t, a.node.value)]
-                for target, v in pairs:
-                    if _dotted(target) == name:
-                        return self.classes[v.func.id] if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) \
-                            and v.func.id in self.classes else None
+        # The spelling fallback (attributes; `self.x` within its class's family), read during the walk.
+        cls = self.self_class(node)
+        for target, value in reversed(self._attr_assigns.get(name, ())):
+            if cls is None or self.self_class(target) in self._family(cls):
+                return self._class_of(value, frame, depth + 1) if isinstance(value, ast.Call) else None
         return None
 
-    def _callback_hooks(self, func):
-        """The on_* methods of a local Keras Callback subclass that `func(...)` instantiates."""
-        cls = self.classes.get(func.id) if isinstance(func, ast.Name) else None
-        if cls is None or not self._keras_callback(cls):
+    def _binding(self, name, frame):
+        """The Binding of a parameter read as `name` (by its definition) in the walked frame of its function."""
+        defs = self.reaching(name)
+        if not defs or not all(isinstance(d, ast.arg) for d in defs):
+            return None
+        owner, fr = owner_of_arg(defs[0]), frame
+        while fr is not None and fr.func is not owner:
+            fr = fr.caller
+        return fr.bindings.get(name.id) if fr is not None else None
+
+    def _keras_steps(self, func, ctx):
+        """The train_step / test_step / predict_step a Keras call runs on an instance of a project class
+        deriving from keras.Model (defined by the project, not Keras' own)."""
+        method = KERAS_STEPS.get(func.attr) if isinstance(func, ast.Attribute) else None
+        owner = self._class_of(func.value, ctx.env) if method else None
+        if owner is None or not any(q.split(".")[0] in ("tensorflow", "keras", "tf_keras") and
+                                    q.split(".")[-1] in ("Model", "Sequential") for q in self.library_bases(owner)):
             return []
-        names, todo = set(), [cls]
-        while todo and len(names) < 100:
+        step = self._method_of(owner, method)
+        return [step] if step is not None else []
+
+    def _callback_hooks(self, func):
+        """The on_* methods of a Keras Callback subclass of the project that `func(...)` instantiates."""
+        cls = self.defined(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
+        if not isinstance(cls, ast.ClassDef) or not self._keras_callback(cls):
+            return []
+        names, todo, seen = set(), [cls], set()
+        while todo and len(seen) < 100:
             c = todo.pop()
+            if c in seen:
+                continue
+            seen.add(c)
             names |= {s.name for s in c.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
                       and s.name.startswith("on_")}
-            todo += [self.classes[b.id] for b in c.bases if isinstance(b, ast.Name) and b.id in self.classes
-                     and self.classes[b.id] is not c]
+            todo += [b for b in (self.defined(x) for x in c.bases) if isinstance(b, ast.ClassDef)]
         return [m for m in (self._method_of(cls, n) for n in sorted(names)) if m is not None]
 
     def _keras_callback(self, cls, seen=0):
-        """The class derives (through local classes) from Keras' Callback (tf.keras, keras, or Horovod's)."""
+        """The class derives (through the project's classes) from Keras' Callback (tf.keras, keras, or
+        Horovod's)."""
         for base in cls.bases:
             q = self.qual(base)
             if q.split(".")[-1] == "Callback" and q.split(".")[0] in ("tensorflow", "keras", "tf_keras", "horovod"):
                 return True
-            if isinstance(base, ast.Name) and base.id in self.classes and seen < 5 and \
-                    self._keras_callback(self.classes[base.id], seen + 1):
+            b = self.defined(base) if isinstance(base, (ast.Name, ast.Attribute)) and seen < 5 else None
+            if isinstance(b, ast.ClassDef) and b is not cls and self._keras_callback(b, seen + 1):
                 return True
         return False
 
@@ -331,20 +645,225 @@ class Script:
         for stmt in () if skip_own else cls.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
                 return stmt
-        for base in cls.bases:  # a local base class
-            if isinstance(base, ast.Name) and base.id in self.classes and seen < 5:
-                found = self._method_of(self.classes[base.id], name, seen + 1)
+        for base in cls.bases:  # a base class of the project
+            b = self.defined(base) if isinstance(base, (ast.Name, ast.Attribute)) and seen < 5 else None
+            if isinstance(b, ast.ClassDef) and b is not cls:
+                found = self._method_of(b, name, seen + 1)
                 if found is not None:
                     return found
         return None
 
     def _enter(self, func, call, ctx):
-        if len(ctx.frames) >= MAX_DEPTH or any(f.func is func for f in ctx.frames):
+        if len(ctx.frames) >= MAX_DEPTH or any(f.func is func for f in ctx.frames) or \
+                self._walks.get(func, 0) >= MAX_WALKS:
             return
+        self._walks[func] = self._walks.get(func, 0) + 1
         self.walked.add(func)
         self._walk_body(func.body, ctx.with_(frame=Frame(func, call, ctx.env)))
 
+    # --- the project's modules -----------------------------------------------------------------
+    def _import(self, stmt, ctx):
+        """An import runs the project's modules it names (their code at the module's level, once, with the
+        import's conditions), as Python does; an import of the project's code that fails is recorded."""
+        if self.project is None:
+            return
+        mod = module_of(stmt, self.main)
+        if isinstance(stmt, ast.Import):
+            for a in stmt.names:
+                self._run_module(a.name, stmt, ctx)
+            return
+        base = self.project.absolute(mod, stmt.module, stmt.level)
+        if base:
+            m = self._run_module(base, stmt, ctx)
+            if m is None:
+                return
+        for a in stmt.names:
+            sub = f"{base}.{a.name}" if base else a.name
+            if a.name != "*" and (not base or self.project.find(sub) is not None):
+                self._run_module(sub, stmt, ctx)
+
+    def _run_module(self, dotted, stmt, ctx):
+        """Run `dotted` and its packages (each package's __init__ first); the last Module, or None."""
+        parts, m = dotted.split("."), None
+        if not parts[0] or not self.project.local_top(parts[0]):
+            return None
+        for i in range(1, len(parts) + 1):
+            name = ".".join(parts[:i])
+            found = self.project.find(name)
+            m = self.project.module(name) if found is not None else None
+            if m is None:
+                self._import_failed(stmt, name, found, ctx)
+                return None
+            if m not in self.imported:
+                self.imported.append(m)
+                self._add_sys_paths(m, m.path)
+                self._walk_body(m.tree.body, Ctx(ctx.guards, ctx.loops, (), ctx.reached))
+        return m
+
+    def _import_failed(self, stmt, name, found, ctx):
+        if found is not None:
+            exc = self.project.failed.get(os.path.normpath(found[0]))
+            if exc is None:
+                return  # too many modules, or too large: not read, not a failure
+            error = f"{type(exc).__name__}: {getattr(exc, 'msg', None) or exc}"
+            self.import_failures.append(ImportFailure(stmt, error, f"{self.project.rel(found[0])} cannot be "
+                                                      "read as Python 3", ctx, True))
+            return
+        parent, _, last = name.rpartition(".")
+        where = self.project.find(parent) if parent else None
+        folder = where[0] if where is None or where[0].endswith(os.sep) else os.path.dirname(where[0])
+        near = [e for e in sorted(self.project._listing(folder)) if e.lower() in (last.lower() + ".py", last.lower())
+                ] if where else []
+        why = f"{self.project.rel(folder)}/ holds no {last}.py" + (
+            f" (it has {near[0]}: module names are case-sensitive)" if near else "")
+        self.import_failures.append(ImportFailure(stmt, f"ModuleNotFoundError: No module named {name!r}", why, ctx,
+                                                  bool(near)))
+
+    def _note_unread(self, call):
+        """A call that the walk could not follow into code: into a module of the project that is absent or does
+        not parse, or a function of a library (other than those the rules know)."""
+        func = call.func
+        root = func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            return
+        defs = self.reaching(root)
+        if not defs or not any(isinstance(d, ast.alias) for d in defs):
+            return
+        q = self.qual(func)
+        top = q.split(".")[0]
+        if not q or top in KNOWN_LIBRARIES or top in sys.stdlib_module_names:
+            return
+        if self.project is None:
+            kind = "library"
+        elif self.project.local_top(top):
+            kind, prev, parts = None, None, q.split(".")
+            for i in range(1, len(parts)):
+                name = ".".join(parts[:i])
+                if self.project.find(name) is None:
+                    if prev is not None and prev.defs.top_level(parts[i - 1]):
+                        return  # an object the module makes (a logger, a model): its methods are a library's
+                    kind, top = "absent", name
+                    break
+                prev = self.project.module(name)
+                if prev is None:
+                    kind, top = "unparsed", name
+                    break
+            if kind is None:
+                return  # the modules are there, the name is not bound in them (made at run time)
+        else:
+            kind = self.project.kind(top)
+            if kind == "stdlib":
+                return
+        self.unread.append(Unread(self.events[-1], top, kind))
+
+    # --- entry points --------------------------------------------------------------------------
+    def _walk_entry_points(self):
+        """When no code at the module's level trains (no optimizer step or fit reached), the functions that do
+        Horovod work or train, and that no other such function calls, are entry points (launched by
+        horovod.run, Ray, another module): each is walked as run, from its own defaults, in source order."""
+        if any(e.ctx.reached and training_call(self, e) for e in self.events):
+            return
+        top = [f for f in self._top_level_functions() if f not in self.walked]
+        cands = [f for f in top if self._horovod_work(f) is not None]
+        called = set()
+        for f in cands:
+            called |= self._callees(f) - {f}
+        for f in cands:
+            if f in called or f in self.walked:
+                continue
+            work = self._horovod_work(f)
+            self._enter(f, None, Ctx())
+            cls = getattr(f, "parent", None)
+            name = f"{cls.name}.{f.name}" if isinstance(cls, ast.ClassDef) else f.name
+            self.entry_points.append((f, name, f"nothing in the file calls it (launched by horovod.run, Ray or "
+                                      f"another module); it calls {work[0]} at line {work[1]}"))
+
+    def _top_level_functions(self):
+        """Functions at the module's level (also under module-level if/try/with) and methods of its classes."""
+        out, todo = [], list(self.tree.body)
+        while todo:
+            s = todo.pop(0)
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out.append(s)
+            elif isinstance(s, ast.ClassDef):
+                out += [m for m in s.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            elif isinstance(s, (ast.If, ast.Try, ast.With)) or type(s).__name__ == "TryStar":
+                todo += [c for c in ast.iter_child_nodes(s) if isinstance(c, ast.stmt)]
+                todo += [c for h in getattr(s, "handlers", []) for c in h.body]
+        return sorted(out, key=lambda f: f.lineno)
+
+    def _static_callee(self, call, func):
+        """The function a call in `func`'s body runs, read without a walk: by definition, or `self.m()`."""
+        target = self.defined(call.func) if isinstance(call.func, (ast.Name, ast.Attribute)) else None
+        if isinstance(target, ast.ClassDef):
+            target = self._method_of(target, "__init__")
+        if target is None and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+                and call.func.value.id == "self":
+            cls = _enclosing_class(func)
+            target = self._method_of(cls, call.func.attr) if cls is not None else None
+        return target
+
+    def _callees(self, func, seen=None):
+        """Functions `func` may run, transitively, read without a walk."""
+        seen = set() if seen is None else seen
+        for call in (n for n in ast.walk(func) if isinstance(n, ast.Call)):
+            for node in [call.func] + call.args:
+                target = self._static_callee(call, func) if node is call.func else (
+                    self.defined(node) if isinstance(node, (ast.Name, ast.Attribute)) else None)
+                if isinstance(target, (ast.FunctionDef, ast.AsyncFunctionDef)) and target not in seen \
+                        and len(seen) < 500:
+                    seen.add(target)
+                    self._callees(target, seen)
+        return seen
+
+    def _horovod_work(self, func, depth=0):
+        """(call text, line) of the first Horovod or hvdkit call other than a query (rank, size...), or
+        training call (an optimizer step, a fit), that `func` makes, itself or through the functions it
+        calls; None when it makes none."""
+        if func in self._work:
+            return self._work[func]
+        self._work[func] = None
+        found = None
+        for call in sorted((n for n in ast.walk(func) if isinstance(n, ast.Call)), key=lambda n: n.lineno):
+            a = self.api(call.func)
+            if a and a[1].split(".")[-1] not in QUERIES or _trains(self, call):
+                found = (f"{self.qual(call.func).split('.')[-1]}()", call.lineno)
+                break
+            target = self._static_callee(call, func) if depth < MAX_DEPTH else None
+            if isinstance(target, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    self._horovod_work(target, depth + 1) is not None:
+                found = (f"{ast.unparse(call.func)}()", call.lineno)
+                break
+        self._work[func] = found
+        return found
+
     # --- queries -------------------------------------------------------------------------------
+    def library_bases(self, node, seen=0):
+        """The dotted names of the library classes that the project's class `node` (a ClassDef, or a Name or
+        Attribute naming one) derives from, through the project's own classes."""
+        cls = node if isinstance(node, ast.ClassDef) else self.defined(node) if isinstance(
+            node, (ast.Name, ast.Attribute)) else None
+        if not isinstance(cls, ast.ClassDef) or seen > 5:
+            return set()
+        out = set()
+        for base in cls.bases:
+            b = self.defined(base) if isinstance(base, (ast.Name, ast.Attribute)) else None
+            local = isinstance(b, ast.ClassDef) and b is not cls
+            out |= self.library_bases(b, seen + 1) if local else {self.qual(base)}
+        return out - {""}
+
+    def trees(self):
+        """The script's tree, then those of the project's modules whose code ran (imported on the walk): what
+        a rule that scans the source (rather than the walk's events) should scan."""
+        return [self.tree] + [m.tree for m in self.imported]
+
+    def nodes(self):
+        """Every node of trees(), as ast.walk gives them."""
+        for tree in self.trees():
+            yield from ast.walk(tree)
+
     def calls(self, pred):
         return [e for e in self.events if pred(e)]
 
@@ -353,9 +872,15 @@ class Script:
                 and (not names or e.api[1] in names or e.api[1].split(".")[-1] in names)]
 
     def assignments_to(self, name):
-        """Assignment events whose target is `name` (a Name id or dotted attribute like 'args.lr')."""
-        if getattr(self, "_by_target", None) is None:  # indexed once: the rules ask thousands of times
-            self._by_target = {}
+        """Assignment events that bind `name`. Given a Name node (a read), by its reaching definitions: the
+        assignments Python's scoping says may have bound it there (a global read in a function: the
+        module's; a parameter: none, see Facts.frames_binding). Given a dotted string (`args.lr`) or an
+        Attribute node, by spelling over the whole walk: the documented fallback for attributes, whose
+        objects are not tracked; an Attribute node on `self` (`self.model` in a method) keeps only the
+        assignments made in methods of its class and of the project classes it derives from or that derive
+        from it (a Trainer's `self.model` is not an Evaluator's)."""
+        if self._by_target is None:  # indexed once: the rules ask thousands of times
+            self._by_target, self._by_node = {}, {}
             for e in self.assigns:
                 targets = e.node.targets if isinstance(e.node, ast.Assign) else [e.node.target]
                 for t in targets:
@@ -363,12 +888,99 @@ class Script:
                         key = _dotted(sub)
                         if key is not None:
                             self._by_target.setdefault(key, []).append(one)
+                        self._by_node.setdefault(sub, []).append(one)
+        if isinstance(name, ast.Name):
+            defs = self.reaching(name)
+            if defs is None or (not defs and name.id not in _BUILTINS):
+                return list(self._by_target.get(name.id, ()))  # not a read beniget knows: by spelling
+            return sorted((a for d in defs for a in self._by_node.get(d, ())), key=lambda a: a.order)
+        if isinstance(name, ast.AST):
+            found = list(self._by_target.get(_dotted(name), ()))
+            cls = self.self_class(name)
+            if cls is None:
+                return found
+            family = self._family(cls)
+            return [a for a in found if self.self_class(_target_of(a, _dotted(name))) in family]
         return list(self._by_target.get(name, ()))
 
+    _by_target = None
+
+    def self_class(self, node):
+        """The class of `self` in `self.x...` read or written in one of its methods (by the definition of
+        `self`: the method's first parameter); None for any other receiver."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or node is root:
+            return None
+        defs = self.reaching(root)
+        if isinstance(getattr(root, "ctx", None), ast.Store) or defs is None:
+            func = next((p for p in parents(root) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+            first = func.args.posonlyargs + func.args.args if func is not None else []
+            owner = func if first and first[0].arg == root.id else None
+        else:
+            args = [d for d in defs if isinstance(d, ast.arg)]
+            owner = owner_of_arg(args[0]) if len(args) == len(defs) == 1 else None
+            if owner is not None and (owner.args.posonlyargs + owner.args.args)[:1] != args:
+                owner = None
+        cls = getattr(owner, "parent", None)
+        return cls if isinstance(cls, ast.ClassDef) else None
+
+    def _family(self, cls):
+        """A class of the project with its project bases (transitively) and the read classes deriving from it."""
+        if cls not in self._families:
+            ups, todo = set(), [cls]
+            while todo and len(ups) < 50:
+                c = todo.pop()
+                if c in ups:
+                    continue
+                ups.add(c)
+                todo += [b for b in (self.defined(x) for x in c.bases if isinstance(x, (ast.Name, ast.Attribute)))
+                         if isinstance(b, ast.ClassDef)]
+            trees = [self.tree] + [m.tree for m in (self.project.modules.values() if self.project else ()) if m]
+            downs = {c for t in trees for c in ast.walk(t) if isinstance(c, ast.ClassDef) and c not in ups
+                     and any(self.defined(x) in ups for x in c.bases if isinstance(x, (ast.Name, ast.Attribute)))}
+            self._families[cls] = ups | downs
+        return self._families[cls]
+
     def line_text(self, line):
-        lines = self.source.splitlines()
-        text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-        return text.split("  #")[0].rstrip()  # an inline comment is not evidence
+        file = getattr(line, "file", None)
+        mod = self.main if file is None or self.project is None else next(
+            (m for m in self.project.modules.values() if m is not None and m.rel == file), self.main)
+        return mod.line_text(line)
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# Keras' training calls and the Model method each runs for every batch.
+KERAS_STEPS = {"fit": "train_step", "fit_generator": "train_step", "train_on_batch": "train_step",
+               "evaluate": "test_step", "test_on_batch": "test_step", "predict": "predict_step",
+               "predict_on_batch": "predict_step"}
+_BUILTINS = set(dir(builtins))
+# Horovod's queries: calling them is no Horovod work of a function (a logging helper asks for the rank).
+QUERIES = ("rank", "size", "local_rank", "local_size", "cross_rank", "cross_size", "is_initialized",
+           "mpi_threads_supported", "nccl_built", "gloo_enabled", "mpi_enabled")
+
+
+def training_call(script, e, scheduler=None):
+    """An optimizer step or a fit: the training. `scheduler(receiver)` says whether the receiver of a
+    `.step()` is an LR scheduler (Facts: by what made it); by default the spelling fallback below."""
+    return _trains(script, e.node, scheduler)
+
+
+def _trains(script, call, scheduler=None):
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr in OPTIMIZER_STEPS):
+        return False
+    return not (scheduler or (lambda r: spelled_scheduler(script, r)))(call.func.value)
+
+
+# The library calls that make LR schedulers (their `.step()` is no optimizer step): torch's lr_scheduler
+# module, transformers' get_*_schedule*, timm's create_scheduler, Keras' schedules, classes named ...LR.
+SCHEDULER_MAKERS = re.compile(r"lr_scheduler|schedul|LR$|LROnPlateau$", re.I)
+
+
+def spelled_scheduler(script, receiver):
+    """The documented spelling fallback for a receiver whose making is not seen: named like a scheduler."""
+    return "sched" in script.qual(receiver).lower()
 
 
 def _dotted(node):
@@ -395,6 +1007,13 @@ def loop_bindings(node):
     if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
         return node.generators
     return [node] if isinstance(node, (ast.For, ast.AsyncFor)) else []
+
+
+def _target_of(event, name):
+    """The target node of an assignment event spelled `name`."""
+    targets = event.node.targets if isinstance(event.node, ast.Assign) else [event.node.target]
+    return next((n for t in targets for n in ast.walk(t) if isinstance(n, ast.Attribute) and _dotted(n) == name),
+                targets[0])
 
 
 def _unpacked(target, event):

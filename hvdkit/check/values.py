@@ -4,17 +4,19 @@ The one evaluator the rules share, for guards and counts: `batch == 0` with `bat
 true on the first step; `nstep == 0` with `nstep = len(x) // bs` is never true; `step == 0` after
 `step += 1` is not true either; `hvd.rank() == 0` is true on rank 0 and false on rank 1; a flag set in
 `try: import horovod ...` keeps the try body's value (the script imports Horovod, so that path ran).
-Values are numbers/bools/strings, POS (a count known to be >= 1: len(), hvd.size(), a shape), RANK
-(differs between ranks, when no rank is given), or None (cannot tell).
+Values are numbers/bools/strings, NONE (the script's None), POS (a count known to be >= 1: len(), hvd.size(), a
+shape), RANK (differs between ranks, when no rank is given), or None (cannot tell).
 """
 import ast
 import operator
 from typing import NamedTuple, Optional
 
+from hvdkit.check import flags, mappings
 from hvdkit.check.names import LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES
-from hvdkit.check.script import in_handler
+from hvdkit.check.script import dotted, in_handler
 
 POS, RANK = "POS", "RANK"
+NONE = ("None",)  # Python's None as a known value (None itself means: cannot tell)
 _BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
         ast.Div: operator.truediv, ast.Mod: operator.mod}
 _CMP = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
@@ -29,9 +31,12 @@ def is_num(v):
 
 
 class Where(NamedTuple):
-    """The point of view of an evaluation: which rank (None: symbolic RANK) and whether on the first step."""
+    """The point of view of an evaluation: which rank (None: symbolic RANK), whether on the first step, and
+    whether an option the user may pass takes its declared default (False: unknown, as the source does not fix it;
+    a rule that judges the default run asks for True and names the options it leaves out: off_by_default())."""
     rank: Optional[int] = None
     first_step: bool = True
+    defaults: bool = False
 
 
 class Evaluator:
@@ -43,6 +48,8 @@ class Evaluator:
             return None
         ev = lambda n, f=frame: self.value(n, f, event, depth + 1)  # noqa: E731 - a local shorthand
         if isinstance(node, ast.Constant):
+            if node.value is None and not hasattr(node, "handler"):  # an except clause's guard stays unknown
+                return NONE
             return node.value if is_num(node.value) or isinstance(node.value, str) else None
         if isinstance(node, ast.Name):
             return self._name(node.id, frame, event, depth)
@@ -50,6 +57,13 @@ class Evaluator:
             return RANK if self.where.rank is None else self.where.rank
         if self.s.is_hvd_query(node, *SIZE_QUERIES):
             return POS
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
+                isinstance(node.slice.value, str):
+            return self._entry(node.value, node.slice.value, None, frame, event, depth)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
+                node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            default = node.args[1] if len(node.args) > 1 else ast.Constant(value=None)
+            return self._entry(node.func.value, node.args[0].value, default, frame, event, depth)
         if isinstance(node, ast.Call):
             q = self.s.qual(node.func)
             if q in ("len", "math.ceil", "int", "max") and node.args:
@@ -78,17 +92,65 @@ class Evaluator:
         return None
 
     def _attribute(self, node, frame, event, depth):
-        """`self.x` / `args.x` / `config.x`: the value of its last assignment in the script, if plain."""
-        from hvdkit.check.script import dotted
+        """`self.x` / `args.x` / `config.x`: the value of its last assignment in the script, if plain; an option
+        never assigned in the script: its declared default."""
         name = dotted(node)
         if not name:
             return None
-        plain = [a for a in self.s.assignments_to(name) if a.order < event.order and not in_handler(a)
+        every = self.s.assignments_to(name)
+        plain = [a for a in every if a.order < event.order and not in_handler(a)
                  and isinstance(a.node, (ast.Assign, ast.AnnAssign))]
         if len(plain) == 1:
             a = plain[0]
             return self.value(a.node.value, a.ctx.env, a, depth + 1)
-        return None
+        flag = None if every or not self.where.defaults else self.flag(node, frame, depth)
+        return self.value(flag.default, None, event, depth + 1) if flag is not None else None
+
+    def flag(self, node, frame, depth=0):
+        """The option `node` reads (`args.amp` of a parsed namespace, absl's `FLAGS.amp`), else None."""
+        return flags.namespace_attribute(self.s, node, lambda r: self._namespace(r, frame, depth + 1, set()) is True)
+
+    def _namespace(self, node, frame, depth, seen):
+        """`node` holds a parsed argparse namespace: parse_args()'s result, through names, parameters and the
+        script's functions that return it (True / False; None: a name already being followed)."""
+        if depth > 12 or node is None:
+            return False
+        if flags.parses(self.s, node) or self.s.qual(node) == "absl.flags.FLAGS":
+            return True
+        if isinstance(node, ast.Name) and frame is not None and node.id in frame.bindings:
+            b = frame.bindings[node.id]
+            return self._namespace(b.expr, b.frame, depth + 1, seen)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.s.funcs:
+            # `args = get_args()`, or `args = update(args)` returning the namespace it was given
+            func = self.s.funcs[node.func.id]
+            given = flags.returned_argument(func, node)
+            return flags.returns_namespace(self.s, func) or self._namespace(given, frame, depth + 1, seen)
+        name = dotted(node)
+        if not name:
+            return False
+        if name in seen:
+            return None
+        seen.add(name)
+        found = [self._namespace(a.node.value, a.ctx.env, depth + 1, seen) for a in self.s.assignments_to(name)
+                 if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
+        found = [x for x in found if x is not None]
+        return bool(found) and all(found)
+
+    def _entry(self, container, key, default, frame, event, depth):
+        """cfg["k"] / cfg.get("k", default) of a mapping the source writes out (a dict literal, dict(...), with
+        the writes into it): that entry's value; the default when the mapping is read and has no such key. A
+        configuration's entries are options the user edits: read only when defaults are asked for."""
+        if not self.where.defaults:
+            return None
+        while isinstance(container, ast.Name) and frame is not None and container.id in frame.bindings:
+            b = frame.bindings[container.id]
+            container, frame = b.expr, b.frame
+        got = mappings.lookup(_View(self.s), container, key)
+        if got is mappings.UNRESOLVED:
+            return None
+        if got is None:
+            return self.value(default, frame, event, depth + 1) if default is not None else None
+        return self.value(got, None, event, depth + 1)
 
     def _binop(self, op, a, b):
         if RANK in (a, b):
@@ -104,6 +166,8 @@ class Evaluator:
         return None
 
     def _compare(self, op, a, b):
+        if NONE in (a, b) and isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and None not in (a, b):
+            return (a == b) == isinstance(op, (ast.Is, ast.Eq))  # a rank, a count or a string is never None
         if RANK in (a, b):
             return RANK
         if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(a, str) and isinstance(b, str) and POS not in (a, b):
@@ -135,6 +199,9 @@ class Evaluator:
         if f is not None and name in f.bindings:
             b = f.bindings[name]
             return self.value(b.expr, b.frame, event, depth + 1)
+        click = flags.click_default(self.s, f.func, name) if f is not None and self.where.defaults else None
+        if click is not None:
+            return self.value(click.default, None, event, depth + 1)
         if name in self.s.ctx_names():
             return None
         for loop in reversed(event.ctx.loops):
@@ -186,6 +253,16 @@ class Evaluator:
         return value
 
 
+class _View:
+    """What mappings.py reads of a Facts, from the script alone: parameters are followed by the evaluator."""
+
+    def __init__(self, script):
+        self.s = script
+
+    def frames_binding(self, name):
+        return []
+
+
 def _func_of(event):
     return event.ctx.frames[-1].func if event.ctx.frames else None
 
@@ -207,11 +284,12 @@ class Runs(NamedTuple):
         return "unknown"
 
 
-def runs(script, event, skip=(), first_step=True, guards=None):
-    """Runs(rank0, rank1) for `event` under its guards (or `guards`), leaving out those in `skip`."""
+def runs(script, event, skip=(), first_step=True, guards=None, defaults=False):
+    """Runs(rank0, rank1) for `event` under its guards (or `guards`), leaving out those in `skip`; with
+    `defaults`, every option the user may pass at its declared default."""
     out = []
     for rank in (0, 1):
-        ev = Evaluator(script, Where(rank, first_step))
+        ev = Evaluator(script, Where(rank, first_step, defaults))
         status = True
         for g in (event.ctx.guards if guards is None else guards):
             if any(g.test is t and g.branch == b for t, b in skip):
@@ -224,6 +302,35 @@ def runs(script, event, skip=(), first_step=True, guards=None):
                 break
         out.append(status)
     return Runs(*out)
+
+
+def off_by_default(script, event, skip=()):
+    """The options whose declared defaults keep the event from running (`if args.amp:` with --amp off by
+    default): ["--amp"], or [] when the event runs by default or its guards do not turn on options. A guard
+    counts when its default value goes against the event and nothing else in the source decides it."""
+    with_defaults, without = Evaluator(script, Where(0, defaults=True)), Evaluator(script, Where(0))
+    out = []
+    for g in event.ctx.guards:
+        if any(g.test is t and g.branch == b for t, b in skip):
+            continue
+        if truthy(without.value(g.test, g.frame, event)) is None and \
+                truthy(with_defaults.value(g.test, g.frame, event)) is (not g.branch):
+            out += [o for o in _options(script, with_defaults, g) if o not in out]
+    return out
+
+
+def _options(script, ev, guard):
+    """The options a guard's test reads, as the user writes them: `--amp`, `config["amp"]`."""
+    out = []
+    for n in ast.walk(guard.test):
+        flag = ev.flag(n, guard.frame) if isinstance(n, ast.Attribute) else None
+        if flag is None and isinstance(n, ast.Name) and guard.frame is not None:
+            flag = flags.click_default(script, guard.frame.func, n.id)
+        if flag is not None:
+            out.append(flag.option)
+        elif isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str):
+            out.append(ast.unparse(n))
+    return out or [ast.unparse(guard.test)]
 
 
 def guard_status(script, event, skip=()):
@@ -239,4 +346,4 @@ def truthy(v):
     """True/False for a known value, RANK or None otherwise."""
     if v in (RANK, None):
         return v
-    return True if v == POS else bool(v)
+    return True if v == POS else False if v == NONE else bool(v)

@@ -3,6 +3,7 @@
     hvdkit check train.py                          # static pass: reads the script, imports nothing
     hvdkit check train.py --run -- --epochs 1      # and runs it on 2 ranks for 3 optimizer steps
     hvdkit check train.py --json
+    hvdkit check jobs/train.py --root .            # the project's root (default: found from the script up)
     hvdkit check train_hvd.py --against train.py -n 2 --steps 4 -- --epochs 1   # trains what train.py trains?
 
 Exit status 0 only when no step is missing or wrong (docs/check.md says what each verdict means) and, with
@@ -36,6 +37,8 @@ def _options(p):
                    "--against (default 4); at least 2")
     p.add_argument("--timeout", type=float, default=600, help="seconds allowed for each launch")
     p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.add_argument("--root", metavar="DIR", help="the project's root folder, whose modules the script imports "
+                   "(default: the nearest folder above it with .git, pyproject.toml, setup.py or setup.cfg)")
 
 
 def run(args):
@@ -55,7 +58,7 @@ def run(args):
         raise UsageError(f"--steps {args.steps}: observe at least 2 steps (the first one may hold the broadcast)")
     if args.against and not os.path.isfile(args.against):
         raise UsageError(f"--against {args.against}: no such file: give the sequential script HVD.py was converted from")
-    findings, notes, info = static.analyze(args.script)  # CheckInputError: main() prints its line
+    findings, notes, info = static.analyze(args.script, root=args.root)  # CheckInputError: main() prints it
     observed = None
     if args.observe:
         from hvdkit.check.run import dynamic

@@ -2,6 +2,8 @@
 
     hvdkit data keras-mnist            # Fashion-MNIST as Keras's cache file ~/.keras/datasets/mnist.npz
     hvdkit data keras-mnist --out DIR/mnist-0.npz --force
+    hvdkit data torch-mnist            # torchvision's files: ./data/MNIST/raw/ (stand-in), ./data/FashionMNIST/raw/
+    hvdkit data torch-mnist --root /scratch/me/data
 
 keras-mnist writes the four uint8 arrays (x_train 60000x28x28, y_train, x_test 10000x28x28, y_test) from
 Debian's dataset-fashion-mnist into $KERAS_HOME/datasets/mnist.npz (~/.keras/datasets/ without
@@ -13,9 +15,16 @@ the stand-in, tries to download MNIST and, with no internet, deletes the stand-i
 script reads the stand-in when launched with hvdkit's directory hvdkit/data/keras_standin first on
 PYTHONPATH (the command prints it): its sitecustomize lets Keras accept a file marked as the stand-in,
 and checks every other file's hash as before. Otherwise copy the real mnist.npz from a machine with internet.
+
+torch-mnist writes the four IDX files, uncompressed, under ROOT/MNIST/raw/ and ROOT/FashionMNIST/raw/
+(ROOT: --root, else $HVDKIT_DATA, else ./data as Horovod's and PyTorch's MNIST examples use), the names
+torchvision's datasets.MNIST and FashionMNIST check: `MNIST(ROOT, download=True)` then finds them and
+downloads nothing; no hook is needed. MNIST/raw/ holds Fashion-MNIST standing in for MNIST (the file
+hvdkit-standin.txt beside them says so); FashionMNIST/raw/ the real Fashion-MNIST. A relative root in a
+script is relative to the directory its ranks start in. Files there that are not an earlier stand-in are
+left alone unless --force. Staging is idempotent and atomic: ranks may all run it on a shared root.
 """
 import argparse
-
 
 
 def run_keras_mnist(args):
@@ -28,11 +37,24 @@ def run_keras_mnist(args):
     return 0
 
 
+def run_torch_mnist(args):
+    from hvdkit.data import torchvision_layout
+    root = torchvision_layout.resolve_root(args.root)
+    torchvision_layout.stage(root, force=args.force)  # a DataError is the one-line error main() prints
+    print(f"torchvision.datasets.MNIST({root!r}, download=True) now reads these and downloads nothing; a script "
+          "whose root is relative (Horovod's examples: ./data) resolves it in the directory its ranks start in")
+    return 0
+
+
 def register(sub):
-    p = sub.add_parser("data", help="provide data sets locally (Fashion-MNIST as Keras's MNIST cache file)",
+    p = sub.add_parser("data", help="provide data sets locally (Fashion-MNIST as Keras's or torchvision's MNIST files)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = p.add_subparsers(dest="data_command", metavar="ACTION", required=True)
     q = actions.add_parser("keras-mnist", help="write Fashion-MNIST as Keras's cache file datasets/mnist.npz")
     q.add_argument("--out", help="file to write (default: $KERAS_HOME or ~/.keras, then datasets/mnist.npz)")
     q.add_argument("--force", action="store_true", help="replace an existing file that is not an earlier stand-in")
     q.set_defaults(run=run_keras_mnist)
+    t = actions.add_parser("torch-mnist", help="stage Fashion-MNIST as torchvision's MNIST/raw and FashionMNIST/raw")
+    t.add_argument("--root", help="the root scripts pass to datasets.MNIST (default: $HVDKIT_DATA, else ./data)")
+    t.add_argument("--force", action="store_true", help="replace files there that are not an earlier stand-in")
+    t.set_defaults(run=run_torch_mnist)

@@ -147,7 +147,7 @@ class Report:
 
     def print(self):
         for r in self.rows:
-            line = f"  {r['status']:<4}  {r['check']:<22} {r['detail']}"
+            line = f"  {r['status']:<4}  {r['check']:<30} {r['detail']}"
             if r["fix"] and r["status"] != OK:
                 line += f"  -> fix: {r['fix']}"
             print(line.rstrip())
@@ -252,13 +252,27 @@ def check_hardware(report):
     report.add(OK, "GPUs", f"{len(gpus)}" + (f" ({gpus[0]})" if gpus else " (CPU training)"))
 
 
-def check_data(report):
+def check_data(report, root=None):
+    """Where hvdkit's loader finds each data set, and what torchvision's MNIST/FashionMNIST would find under
+    `root` (default $HVDKIT_DATA, else ./data): staged files, or a download that fails offline."""
     try:
-        from hvdkit.data import datasets
-    except ImportError:
+        from hvdkit.data import datasets, torchvision_layout
+    except ImportError:  # hvdkit.data needs numpy
         return
     for name, where in datasets.available().items():
-        report.add(OK if where else WARN, f"data: {name}", where or "not found", datasets.HOW_TO_GET.get(name, ""))
+        standin = where and (datasets.is_standin(where) or torchvision_layout.is_standin(where))
+        report.add(OK if where else WARN, f"data: {name}",
+                   (where + " (hvdkit's Fashion-MNIST stand-in, not MNIST)" if standin else where) or "not found",
+                   datasets.HOW_TO_GET.get(name, ""))
+    root = torchvision_layout.resolve_root(root)
+    stage = f"hvdkit data torch-mnist --root {root}"
+    for name, found in torchvision_layout.state(root).items():
+        where = torchvision_layout.folder(root, name)
+        detail = {"stand-in": f"{where}: Fashion-MNIST standing in for MNIST (hvdkit data torch-mnist), not MNIST",
+                  "files": f"{where}: the four IDX files"}.get(found, f"not staged in {where}: download=True "
+                                                                  "would try the internet")
+        fix = stage + (" (Fashion-MNIST stands in), or copy real MNIST: docs/install.md" if name == "mnist" else "")
+        report.add(OK if found else WARN, f"data: torchvision {torchvision_layout.CLASSES[name]}", detail, fix)
 
 
 def run(args):
@@ -269,7 +283,7 @@ def run(args):
     check_build(report, versions, python)
     check_mpi(report, python)
     check_hardware(report)
-    check_data(report)
+    check_data(report, args.data_root)
     if args.json:
         print(json.dumps({"checks": report.rows, "failed": len(report.failed)}, indent=2))
     else:
@@ -283,4 +297,6 @@ def register(sub):
     p = sub.add_parser("doctor", help="check versions, Horovod's build, MPI launch, hardware and data sets")
     p.add_argument("--python", help="interpreter to check (default: this one)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--data-root", help="root your scripts pass to torchvision's datasets.MNIST "
+                                       "(default: $HVDKIT_DATA, else ./data)")
     p.set_defaults(run=run)

@@ -3,10 +3,13 @@
     hvdkit scale -n 1,2,4,8 -- python examples/resnet34/train_hvd.py --image-size 64 --batch-size 8
 
 Each run is launched with hvdkit.scale.launch (the same command line and environment as the tests)
-and told where to write its run record by the environment variable HVDKIT_RECORD; with --strong also
-the global batch by HVDKIT_GLOBAL_BATCH_SIZE. Any program that writes the record (docs/scale.md) can
-be swept. Records and logs are staged and moved into --out only when every run succeeded, so a failed
-sweep leaves the previous results in place.
+and told where to write its run record by the environment variable HVDKIT_RECORD: a program that times
+its steps with hvdkit's Meter or hk.progress writes it with no line of its own (docs/scale.md), as does any
+program that writes the record. With --strong each run gets its share of the global batch on the
+command line (the program's --batch-size, rewritten; --batch-flag names another option) and in
+HVDKIT_GLOBAL_BATCH_SIZE. A program that writes no record (a plain Horovod script) is timed from outside:
+whole launches per second, said in one line. Records and logs are staged and moved into --out only when
+every run succeeded, so a failed sweep leaves the previous results in place.
 """
 import argparse
 import json
@@ -41,6 +44,9 @@ def register(subparsers):
                    help="strong scaling: keep the global batch fixed, instead of the per-rank batch (weak scaling)")
     p.add_argument("--global-batch-size", type=int, default=None,
                    help="with --strong: the global batch; default: the global batch of the smallest run")
+    p.add_argument("--batch-flag", default="--batch-size",
+                   help="with --strong: the program's per-rank batch option, set to global batch / ranks each run "
+                        "(another name: --batch-flag=--bs)")
     p.add_argument("--out", default=os.path.join("results", "scale"), help="directory for the table, CSV, plots")
     p.add_argument("--launcher-args", default="", help="extra launcher arguments, one string (e.g. '--bind-to none')")
     p.add_argument("--timeout", type=float, default=None, help="seconds allowed per run")
@@ -71,8 +77,12 @@ def _check(args):
         raise UsageError(f"unknown launcher {args.launcher!r}: use one of {', '.join(launch.LAUNCHERS)}")
     if args.global_batch_size is not None and not args.strong:
         raise UsageError("--global-batch-size is for strong scaling: add --strong, or drop it for weak scaling")
-    if args.global_batch_size is not None:
-        _check_divides(args.global_batch_size, counts)
+    batch = _batch_arg(command, args.batch_flag) if args.strong else None
+    args.global_batch = args.global_batch_size
+    if batch is not None and args.global_batch is None:
+        args.global_batch = batch * counts[0]  # the smallest run runs with the program's own batch
+    if args.global_batch is not None:
+        _check_divides(args.global_batch, counts)
     script = next((a for a in command[1:2] if a.endswith(".py")), None)
     if script and not os.path.isfile(script):
         raise UsageError(f"{script}: no such file (run from the directory the path is relative to)")
@@ -86,6 +96,29 @@ def _check(args):
     except ValueError as exc:
         raise UsageError(f"--launcher-args: {exc}") from None
     return command, counts, extra
+
+
+def _batch_arg(command, flag):
+    """The value of `flag N` or `flag=N` in the program's arguments (an integer >= 1), or None if absent."""
+    for i, arg in enumerate(command):
+        value = command[i + 1] if arg == flag and i + 1 < len(command) else \
+            arg.split("=", 1)[1] if arg.startswith(flag + "=") else None
+        if value is not None:
+            if not value.isdigit() or int(value) < 1:
+                raise UsageError(f"{flag} {value!r}: --strong needs the per-rank batch as a whole number >= 1")
+            return int(value)
+    return None
+
+
+def _with_batch(command, flag, batch):
+    """The command with its `flag` set to `batch` (per rank)."""
+    out = list(command)
+    for i, arg in enumerate(out):
+        if arg == flag:
+            out[i + 1] = str(batch)
+        elif arg.startswith(flag + "="):
+            out[i] = f"{flag}={batch}"
+    return out
 
 
 def others_running(samples=5, interval=0.1):
@@ -116,7 +149,8 @@ def _check_divides(global_batch, counts):
 
 
 def _launch(n, command, args, extra, stage, global_batch):
-    """Run at n ranks; returns (record, processes busy beforehand). Raises UsageError / SweepError (one line)."""
+    """Run at n ranks; returns (record or None if the program wrote none, seconds, processes busy beforehand).
+    Raises UsageError / SweepError (one line)."""
     path = os.path.join(stage, "records", f"ranks-{n}.json")
     log_path = os.path.join(stage, "logs", f"ranks-{n}.log")
     env = launch.child_env(n)
@@ -154,8 +188,8 @@ def _launch(n, command, args, extra, stage, global_batch):
         _check_slots(n, log_path)
         raise SweepError(f"the {n}-rank run failed (exit {code}): {_last_line(log_path)}; log: {log_path}")
     if not os.path.exists(path):
-        raise UsageError(f"the {n}-rank run wrote no run record: the program must write the JSON record "
-                         f"(docs/scale.md) to the path in ${run_record.ENV}; log: {log_path}")
+        print(f"ranks {n:>3}: {elapsed:.1f} s, no run record", flush=True)
+        return None, elapsed, busy
     try:
         rec = run_record.read(path)
     except run_record.RecordError as exc:
@@ -164,7 +198,26 @@ def _launch(n, command, args, extra, stage, global_batch):
         raise UsageError(f"the {n}-rank run's record says {rec['ranks']} ranks: the launcher did not start "
                          f"{n} ranks of one job (is the program built against this MPI?); log: {log_path}")
     print(f"ranks {n:>3}: {rec['total_rate']:.2f} {rec['unit']}/s total  ({elapsed:.0f} s)", flush=True)
-    return rec, busy
+    return rec, elapsed, busy
+
+
+def _wall_record(n, seconds, args, command, cores):
+    """A run record from outside, for a program that wrote none: whole launches per second.
+
+    The job's work is one run's per rank (weak scaling: n of them) or one run's in all (strong), so the
+    speed-up and the efficiency compare wall times; per-rank rates are the total split evenly (unknown).
+    """
+    total = (1.0 if args.strong else float(n)) / seconds
+    try:
+        batch = _batch_arg(command, args.batch_flag)
+    except UsageError:  # weak scaling: the batch is only shown, and this one is not a number
+        batch = None
+    fields = dict(wall_seconds=seconds, batch_size=batch, global_batch_size=batch * n if batch else None)
+    if args.launcher != "srun":  # a local launch: hvdkit knows where the ranks ran
+        threads = launch.child_env(n)["OMP_NUM_THREADS"]
+        fields.update(hosts=1, local_size=n, cpu_count=cores, oversubscribed=n > cores,
+                      threads_per_rank=int(threads) if threads.isdigit() else None)
+    return run_record.build(n, [total / n] * n, total, unit="runs", **fields)
 
 
 def _check_slots(n, log_path):
@@ -192,13 +245,16 @@ def _last_line(path):
 
 
 def _sweep(args, command, counts, extra, stage):
-    global_batch = args.global_batch_size if args.strong else None
-    records, busy = [], {}
+    global_batch = args.global_batch if args.strong else None
+    has_flag = args.strong and _batch_arg(command, args.batch_flag) is not None
+    records, seconds, busy = {}, {}, {}
     for n in counts:
         if args.strong and global_batch is not None:
             _check_divides(global_batch, [n])
-        rec, busy[n] = _launch(n, command, args, extra, stage, global_batch)
-        if args.strong:
+        argv = _with_batch(command, args.batch_flag, global_batch // n) if has_flag else command
+        records[n], seconds[n], busy[n] = _launch(n, argv, args, extra, stage, global_batch)
+        rec = records[n]
+        if args.strong and rec is not None:
             got = rec.get("global_batch_size")
             if got is None:
                 raise UsageError("strong scaling needs global_batch_size in the run records (docs/scale.md)")
@@ -206,9 +262,16 @@ def _sweep(args, command, counts, extra, stage):
                 global_batch = got
             elif got != global_batch:
                 raise UsageError(f"the {n}-rank run used global batch {got}, not {global_batch}: the program must "
-                                 f"read ${run_record.GLOBAL_BATCH_ENV} (train_hvd.py: --global-batch-size)")
-        records.append(rec)
-    return records, busy
+                                 f"take its per-rank batch from {args.batch_flag} or "
+                                 f"${run_record.GLOBAL_BATCH_ENV}")
+    missing = [n for n in counts if records[n] is None]
+    if missing and len(missing) < len(counts):
+        raise UsageError(f"the {missing[0]}-rank run wrote no run record, the "
+                         f"{next(n for n in counts if records[n])}-rank run did: sweep one program")
+    if missing and args.strong and not has_flag:
+        raise UsageError(f"strong scaling of a program that writes no run record needs its per-rank batch on "
+                         f"the command line: add {args.batch_flag} N (or name the option with --batch-flag)")
+    return records, seconds, busy
 
 
 def run(args):
@@ -222,10 +285,19 @@ def run(args):
     print(f"hvdkit scale: {mode} scaling over {','.join(map(str, counts))} ranks with {args.launcher} "
           f"({cores} cores here): {shlex.join(command)}", flush=True)
     try:
-        records, busy = _sweep(args, command, counts, extra, stage)
+        by_ranks, seconds, busy = _sweep(args, command, counts, extra, stage)
     except SweepError as exc:
         print(f"hvdkit scale: error: {exc}", file=sys.stderr)
         return 1
+    timed_outside = all(r is None for r in by_ranks.values())
+    if timed_outside:
+        command_n = {n: _with_batch(command, args.batch_flag, args.global_batch // n) if args.global_batch
+                     else command for n in counts}
+        for n in counts:
+            rec = _wall_record(n, seconds[n], args, command_n[n], cores)
+            by_ranks[n] = rec
+            run_record.write(os.path.join(stage, "records", f"ranks-{n}.json"), rec)
+    records = [by_ranks[n] for n in counts]
     units = {r["unit"] for r in records}
     if len(units) > 1:
         raise UsageError(f"the runs count different units ({', '.join(sorted(units))}): sweep one program")
@@ -237,15 +309,25 @@ def run(args):
     shutil.rmtree(stage, ignore_errors=True)
     # Relative to --out, so a results directory can be moved or committed whole.
     paths = {r["ranks"]: os.path.join("records", f"ranks-{r['ranks']}.json") for r in records}
-    write_outputs(args, command, records, paths, busy, mode, cores)
+    write_outputs(args, command, records, paths, busy, mode, cores, timed_outside)
     return 0
 
 
-def write_outputs(args, command, records, paths, busy, mode, cores):
+def outside_note(command):
+    """The one line that says what a sweep of a program without run records measured, and what it could not."""
+    program = next((a for a in command if a.endswith(".py")), command[0])
+    return (f"note: {os.path.basename(program)} wrote no run record (its steps do not run through hvdkit's Meter "
+            f"or hk.progress): rates are whole launches per second, start-up included; per-rank rates and step "
+            f"times cannot be measured there")
+
+
+def write_outputs(args, command, records, paths, busy, mode, cores, timed_outside=False):
     local = args.launcher != "srun"
     table_rows = scaling.rows(records, cores if local else None, paths, busy)
     unit = records[0]["unit"]
     text = scaling.table(table_rows, unit, cores if local else None)
+    if timed_outside:
+        text += "\n" + outside_note(command)
     _warn_mixed(records, mode)
     shared = [r["ranks"] for r in table_rows if (r["busy_before"] or 0) >= max(1, cores / 2)]
     header = f"{mode} scaling, {args.launcher}, {cores} cores: {shlex.join(command)}"

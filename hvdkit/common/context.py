@@ -33,7 +33,8 @@ def usable_cores():
 
 
 def threads_per_rank(local_size, threads=None, cores=None):
-    """Intra-op threads for one rank: the caller's choice, else the node's cores split among its ranks.
+    """Intra-op threads for one rank: the caller's choice, else $OMP_NUM_THREADS (yours, a job script's, or
+    what `hvdkit scale` gives each rank), else the node's cores split among its ranks.
 
     Oversubscribed ranks that each start one thread per core fight over the cores and crawl.
     """
@@ -41,6 +42,9 @@ def threads_per_rank(local_size, threads=None, cores=None):
         if int(threads) < 1:
             raise ValueError(f"threads must be >= 1, got {threads}")
         return int(threads)
+    omp = os.environ.get("OMP_NUM_THREADS", "").strip()
+    if omp.isdigit() and int(omp) >= 1:  # OpenMP's own "4,2" (nested levels) is left to OpenMP
+        return int(omp)
     cores = usable_cores() if cores is None else cores
     return max(1, cores // max(1, local_size))
 

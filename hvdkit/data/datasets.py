@@ -11,6 +11,7 @@ skipped, so a bad download does not go unnoticed):
 A place holds a data set as Keras's mnist.npz (MNIST only) or as the four IDX files, plain or gzip'd.
 
     write_keras_mnist()   # `hvdkit data keras-mnist`: Fashion-MNIST as Keras's cache file mnist.npz
+    (hvdkit.data.torchvision_layout stages it for torchvision: `hvdkit data torch-mnist`)
 """
 import io
 import os
@@ -27,9 +28,13 @@ __all__ = ["load", "available", "find", "write_keras_mnist", "DataError", "HOW_T
 NAMES = ("mnist", "fashion-mnist")
 TITLES = {"mnist": "MNIST", "fashion-mnist": "Fashion-MNIST"}
 HOW_TO_GET = {
-    "mnist": "on a machine with internet run `python -c \"import keras; keras.datasets.mnist.load_data()\"`, then "
-             "copy the ~/.keras/datasets/mnist.npz it writes to this machine's ~/.keras/datasets/ or $HVDKIT_DATA/; "
-             "or put the four MNIST IDX files in $HVDKIT_DATA/mnist/",
+    "mnist": "on a machine with internet, for Keras run "
+             "`python -c \"import keras; keras.datasets.mnist.load_data()\"` and copy the "
+             "~/.keras/datasets/mnist.npz it writes to this machine's ~/.keras/datasets/ or $HVDKIT_DATA/; "
+             "for torchvision run "
+             "`python -c \"from torchvision import datasets; datasets.MNIST('data', download=True)\"` and copy the "
+             "data/MNIST/ it writes over your scripts' data/MNIST/ (remove a stand-in's first) or to "
+             "$HVDKIT_DATA/MNIST/; or put the four MNIST IDX files in $HVDKIT_DATA/mnist/",
     "fashion-mnist": "apt-get install dataset-fashion-mnist (Debian/Ubuntu), or put the four IDX files from "
                      "github.com/zalandoresearch/fashion-mnist in $HVDKIT_DATA/fashion-mnist/",
 }
@@ -40,6 +45,8 @@ _SUBDIRS = {
 }
 _SYSTEM_DIRS = {"fashion-mnist": ("/usr/share/datasets/fashion-mnist",)}
 _NPZ = {"mnist": "mnist.npz"}
+# Beside the four IDX files in torchvision's MNIST/raw/ when they are `hvdkit data torch-mnist`'s stand-in.
+TORCH_STANDIN_MARK = "hvdkit-standin.txt"
 # The same four names for both data sets; Kaggle's copies spell them with a dot (train-images.idx3-ubyte).
 IDX_FILES = {
     "x_train": "train-images-idx3-ubyte",
@@ -143,6 +150,9 @@ def load(name, data_dir=None):
         if missing:
             raise DataError(f"{_where(kind, location)} has only part of {TITLES[name]}: "
                             f"{', '.join(missing)} missing. {HOW_TO_GET[name]}")
+        if os.path.isfile(os.path.join(_where(kind, location), TORCH_STANDIN_MARK)):
+            warnings.warn(f"{_where(kind, location)} is hvdkit's Fashion-MNIST stand-in (hvdkit data torch-mnist), "
+                          "not MNIST")
         arrays = {key: read_idx(path) for key, path in location.items()}
     return _validated(name, arrays, location)
 

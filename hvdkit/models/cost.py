@@ -10,6 +10,7 @@ import time
 
 import numpy as np
 
+from hvdkit.scale.job import current as current_job
 from hvdkit.scale.meter import clock
 
 MACS_224 = 3.6e9
@@ -30,10 +31,18 @@ def matmul_macs_per_s(n=512, repeats=3):
     return n ** 3 / best
 
 
-def time_note(image_size, batch, steps, cpu=True, ranks_per_node=1, threads=None):
-    """On a CPU with images of NOTE_FROM px or more: one line with the run's expected duration; else None."""
+def time_note(image_size, batch, steps, cpu=True, ranks_per_node=None, threads=None):
+    """On a CPU with images of NOTE_FROM px or more: one line with the run's expected duration; else None.
+
+    ranks_per_node and threads default to the Horovod job's (hk.init()), or to 1 rank in a sequential run.
+    """
     if not cpu or image_size < NOTE_FROM:
         return None
+    job = current_job()
+    if ranks_per_node is None:
+        ranks_per_node = job.ctx.local_size if job else 1
+    if threads is None and job:
+        threads = job.ctx.threads
     work = 3 * MACS_224 * (image_size / 224) ** 2 * batch * steps  # this rank's
     # Measured alone; the ranks of this node then share its cores (os.cpu_count: a rank bound to one
     # core sees only that one in its affinity).

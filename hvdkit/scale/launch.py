@@ -28,10 +28,7 @@ def child_env(n, base=None, threads=None):
     ranks than cores unless oversubscription is allowed. Ranks beyond the cores also need one
     intra-op thread each, or they fight over cores.
     """
-    env = dict(os.environ if base is None else base)
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    env = root_switches(dict(os.environ if base is None else base))
     cores = usable_cores()
     if n > cores:
         env.setdefault("OMPI_MCA_rmaps_base_oversubscribe", "1")
@@ -46,6 +43,14 @@ def child_env(n, base=None, threads=None):
     # Quiet OpenMPI's "no high-performance network" notices on laptops and CI containers.
     env.setdefault("OMPI_MCA_btl_base_warn_component_unused", "0")
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    return env
+
+
+def root_switches(env):
+    """`env` with OpenMPI's two switches that let root run it (as root only; yours win)."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
     return env
 
 
@@ -83,7 +88,7 @@ def command(n, argv, launcher="mpirun", extra=(), env_names=(), threads=None):
         raise LaunchError(f"{launcher} not found on PATH: {hint}")
     argv = list(argv)
     if launcher in ("mpirun", "mpiexec"):
-        openmpi = _is_openmpi(exe)
+        openmpi = is_openmpi(exe)
         exports = []
         # OpenMPI forwards only the variables named with -x to other nodes; MPICH's and Cray PALS's
         # mpiexec (Polaris) forward the whole environment and do not know -x.
@@ -101,6 +106,6 @@ def command(n, argv, launcher="mpirun", extra=(), env_names=(), threads=None):
     return [exe, "-n", str(n), *extra, *argv]
 
 
-def _is_openmpi(exe):
+def is_openmpi(exe):
     real = os.path.realpath(exe)
     return "openmpi" in real or "orterun" in real or os.path.exists(os.path.join(os.path.dirname(real), "ompi_info"))

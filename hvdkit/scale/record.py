@@ -11,12 +11,14 @@ A record is one JSON object written by rank 0 (format documented in docs/scale.m
 
 `hvdkit scale` tells each run where to write through the environment variable HVDKIT_RECORD (and, for
 strong scaling, the global batch through HVDKIT_GLOBAL_BATCH_SIZE): any program that writes this record
-there can be swept.
+there can be swept. hvdkit's meters (hvdkit.scale.meter: the examples' Meter, hk.progress) write it.
 """
 import json
 import math
 import os
+import platform
 import statistics
+import sys
 import time
 
 from hvdkit.common import files
@@ -102,6 +104,17 @@ def read(path):
     except (OSError, ValueError) as exc:
         raise RecordError(f"cannot read run record {path}: {exc}") from None
     return validate(record, where=str(path))
+
+
+def versions():
+    """Python's, hvdkit's and NumPy's versions, and those of the frameworks and Horovod this process imported."""
+    import hvdkit
+    out = {"python": platform.python_version(), "hvdkit": hvdkit.__version__}
+    for name in ("numpy", "torch", "tensorflow", "keras", "horovod"):
+        version = getattr(sys.modules.get(name), "__version__", None)
+        if version:
+            out[name] = version
+    return out
 
 
 def default_path():

@@ -37,13 +37,16 @@ def rows(records, cores=None, paths=None, busy=None):
         over = r.get("oversubscribed")
         if over is None:
             over = cores is not None and r["ranks"] > cores
+        per_rank = "wall_seconds" not in r  # a launch timed from outside has no per-rank rates
+        slow, fast = (r["slowest_rank"], r["fastest_rank"]) if per_rank else ({"rank": None, "rate": None},) * 2
         out.append({
             "ranks": r["ranks"], "threads_per_rank": r.get("threads_per_rank"),
-            "total_rate": r["total_rate"], "rate_mean": r.get("rate_mean"), "rate_std": r.get("rate_std"),
+            "total_rate": r["total_rate"], "rate_mean": r.get("rate_mean") if per_rank else None,
+            "rate_std": r.get("rate_std") if per_rank else None,
             "speedup": speedup, "ideal_speedup": ideal, "ideal_basis": "cores" if by_cores else "ranks",
             "cores_used": used[i], "efficiency": speedup / ideal,
-            "slowest_rank": r["slowest_rank"]["rank"], "slowest_rate": r["slowest_rank"]["rate"],
-            "fastest_rank": r["fastest_rank"]["rank"], "fastest_rate": r["fastest_rank"]["rate"],
+            "slowest_rank": slow["rank"], "slowest_rate": slow["rate"],
+            "fastest_rank": fast["rank"], "fastest_rate": fast["rate"],
             "oversubscribed": bool(over), "batch_size": r.get("batch_size"),
             "global_batch_size": r.get("global_batch_size"), "busy_before": (busy or {}).get(r["ranks"]),
             "load_average": r.get("load_average"),
@@ -78,6 +81,10 @@ def _f(x, fmt):
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, fmt)
 
 
+def _rank_rate(row, which):
+    return "-" if row[f"{which}_rank"] is None else f"{row[f'{which}_rank']}: {row[f'{which}_rate']:.2f}"
+
+
 def table(rows_, unit="images", cores=None):
     """The table as text, with a footnote when some rows are oversubscribed."""
     u = {"images": "img"}.get(unit, unit)
@@ -88,9 +95,9 @@ def table(rows_, unit="images", cores=None):
         eff = f"{100 * r['efficiency']:.0f}%"
         lines.append((
             str(r["ranks"]), _f(r["threads_per_rank"], "d"), _f(r["total_rate"], ".2f"),
-            f"{_f(r['rate_mean'], '.2f')} ± {_f(r['rate_std'], '.2f')}",
+            f"{_f(r['rate_mean'], '.2f')} ± {_f(r['rate_std'], '.2f')}" if r["rate_mean"] is not None else "-",
             f"{r['speedup']:.2f}x", f"{r['ideal_speedup']:.2f}x", f"({eff})" if r["oversubscribed"] else eff,
-            f"{r['slowest_rank']}: {r['slowest_rate']:.2f}", f"{r['fastest_rank']}: {r['fastest_rate']:.2f}",
+            _rank_rate(r, "slowest"), _rank_rate(r, "fastest"),
             "oversubscribed" if r["oversubscribed"] else ""))
     widths = [max(len(row[i]) for row in [head] + lines) for i in range(len(head))]
 

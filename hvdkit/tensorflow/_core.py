@@ -18,6 +18,8 @@ from hvdkit.common import metrics as _metrics
 from hvdkit.common import schedule as _schedule
 from hvdkit.common.context import Context, cpu_horovod_defaults, threads_per_rank
 from hvdkit.common.options import horovod_args
+from hvdkit.scale import job as _job
+from hvdkit.scale import meter as _meter
 from hvdkit.tensorflow._consistency import check_consistent
 
 
@@ -60,7 +62,9 @@ def init(seed=None, threads=None, fail_fast=True):
         # broadcast_state. TF's global seed stays equal, so tf.data shuffles follow (seed, epoch) alone.
         keras.utils.set_random_seed(int(seed) + hvd.rank())
         tf.random.set_seed(int(seed))
-    return Context(hvd.rank(), hvd.size(), local_rank, local_size, device, n_threads)
+    ctx = Context(hvd.rank(), hvd.size(), local_rank, local_size, device, n_threads)
+    _job.attach(ctx, hvd, "tensorflow")  # what hvdkit's tools measure from outside (hvdkit.scale.job)
+    return ctx
 
 
 def scale_lr(base_lr, rule="linear"):
@@ -239,6 +243,6 @@ def print0(*args, **kwargs):
     _log.print0(hvd.rank(), *args, **kwargs)
 
 
-def progress(iterable=None, **kwargs):
-    """A tqdm progress bar on rank 0; the plain iterable on the other ranks."""
-    return _log.progress0(hvd.rank(), iterable, **kwargs)
+def progress(iterable=None, batch_size=None, **kwargs):
+    """A tqdm bar on rank 0 and, around an iterable, hvdkit's step meter (hvdkit.scale.meter.metered_bar)."""
+    return _meter.metered_bar(hvd.rank(), iterable, batch_size, **kwargs)

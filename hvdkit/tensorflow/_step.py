@@ -16,6 +16,7 @@ import horovod.tensorflow as hvd
 
 from hvdkit.common.fastest import Trial
 from hvdkit.common.options import horovod_args
+from hvdkit.scale import job as _job
 from hvdkit.tensorflow._core import allreduce_gradients, divided_seed
 
 WAYS = (True, False)  # jit_compile of the forward and backward pass, XLA's first
@@ -98,6 +99,8 @@ class TrainStep:
         self._trial.record(time.perf_counter() - start)
         if self._trial.next() is None:
             self.choice = self._trial.decide(_agree)
+            if _job.current():  # for the meter's report and run record
+                _job.current().notes["forward and backward pass"] = self.report()
         return loss
 
     def report(self):

@@ -79,7 +79,8 @@ def summary_text(d):
         out.append(f"cycles: {cy['count']} CYCLE_START marks, {cy['busy']} cycles started a collective; cycle ms "
                    f"mean {ms(cy['mean_us'])}  p50 {ms(cy['p50_us'])}  p95 {ms(cy['p95_us'])}  max {ms(cy['max_us'])}")
     else:
-        out.append("cycles: no CYCLE_START marks (record with mark_cycles=True or HOROVOD_TIMELINE_MARK_CYCLES=1)")
+        out.append("cycles: no CYCLE_START marks (record with `hvdkit timeline capture --mark-cycles`, "
+                   "mark_cycles=True or HOROVOD_TIMELINE_MARK_CYCLES=1)")
     if t["dropped_tail_chars"] or d["open_at_end"] or d["unmatched_ends"] or d["abandoned"]:
         out.append(f"cut-off trace: ignored an incomplete last record of {t['dropped_tail_chars']} characters; "
                    f"{d['open_at_end']} intervals still open at the end; {d['unmatched_ends']} end events without a "

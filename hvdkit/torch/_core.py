@@ -11,6 +11,8 @@ from hvdkit.common import metrics as _metrics
 from hvdkit.common import schedule as _schedule
 from hvdkit.common.context import Context, cpu_horovod_defaults, threads_per_rank
 from hvdkit.common.options import horovod_args
+from hvdkit.scale import job as _job
+from hvdkit.scale import meter as _meter
 from hvdkit.torch._consistency import check_consistent
 
 
@@ -40,7 +42,9 @@ def init(seed=None, threads=None, fail_fast=True):
     if seed is not None:
         # Distinct per-rank streams (dropout, augmentation); weights still start equal via broadcast_state.
         torch.manual_seed(int(seed) + hvd.rank())
-    return Context(hvd.rank(), hvd.size(), local_rank, local_size, device, n_threads)
+    ctx = Context(hvd.rank(), hvd.size(), local_rank, local_size, device, n_threads)
+    _job.attach(ctx, hvd, "torch")  # what hvdkit's tools measure from outside (hvdkit.scale.job)
+    return ctx
 
 
 def scale_lr(base_lr, rule="linear"):
@@ -190,6 +194,6 @@ def print0(*args, **kwargs):
     _log.print0(hvd.rank(), *args, **kwargs)
 
 
-def progress(iterable=None, **kwargs):
-    """A tqdm progress bar on rank 0; the plain iterable on the other ranks."""
-    return _log.progress0(hvd.rank(), iterable, **kwargs)
+def progress(iterable=None, batch_size=None, **kwargs):
+    """A tqdm bar on rank 0 and, around an iterable, hvdkit's step meter (hvdkit.scale.meter.metered_bar)."""
+    return _meter.metered_bar(hvd.rank(), iterable, batch_size, **kwargs)

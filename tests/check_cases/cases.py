@@ -5,7 +5,7 @@ is one of the trainers beside this file with the explicit edits below (each `old
     CASES: [Case(name, step, trainer, broken edits, correct-twin edits)]
 """
 import os
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TORCH, TF, KERAS, CLASSES = "torch_trainer.py", "tf_trainer.py", "keras_trainer.py", "class_trainer.py"
@@ -13,10 +13,11 @@ TORCH, TF, KERAS, CLASSES = "torch_trainer.py", "tf_trainer.py", "keras_trainer.
 
 class Case(NamedTuple):
     name: str
-    step: int
+    step: Optional[int]  # the step the broken script gets wrong; None: it only crashes
     trainer: str
     broken: list
     correct: list
+    crash: Optional[str] = None  # the error the broken script certainly raises (the static crash finding)
 
 
 # --- pieces of the trainers that cases edit ----------------------------------------------------------
@@ -144,7 +145,7 @@ CASES = [
          [(F_SHARD, "    data = data.shuffle(256).repeat().batch(BATCH)\n"),
           ("        for x, y in data:\n", "        for x, y in data.take(4000 // hvd.size()):\n")]),
     Case("sampler_and_shuffle_true", 3, TORCH,
-         [("sampler=train_sampler)", "sampler=train_sampler, shuffle=True)")], []),
+         [("sampler=train_sampler)", "sampler=train_sampler, shuffle=True)")], [], crash="ValueError"),
     # --- metrics -----------------------------------------------------------------------------------------
     Case("mean_of_per_rank_means", 8, TORCH,
          [(T_SUMS, ""), (T_PRINT, '            print(f"epoch {epoch} mse {total / seen:.5f}")\n')],
@@ -231,7 +232,8 @@ CASES = [
           (T_BCAST, T_BCAST + "    hvd.broadcast_parameters(critic.state_dict(), root_rank=0)\n")]),
     Case("misspelled_wrapper_keyword", 5, TF,
          [(F_TAPE, "            tape = hvd.DistributedGradientTape(tape, compresion=hvd.Compression.fp16)\n")],
-         [(F_TAPE, "            tape = hvd.DistributedGradientTape(tape, compression=hvd.Compression.fp16)\n")]),
+         [(F_TAPE, "            tape = hvd.DistributedGradientTape(tape, compression=hvd.Compression.fp16)\n")],
+         crash="TypeError"),
     Case("gradient_taken_before_wrapping", 5, TF, [(F_TAPE, ""), (F_GRADS, F_GRADS + F_TAPE)], []),
     Case("second_optimizer_left_unwrapped", 5, TORCH,
          [(T_WRAP, T_WRAP + _CRITIC), (T_STEP, T_STEP + _CRITIC_STEP),
@@ -255,14 +257,15 @@ CASES = [
     Case("trainer_methods_called_through_an_instance", 6, CLASSES,
          [("    def fit(self, loader, sampler, epochs, folder):\n        self.prepare()\n",
            "    def fit(self, loader, sampler, epochs, folder):\n")], []),
-    # --- crashes -----------------------------------------------------------------------------------------
-    Case("name_never_defined", 7, TORCH, [('os.path.join(opts.out, f"net', 'os.path.join(out_dir, f"net')], []),
-    Case("argument_never_declared", 5, TORCH,
+    # --- crashes: a finding of their own; the step whose code crashes keeps its verdict (issue 39) ---------
+    Case("name_never_defined", None, TORCH, [('os.path.join(opts.out, f"net', 'os.path.join(out_dir, f"net')], [],
+         crash="NameError"),
+    Case("argument_never_declared", None, TORCH,
          [("named_parameters=net.named_parameters())", "named_parameters=net.named_parameters(),\n"
            "                               compression=hvd.Compression.fp16 if opts.fp16 else hvd.Compression.none)")],
          [("named_parameters=net.named_parameters())", "named_parameters=net.named_parameters(),\n"
            "                               compression=hvd.Compression.fp16 if opts.fp16 else hvd.Compression.none)"),
-          (T_ARGS, T_ARGS + '    cli.add_argument("--fp16", action="store_true")\n')]),
+          (T_ARGS, T_ARGS + '    cli.add_argument("--fp16", action="store_true")\n')], crash="AttributeError"),
 ]
 
 

@@ -7,7 +7,8 @@ from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 def judge(f):
     inits = [e for e in f.s.api_calls("init") if e.api[1] == "init" and e.ctx.reached]
     if not inits:
-        return Finding(MISSING, "no hvd.init() call", fix="call hvd.init() first, before any other Horovod call")
+        return f.unread_finding("hvd.init()", f.hands_horovod) or Finding(
+            MISSING, "no hvd.init() call", fix="call hvd.init() first, before any other Horovod call")
     first = inits[0]
     early = [e for e in f.s.api_calls(*names.NEEDS_INIT) if e.order < first.order and e.ctx.reached
              and e.api[1].split(".")[-1] in names.NEEDS_INIT]

@@ -2,7 +2,7 @@
 import ast
 import re
 
-from hvdkit.check import names
+from hvdkit.check import names, values
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 from hvdkit.check.script import dotted
 
@@ -23,7 +23,7 @@ def judge(f):
         if attr in names.THREAD_CALLS or _thread_env(e):
             good.append((e.line, "CPU threads set per rank"))
         elif attr in names.GPU_CALLS and (e.node.args or attr != "cuda"):
-            _judge_device(f, e.node, e.line, good, bad)
+            _judge_device(f, e.node, e, good, bad)
         elif attr in ("device", "to") and f.mentions(e.node, _local(f)):
             good.append((e.line, "GPU chosen by local rank"))  # torch.device("cuda", hvd.local_rank())
     for a in f.s.assigns:
@@ -34,14 +34,15 @@ def judge(f):
             value = a.node.value.value if isinstance(a.node.value, ast.Constant) else None
             if env and _hides_all_gpus(a.node.value):
                 good.append((a.node.lineno, "GPUs hidden: CPU run"))
-            elif isinstance(value, str) and "," in value:
+            elif isinstance(value, str) and "," in value or _joined(a.node.value):
                 continue  # a set of GPUs made visible to the job; the rank's pick among them comes elsewhere
             else:
-                _judge_device(f, a.node.value, a.node.lineno, good, bad)
+                _judge_device(f, a.node.value, a, good, bad)
     # With CUDA_VISIBLE_DEVICES (or visible_device_list) set from the local rank, 'cuda:0' is this rank's GPU.
     env_pinned = any(w == "GPU chosen by local rank" and "CUDA_VISIBLE_DEVICES" in f.text(line)
                      or "visible_device_list" in f.text(line) for line, w in good)
     bad += _all_gpus_per_rank(f) + _placed_before_pinning(f, good) + ([] if env_pinned else _hard_coded_gpu(f))
+    bad = _default_run(f, bad)
     if not bad and not good and _cpu_only(f):
         return Finding(OK, "CPU-only script: no GPU to pin (threads per rank are not set: see the notes)")
     if not bad and not good and _torch_without_gpu(f):
@@ -102,15 +103,40 @@ def _hides_all_gpus(node):
         isinstance(kind, ast.Constant) and str(kind.value).upper() == "GPU"
 
 
-def _judge_device(f, node, line, good, bad):
+def _judge_device(f, node, e, good, bad):
+    line = node.lineno
     if _hides_all_gpus(node):
         good.append((line, "GPUs hidden: CPU run"))
     elif f.mentions(node, _local(f)):
         good.append((line, "GPU chosen by local rank"))
     elif f.mentions(node, _global(f)):
-        bad.append((line, f"GPU chosen by the global rank (line {line}): on 2+ nodes rank 4 asks for GPU 4"))
+        bad.append((line, f"GPU chosen by the global rank (line {line}): on 2+ nodes rank 4 asks for GPU 4", e))
     else:
-        bad.append((line, f"every rank takes the same GPU (line {line}: {f.text(line)})"))
+        bad.append((line, f"every rank takes the same GPU (line {line}: {f.text(line)})", e))
+
+
+def _default_run(f, bad):
+    """The faults of the run with every option at its declared default. A device chosen by hand behind an
+    option that is off by default (`if args.gpu is not None: set_device(args.gpu)`, `if args.dp:
+    DataParallel(model)`) is another launch layout the user picks (one rank per node driving its GPUs, a GPU
+    given per rank): a note naming the option, not the conversion's fault."""
+    kept = []
+    for line, why, e in bad:
+        skip = f.path_guards(e)
+        options = values.off_by_default(f.s, e, skip) if values.runs(
+            f.s, e, skip, defaults=True).kind == "never" else []
+        if options:
+            f.notes.append(f"line {line}: with {', '.join(options)} (off by default): {why}; right only when each "
+                           "rank is launched with its own GPUs (one rank per node, or a GPU given per rank)")
+        else:
+            kept.append((line, why))
+    return kept
+
+
+def _joined(node):
+    """`",".join(ids)`: a list of GPUs made visible, not one GPU."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" and \
+        isinstance(node.func.value, ast.Constant) and node.func.value.value == ","
 
 
 
@@ -118,8 +144,9 @@ def _judge_device(f, node, line, good, bad):
 def _all_gpus_per_rank(f):
     """torch.nn.DataParallel in a Horovod job: every rank drives all the node's GPUs."""
     return [(e.line, f"line {e.line} wraps the model in DataParallel: each rank spreads over every GPU of the node, "
-             "on top of the GPU its local rank pinned") for e in f.s.events
-            if f.s.qual(e.node.func).split(".")[-1] == "DataParallel" and e.ctx.reached]
+             "on top of the GPU its local rank pinned", e) for e in f.s.events
+            if f.s.qual(e.node.func).startswith("torch.") and f.s.qual(e.node.func).split(".")[-1] == "DataParallel"
+            and e.ctx.reached]
 
 
 def _cuda_without_index(f, node):
@@ -142,7 +169,7 @@ def _placed_before_pinning(f, good):
         if attr == "cuda" and not e.node.args or \
                 attr == "to" and e.node.args and _cuda_without_index(f, e.node.args[0]):
             return [(e.line, f"line {e.line} puts model or data on 'cuda' before set_device(local rank) at line "
-                     f"{pins[0].line}: on every rank that is GPU 0")]
+                     f"{pins[0].line}: on every rank that is GPU 0", e)]
     return []
 
 
@@ -153,22 +180,83 @@ def _thread_env(e):
 
 
 def _hard_coded_gpu(f):
-    """.to('cuda:1') / .cuda(0) / torch.device('cuda:0'): the same GPU on every rank, whatever was pinned."""
+    """A GPU index every rank shares, whatever was pinned: .to('cuda:1'), .cuda(0), torch.device('cuda:0'),
+    'cuda:' joined with a value of a configuration or an option (`'cuda:' + str(cfg['gpu_id'])`,
+    f"cuda:{args.gpu}", torch.device("cuda", args.gpu)), or an option given to torch.device alone (its
+    default None raises TypeError there). `torch.cuda.current_device()` is the pinned GPU; an index from a
+    call the source does not show is no evidence."""
     out = []
     for e in f.s.events:
         attr = getattr(e.node.func, "attr", "")
         if not e.ctx.reached or attr not in ("to", "cuda", "device") or not e.node.args:
             continue
-        arg = e.node.args[0]
-        if f.mentions(arg, _local(f)):
+        arg = e.node.args[0] if attr != "device" or len(e.node.args) == 1 else e.node
+        if f.mentions(arg, _local(f)) or f.mentions(arg, _current_device):
             continue
-        fixed = f.mentions(arg, lambda n: isinstance(n, ast.Constant) and isinstance(n.value, str)
-                           and re.fullmatch(r"cuda:\d+", n.value) is not None)
-        if attr == "cuda" and isinstance(arg, ast.Constant) and isinstance(arg.value, int):
-            fixed = True
-        if fixed:
-            out.append((e.line, f"line {e.line} uses a fixed GPU ({f.text(e.line)}): every rank on that one GPU"))
+        if f.mentions(arg, lambda n: _names_an_index(f, n)) or \
+                attr == "cuda" and isinstance(arg, ast.Constant) and isinstance(arg.value, int):
+            why = "the global rank: on 2+ nodes rank 4 asks for GPU 4" if f.mentions(arg, _global(f)) else \
+                "every rank on that one GPU"
+            out.append((e.line, f"line {e.line} uses a fixed GPU ({f.text(e.line)}): {why}", e))
+        elif f.s.qual(e.node.func) == "torch.device" and len(e.node.args) == 1:
+            option = next((fl for n in ast.walk(arg) for fl in [f.ev.flag(n, e.ctx.env)] if fl is not None), None)
+            if option is not None and isinstance(option.default, ast.Constant) and option.default.value is None:
+                out.append((e.line, f"line {e.line} gives torch.device the option {option.option} ({f.text(e.line)}):"
+                            " at its default None that raises TypeError, and set, every rank takes that one GPU", e))
     return out
+
+
+def _names_an_index(f, n):
+    """A device string or call that names a GPU index every rank computes alike: 'cuda:1', or 'cuda:' + x,
+    'cuda:%d' % x, f'cuda:{x}', 'cuda:{}'.format(x), torch.device('cuda', x) with x shared (see _shared)."""
+    def cuda_text(c, pattern):
+        return isinstance(c, ast.Constant) and isinstance(c.value, str) and re.fullmatch(pattern, c.value) is not None
+    if cuda_text(n, r"cuda:\d+"):
+        return True
+    index = None
+    if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add) and cuda_text(n.left, r"cuda:"):
+        index = [n.right]
+    elif isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) and cuda_text(n.left, r"cuda:%\w"):
+        index = [n.right]
+    elif isinstance(n, ast.JoinedStr) and n.values and cuda_text(n.values[0], r"cuda:"):
+        index = [v.value for v in n.values if isinstance(v, ast.FormattedValue)]
+    elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "format" and \
+            cuda_text(n.func.value, r"cuda:\{\w*\}"):
+        index = n.args
+    elif isinstance(n, ast.Call) and f.s.qual(n.func) == "torch.device" and len(n.args) == 2 and \
+            cuda_text(n.args[0], r"cuda"):
+        index = n.args[1:]
+    return bool(index) and all(_shared(f, i) for i in index)
+
+
+def _shared(f, node, depth=0):
+    """Every rank computes the same value (or the global rank, which the caller names): constants, options,
+    configuration entries (`cfg["gpu_id"]`: the same file on every rank), and names assigned only those. A
+    value from a call the source does not show is not known to be shared: no verdict rests on it."""
+    if depth > 12:
+        return False
+    down = lambda x: _shared(f, x, depth + 1)  # noqa: E731 - a local shorthand
+    if isinstance(node, ast.Constant) or f.is_rank(node):
+        return True
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+    if isinstance(node, ast.Attribute) and f.ev.flag(node, None) is not None:
+        return True
+    if isinstance(node, ast.Call):
+        return f.s.qual(node.func) in ("str", "int") and all(down(a) for a in node.args)
+    if isinstance(node, ast.BinOp):
+        return down(node.left) and down(node.right)
+    name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if name is None:
+        return False
+    assigned = [a.node.value for a in f.s.assignments_to(node) if a.node.value is not None]
+    assigned += f.frames_binding(node) if isinstance(node, ast.Name) else []
+    return bool(assigned) and all(down(v) for v in assigned)
+
+
+def _current_device(n):
+    """torch.cuda.current_device(): the GPU set_device chose on this rank."""
+    return isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "current_device"
 
 
 def _cpu_only(f):

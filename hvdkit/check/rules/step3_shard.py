@@ -2,19 +2,23 @@
 import ast
 import re
 
-from hvdkit.check import names
+from hvdkit.check import names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.script import assigned_name, dotted, parents, result_discarded
+from hvdkit.check.script import Event, assigned_name, dotted, parents, result_discarded
+from hvdkit.check.rules.data_flow import flows, over_data, random_maker
+from hvdkit.check.sources import derived, sources
 
 
 class Shares:
-    """What the ranks read: partitions found (events or nodes with a .line), shards made and not used,
-    splits not given size and rank, step counts divided by hvd.size(), partitions of evaluation data, and
-    shard() calls given the rank as the number of shards and the size as the index."""
+    """What the ranks read: partitions found on the default run (events or nodes with a .line), shards made and
+    not used, splits not given size and rank, step counts divided by hvd.size(), partitions of evaluation data,
+    shard() calls given the rank as the number of shards and the size as the index, partitions indexed by the
+    local rank, and partitions made only with options that are off by default ([(part, [option])])."""
 
-    def __init__(self, parts, discarded, bad_args, divided, eval_parts, swapped=()):
+    def __init__(self, parts, discarded, bad_args, divided, eval_parts, swapped=(), local=(), optional=()):
         self.parts, self.discarded, self.bad_args = parts, discarded, bad_args
         self.divided, self.eval_parts, self.swapped = divided, eval_parts, list(swapped)
+        self.local, self.optional = list(local), list(optional)
 
     @property
     def train_partitioned(self):
@@ -30,7 +34,7 @@ def shares(f):
 
 def _find_shares(f):
     s = f.s
-    parts, discarded, bad_args, eval_parts, swapped = [], [], [], [], []
+    parts, discarded, bad_args, eval_parts, swapped, local = [], [], [], [], [], []
     for e in s.events:
         q = s.qual(e.node.func)
         name = q.split(".")[-1]
@@ -40,6 +44,8 @@ def _find_shares(f):
                 eval_parts.append(e)
             elif name == "shard" and not is_api and _swapped(f, e):
                 swapped.append(e)
+            elif not is_api and f.mentions(e.node, f.is_local_rank) and not f.mentions(e.node, f.is_rank):
+                local.append(e)
             elif not is_api and not (f.mentions(e.node, f.is_size) and f.mentions(e.node, f.is_rank)):
                 bad_args.append(e)
             elif result_discarded(e.node) or (name in names.SAMPLERS and not _sampler_used(f, e)):
@@ -49,15 +55,19 @@ def _find_shares(f):
         elif _loader_given_rank(f, e) or _per_rank_file(f, e) or name == "scatter" and e.ctx.reached:
             (eval_parts if _is_eval(f, e) else parts).append(e)
     for node in ast.walk(s.tree):
-        if isinstance(node, ast.Subscript) and f.mentions(node.slice, f.is_rank) and f.mentions(node, f.is_size):
-            parts.append(_Pseudo(node))
-        elif isinstance(node, ast.Call) and s.qual(node.func) == "range" and len(node.args) == 3 \
-                and f.mentions(node.args[0], f.is_rank) and f.mentions(node.args[2], f.is_size):
-            tgt = getattr(node, "parent", None)
-            if not names.EVAL_NAMES.search(ast.unparse(tgt) if tgt is not None else ""):
-                parts.append(_Pseudo(node))
+        index = node.slice if isinstance(node, ast.Subscript) else node.args[0] if isinstance(node, ast.Call) and \
+            s.qual(node.func) == "range" and len(node.args) == 3 else None
+        if index is None or not f.mentions(node, f.is_size):
+            continue
+        if f.mentions(index, f.is_rank):
+            (eval_parts if _is_eval(f, _Pseudo(node)) else parts).append(_Pseudo(node))
+        elif f.mentions(index, f.is_local_rank) and not _is_eval(f, _Pseudo(node)):
+            local.append(_Pseudo(node))
     parts += _branches_by_rank(f)
-    return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts, swapped)
+    optional = [(p, _off_default(f, p)) for p in parts]
+    optional = [(p, o) for p, o in optional if o]
+    parts = [p for p in parts if not any(p is q for q, _ in optional)]
+    return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts, swapped, local, optional)
 
 
 def _swapped(f, e):
@@ -92,12 +102,26 @@ def judge(f):
         e = bad_args[0]
         return Finding(WRONG, f"line {e.line} splits the data without hvd.size() and hvd.rank(): {f.text(e.line)}",
                        e.line, "pass num_replicas=hvd.size(), rank=hvd.rank() (or shard(hvd.size(), hvd.rank()))")
+    local = [p for p in sh.local if id(p.node) in flows(f).train]
+    if local:
+        e = local[0]
+        return Finding(WRONG, f"line {e.line} picks this rank's part by hvd.local_rank() ({f.text(e.line)}): on 2 "
+                       "nodes ranks 0 and 4 (local rank 0 on each) read the same part, and the parts of local ranks "
+                       "the nodes do not have are never read", e.line,
+                       "pick the part by the global rank: hvd.rank() (with hvd.size() parts)")
+    as_data = _sampler_as_data(f)
+    if as_data is not None:
+        loader, sampler = as_data
+        return Finding(WRONG, f"line {loader.line} gives the DataLoader the sampler of line {sampler.line} as its data "
+                       f"set ({f.text(loader.line)}): the loader indexes the sampler (TypeError at the first batch), "
+                       "and no rank reads its part", loader.line,
+                       "DataLoader(dataset, sampler=sampler): the data set first, the sampler by keyword")
     both = _sampler_and_shuffle(f)
     if both is not None:
         return Finding(WRONG, f"line {both.line} gives the DataLoader a sampler and shuffle=True: PyTorch raises "
                        "ValueError (sampler option is mutually exclusive with shuffle)", both.line,
                        "drop shuffle=True (the DistributedSampler shuffles) and call sampler.set_epoch(epoch)")
-    overlap = _overlapping_subsets(f, picked, parts)
+    overlap = _overlapping_subsets(f, picked, parts) or _shuffled_before_partition(f, parts)
     if overlap is not None:
         return overlap
     copies = _copies(f)
@@ -107,18 +131,30 @@ def judge(f):
                        "shard: ds.shard(hvd.size(), hvd.rank()) (or give each rank a different slice)")
     if parts:
         sharded = _sharded_names(f, parts)
-        twice = [d for d in divided if _mentions_name(f, d.left, sharded)]
+        twice = [d for d in divided if _mentions_name(f, getattr(d, "left", d), sharded)]
         if twice:
             d = twice[0]
             return Finding(WRONG, f"steps divided twice: line {d.lineno} divides this rank's own share of the data "
                            f"(already sharded, line {parts[0].line}) by hvd.size() again: an epoch covers 1/size of it",
                            d.lineno, "shard OR divide the steps by hvd.size(), not both")
+        epochs = _divided_epochs(f)
+        if epochs:
+            d = epochs[0]
+            return Finding(WRONG, f"the epochs are divided by hvd.size() (line {d.lineno}: {f.text(d.lineno)}) "
+                           f"although the data is partitioned (line {parts[0].line}): each epoch already covers the "
+                           "data once over all ranks, so together they make 1/size of the sequential passes", d.lineno,
+                           "partition OR divide the epochs (Horovod's idiom for data every rank reads whole), not both")
         before = _len_before_shard(f, sharded)
         if before is not None:
             return Finding(WRONG, f"steps per epoch at line {before.lineno} count the whole data set, not this rank's "
                            "shard: every rank makes a full epoch of steps", before.lineno,
                            "take len() of the sharded data, or divide that count by hvd.size()")
         return Finding(OK, f"the ranks read disjoint parts: {f.text(parts[0].line)}", parts[0].line)
+    if sh.optional:
+        p, options = sh.optional[0]
+        return Finding(WRONG, f"the data is split only with {', '.join(options)} (line {p.line}: {f.text(p.line)}): "
+                       "with the defaults every rank reads the whole data set", p.line,
+                       "split it on every run: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank())")
     if discarded:
         e = discarded[0]
         return Finding(WRONG, f"the shard at line {e.line} is made and then not used: every rank reads everything",
@@ -139,7 +175,8 @@ def judge(f):
                            f"(line {finite.lineno}) is not repeated: an epoch ends at its own end, and each rank reads "
                            "all of it until the cap is smaller than its number of batches", d.lineno,
                            "shard the data (ds.shard(hvd.size(), hvd.rank())), or repeat() it before take()")
-        return Finding(OK, f"Horovod's idiom: a per-rank shuffle and the steps divided by hvd.size() (line "
+        what = "epochs" if any(d is x for x in _divided_epochs(f)) else "steps"
+        return Finding(OK, f"Horovod's idiom: a per-rank shuffle and the {what} divided by hvd.size() (line "
                        f"{d.lineno})", d.lineno)
     return Finding(MISSING, "every rank trains on the whole data set each epoch", None,
                    "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / "
@@ -161,26 +198,41 @@ def _loader_given_rank(f, e):
 
 
 def _per_rank_file(f, e):
-    """Data read from a file whose name holds the rank: a partition made offline, one file per rank."""
+    """Data read from a file whose name holds the rank: a partition made offline, one file per rank. Decided by
+    what the content is used for: it reaches the training (or evaluation) data; weights given to a model are a
+    per-rank checkpoint. Where the flow reaches neither (the content goes into code not read), a reader's name
+    says it is data (a documented fallback: names.DATA_SOURCES; torch.load, which reads both, must be seen
+    feeding the data)."""
     q = f.s.qual(e.node.func)
     last = q.split(".")[-1]
     if ".datasets." in q or q.startswith("datasets."):
         return False  # keras.datasets.x.load_data(path=f"x-{rank}.npz"): a per-rank download cache, same data
-    if "model" in q.lower() or "checkpoint" in q.lower():
-        return False  # load_model / load_checkpoint: a per-rank model file is not training data
     if last == "open" and len(e.node.args) > 1 and not (isinstance(e.node.args[1], ast.Constant)
                                                          and "r" in str(e.node.args[1].value)):
         return False  # a file opened for writing (a per-rank log)
-    if not (names.DATA_SOURCES.match(last) or last in ("open", "load", "loadtxt", "read_csv", "read_parquet")):
+    seen = flows(f)
+    flowing = id(e.node) in seen.train or id(e.node) in seen.evaluation
+    reader = names.DATA_SOURCES.match(last) or last in ("open", "load", "loadtxt", "read_csv", "read_parquet")
+    if not flowing and not reader:
         return False
-    if not any(f.mentions(a, f.is_rank) for a in e.node.args[:1] + [k.value for k in e.node.keywords
-                                                                     if k.arg in ("file", "path", "filename")]):
+    named = lambda n: _path_text(f, n) and f.mentions(n, f.is_rank)  # noqa: E731 - a predicate for mentions()
+    given = e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in ("file", "path", "filename")]
+    if not any(f.mentions(a, f.is_rank) and f.mentions(a, named) for a in given) or _loads_weights(f, e):
         return False
-    # Decided by what the file's content is used for: weights given to a model are a per-rank checkpoint;
-    # torch.load reads both, so its result must be seen feeding the data.
-    if _loads_weights(f, e):
-        return False
+    if flowing:
+        return True
     return _feeds_data(f, e) if q.startswith("torch.") else True
+
+
+def _path_text(f, n):
+    """A string built from parts: an f-string, "x-%d" % r, "x-" + str(r), "x-{}".format(r), os.path.join(...)."""
+    if isinstance(n, ast.JoinedStr):
+        return True
+    if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Mod, ast.Add)):
+        return any(isinstance(c, ast.Constant) and isinstance(c.value, str) for c in (n.left, n.right))
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "format":
+        return isinstance(n.func.value, ast.Constant) and isinstance(n.func.value.value, str)
+    return isinstance(n, ast.Call) and f.s.qual(n.func) in ("os.path.join", "pathlib.Path")
 
 
 WEIGHT_SINKS = ("load_state_dict", "load_weights", "set_weights", "restore", "load_checkpoint")
@@ -221,16 +273,20 @@ def _feeds_data(f, e):
 
 def _branches_by_rank(f):
     """Data chosen by hand in branches on the rank (`if hvd.rank() == 0: data = a ... elif hvd.rank() == 1:
-    data = b`): two or more branches, each for a different rank, each picking data."""
-    picks = []
+    data = b`): two or more branches, each for a different rank, each assigning a value the training reads
+    (or assigning one and training in the branch)."""
+    picks, train = [], flows(f).train
     for node in ast.walk(f.s.tree):
         if not isinstance(node, ast.If) or not f.mentions(node.test, f.is_rank):
             continue
         if not (isinstance(node.test, ast.Compare) and isinstance(node.test.ops[0], ast.Eq)):
             continue
         const = [c.value for c in [node.test.left] + node.test.comparators if isinstance(c, ast.Constant)]
-        body = " ".join(ast.unparse(b) for b in node.body)
-        if const and re.search(r"data|set\b|loader|split|half|shard|cluster|part", body, re.I):
+        assigned = [a for b in node.body for a in ast.walk(b) if isinstance(a, (ast.Assign, ast.AnnAssign))]
+        # the value reaches the training data, or the branch both picks a value and trains
+        trains_here = any(any(g.test is node.test and g.branch for g in s.ctx.guards) for s in f.steps)
+        feeds = any(id(a.value) in train for a in assigned) or assigned and trains_here
+        if const and feeds:
             picks.append((const[0], node))
     if len({c for c, _ in picks}) >= 2:
         return [_Pseudo(picks[0][1])]
@@ -249,8 +305,12 @@ def _random_picks(f):
 
 
 def _seeded(f, e):
-    """The pick is the same on every rank: a seed keyword, or a constant global seed set before it."""
+    """The pick is the same on every rank: a seed keyword, no shuffling at all (train_test_split(...,
+    shuffle=False)), or a constant global seed set before it."""
     if any(k.arg in ("random_state", "seed", "generator", "rng") for k in e.node.keywords):
+        return True
+    if any(k.arg == "shuffle" and isinstance(k.value, ast.Constant) and k.value.value is False
+           for k in e.node.keywords):
         return True
     receiver = e.node.func.value if isinstance(e.node.func, ast.Attribute) else None
     seeded_maker = lambda n: isinstance(n, ast.Call) and bool(n.args or n.keywords) and \
@@ -265,6 +325,84 @@ def _seeded(f, e):
                 not f.mentions(s.node.args[0], f.is_rank):
             return True
     return False
+
+
+# Shuffles of a whole data set: value-returning (a permutation, a shuffled copy, tf.data's shuffle, list_files,
+# which shuffles the file names unless told not to) and in place (random.shuffle(x), np.random.shuffle(x)).
+_SHUFFLES = ("permutation", "randperm", "shuffle", "list_files")
+
+
+def _shuffled_before_partition(f, parts):
+    """The data is shuffled on each rank without a common seed, then partitioned: each rank splits its own
+    permutation, so the parts overlap and together miss part of the data."""
+    for p in parts:
+        data = _partitioned(f, p)
+        if data is None:
+            continue
+        made = sources(f, [data], derived)
+        held = {dotted(n) for n in made if isinstance(n, (ast.Name, ast.Attribute))} - {None}
+        at = p if hasattr(p, "order") else _event_at(f, p.node)
+        for e in f.s.events:
+            if at is None or not _before(e, at) or not _shuffle(f, e) or _seeded_alike(f, e):
+                continue  # a shuffle after the partition shuffles each rank's own part: right
+            in_place = result_discarded(e.node) and e.node.args and dotted(e.node.args[0]) in held
+            if any(n is e.node for n in made) or in_place:
+                line = e.node.func.end_lineno if isinstance(e.node.func, ast.Attribute) else e.line
+                options = _off_default(f, e)  # a shuffle only with an option on: wrong with it, named
+                return Finding(WRONG, (f"with {', '.join(options)}: " if options else "") +
+                               f"line {line} shuffles the data on each rank without a common seed "
+                               f"({f.text(line)}) before the partition at line {p.line}: each rank splits its own "
+                               "permutation, so the parts overlap and together miss part of the data", line,
+                               "seed the shuffle alike on every rank (seed=42), or partition first and shuffle "
+                               "each rank's part")
+    return None
+
+
+def _before(a, b):
+    """Event a runs before event b: in the same call of the function both are in (not a shuffle of one call of
+    make_dataset before the shard of the next call), or earlier in the walk when in different functions."""
+    fa = a.ctx.frames[-1] if a.ctx.frames else None
+    fb = b.ctx.frames[-1] if b.ctx.frames else None
+    same_function = (fa.func if fa else None) is (fb.func if fb else None)
+    return a.order < b.order and (not same_function or fa is fb)
+
+
+def _partitioned(f, p):
+    """The data a partition splits: the receiver of .shard(), a sampler's data set, the sliced value."""
+    node = p.node
+    if isinstance(node, ast.Subscript):
+        return node.value
+    if not isinstance(node, ast.Call):
+        return None
+    if getattr(node.func, "attr", "") == "shard":
+        return node.func.value
+    if f.s.qual(node.func).split(".")[-1] in names.SAMPLERS:
+        return next(iter(node.args[:1] + [k.value for k in node.keywords if k.arg == "dataset"]), None)
+    return None
+
+
+def _shuffle(f, e):
+    q = f.s.qual(e.node.func)
+    last = q.split(".")[-1]
+    if last not in _SHUFFLES or not e.ctx.reached:
+        return False
+    if last == "list_files":
+        kw = {k.arg: k.value for k in e.node.keywords}
+        off = kw.get("shuffle", e.node.args[1] if len(e.node.args) > 1 else None)
+        return not (isinstance(off, ast.Constant) and off.value is False)
+    # np.random.permutation, torch.randperm, random.shuffle, rng.shuffle, sklearn.utils.shuffle, tf.data's
+    # ds.shuffle(buffer)
+    return "random" in q or q.startswith(("torch.", "sklearn.")) or last == "shuffle" and \
+        isinstance(e.node.func, ast.Attribute)
+
+
+def _seeded_alike(f, e):
+    """Seeded the same on every rank: a seed argument that does not depend on the rank, a seeded generator,
+    or a global seed set before (also not by the rank)."""
+    seed = next((k.value for k in e.node.keywords if k.arg in ("random_state", "seed", "generator", "rng")), None)
+    if seed is not None:
+        return not f.mentions(seed, f.is_rank)
+    return _seeded(f, e)
 
 
 def _draw_count(f, e):
@@ -353,13 +491,14 @@ def _called_names(f, node):
 
 
 def _sampler_and_shuffle(f):
+    """DataLoader(sampler=s, shuffle=True) with s a sampler on some path (not None on every one)."""
     for e in f.s.events:
         if f.s.qual(e.node.func).split(".")[-1] != "DataLoader":
             continue
         kw = {k.arg: k.value for k in e.node.keywords}
         sh = kw.get("shuffle")
-        if "sampler" in kw and not (isinstance(kw["sampler"], ast.Constant) and kw["sampler"].value is None) and \
-                isinstance(sh, ast.Constant) and sh.value is True:
+        if "sampler" in kw and isinstance(sh, ast.Constant) and sh.value is True and \
+                any(isinstance(n, ast.Call) for n in sources(f, [kw["sampler"]])):
             return e
     return None
 
@@ -393,41 +532,10 @@ def _random_batch(f):
     """A random tensor shaped by the batch size: a benchmark's single synthetic batch. Not one made inside a
     loop over a data set (in the step that loop calls): that is noise, a latent vector or augmentation."""
     for e in f.s.events:
-        if _random_maker(f, e.node) and not any(_over_data(f, loop) for loop in e.ctx.loops):
+        if random_maker(f, e.node) and not any(over_data(f, loop) for loop in e.ctx.loops):
             if any(re.search(r"batch", ast.unparse(a), re.I) for a in e.node.args[:1] + e.node.args[1:2]):
                 return e
     return None
-
-
-def _random_maker(f, call):
-    q = f.s.qual(call.func)
-    return bool(names.RANDOM_MAKERS.match(q.split(".")[-1]) and "random" in q or
-                q in ("torch.randn", "torch.rand", "torch.randint"))
-
-
-def _over_data(f, loop):
-    """A for loop over batches of data: not over a count (range, itertools.count) and not over random
-    tensors (a synthetic data set is still synthetic)."""
-    return isinstance(loop, (ast.For, ast.AsyncFor)) and _data_iterable(f, loop.iter)
-
-
-COUNTERS = ("range", "itertools.count", "itertools.repeat")
-WRAPPING_ITERABLES = ("enumerate", "zip", "iter", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "itertools.cycle",
-                      "itertools.islice")
-
-
-def _data_iterable(f, it):
-    q = f.s.qual(it.func) if isinstance(it, ast.Call) else ""
-    if q in WRAPPING_ITERABLES:  # enumerate(tqdm(loader)) walks the loader; zip(range(n), loader) too
-        return any(_data_iterable(f, a) for a in it.args)
-    if isinstance(it, (ast.Constant, ast.List, ast.Tuple)) or q in COUNTERS:
-        return False
-    if f.mentions(it, lambda n: isinstance(n, ast.Call) and _random_maker(f, n)):
-        return False
-    source = lambda n: isinstance(n, ast.Call) and names.DATA_SOURCES.match(  # noqa: E731
-        f.s.qual(n.func).split(".")[-1] or "") is not None
-    return f.mentions(it, source) or not f.mentions(it, lambda n: isinstance(n, ast.Call)
-                                                     and f.s.qual(n.func) in COUNTERS)
 
 
 class _Pseudo:
@@ -435,46 +543,150 @@ class _Pseudo:
         self.node, self.line = node, node.lineno
 
 
+def _off_default(f, part):
+    """The options without which a partition is not made ([] when it is made on the default run): its
+    guards and the conditional expressions around it (`RandomSampler(ds) if args.local_rank == -1 else
+    DistributedSampler(...)` with --local_rank -1 by default)."""
+    event = part if isinstance(part, Event) else _event_at(f, part.node)
+    if event is None:
+        return []
+    ctx, child = event.ctx, part.node
+    for p in parents(part.node):
+        if isinstance(p, ast.stmt):
+            break
+        if isinstance(p, ast.IfExp) and child is not p.test:
+            ctx = ctx.with_(guard=(p.test, child is p.body))
+        child = p
+    event = Event(part.node, event.qual, ctx, event.order)
+    skip = f.path_guards(event)
+    if values.runs(f.s, event, skip, defaults=True).kind != "never":
+        return []
+    return values.off_by_default(f.s, event, skip) or ["a condition false by default"]
+
+
+def _event_at(f, node):
+    """The walked event (call or assignment) whose statement holds `node`."""
+    stmt = next((p for p in [node, *parents(node)] if isinstance(p, ast.stmt)), None)
+    return next((e for e in f.s.events + f.s.assigns if stmt is not None and
+                 (e.node is stmt or next((p for p in parents(e.node) if isinstance(p, ast.stmt)), None) is stmt)),
+                None)
+
+
 def _is_eval(f, e):
-    text = (assigned_name(e.node) or "") + " " + " ".join(ast.unparse(a) for a in e.node.args[:1])
+    """The partition feeds evaluation only: its value reaches what the script evaluates (evaluate/predict,
+    fit's validation_data, a loop with no optimizer step that builds nothing) and not what the optimizer steps
+    consume. When the walk sees it reach neither (it goes into code not read), the names say (a documented
+    fallback: val/test/eval/dev in the name it is assigned to or the data it splits)."""
+    seen, node = flows(f), e.node
+    if id(node) in seen.train:
+        return False
+    if id(node) in seen.evaluation:
+        return True
+    if isinstance(node, ast.Subscript):
+        return False  # x[rank::size]: a part of the training data unless it is seen to feed evaluation alone
+    parent = getattr(node, "parent", None)
+    if isinstance(node, ast.Call) and f.s.qual(node.func) != "range":
+        text = (assigned_name(node) or "") + " " + " ".join(ast.unparse(a) for a in node.args[:1])
+    else:  # range(rank, n, size): the statement it is part of
+        text = ast.unparse(parent) if parent is not None else ""
     return bool(names.EVAL_NAMES.search(text))
 
 
 def _sampler_used(f, e):
-    if any(isinstance(p, ast.keyword) and p.arg in ("sampler", "batch_sampler") for p in parents(e.node)):
-        return True
-    name = assigned_name(e.node)
+    """The sampler reaches a loader's `sampler=` / `batch_sampler=`: through names, containers (a dict of
+    samplers built in a comprehension and passed as `sampler=samplers[split]`), parameters and the script's
+    own functions. One given to a loader as its data set is used too, wrongly (judge() says so first)."""
+    given = _sampler_as_data(f)
+    return any(n is e.node for n in sources(f, _sampler_sinks(f))) or given is not None and given[1].node is e.node
+
+
+def _sampler_sinks(f):
+    """What the script gives DataLoaders as their sampler (`sampler=`, `batch_sampler=`, or positional)."""
+    out = []
     for other in f.s.events:
-        for k in other.node.keywords:
-            if k.arg in ("sampler", "batch_sampler") and name and name in {dotted(n) for n in ast.walk(k.value)}:
-                return True
-    return False
+        out += [k.value for k in other.node.keywords if k.arg in ("sampler", "batch_sampler")]
+        if f.s.qual(other.node.func).split(".")[-1] == "DataLoader":
+            out += other.node.args[3:5]  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, ...)
+    return out
+
+
+def _sampler_as_data(f):
+    """A sampler given to a DataLoader as its data set: the loader indexes the sampler (TypeError at the first
+    batch), and no rank reads its part."""
+    samplers = {id(e.node): e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in names.SAMPLERS}
+    for e in f.s.events:
+        if samplers and f.s.qual(e.node.func).split(".")[-1] == "DataLoader":
+            data = e.node.args[:1] + [k.value for k in e.node.keywords if k.arg == "dataset"]
+            given = next((samplers[id(n)] for n in sources(f, data) if id(n) in samplers), None)
+            if given is not None:
+                return e, given
+    return None
 
 
 def _divided_steps(f):
-    """Divisions by hvd.size() that set how many steps (or epochs) a rank takes."""
-    out = []
-    for node in ast.walk(f.s.tree):
-        if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv))
-                and f.mentions(node.right, f.is_size)):
-            continue
-        for p in parents(node):
-            if isinstance(p, ast.keyword) and p.arg:
-                if p.arg in names.STEP_KWARGS:
-                    out.append(node)
-                break
-            if isinstance(p, ast.Call) and f.s.qual(p.func).split(".")[-1] in ("take", "range", "islice"):
-                out.append(node)
-                break
-            if isinstance(p, (ast.Assign, ast.AugAssign)):
-                t = p.targets[0] if isinstance(p, ast.Assign) else p.target
-                name = dotted(t) or ""
-                if names.STEP_NAMES.search(name) and not names.EVAL_NAMES.search(name) and "lr" not in name.lower():
-                    out.append(node)
-                break
-            if isinstance(p, ast.stmt):
-                break
-    return out
+    """Divisions by hvd.size() whose value sets how many steps (or epochs) a rank takes: it reaches a step
+    count (`steps_per_epoch=`, `epochs=`, ...), a take()/islice()/range() bound, or the test that ends a loop
+    around the optimizer steps (`if i >= steps: break`, `while step < steps:`)."""
+    steps, epochs = _count_sinks(f)
+    made = {id(n) for n in sources(f, steps + epochs, _numeric(f))}
+    return [n for n in ast.walk(f.s.tree) if id(n) in made and isinstance(n, ast.BinOp)
+            and isinstance(n.op, (ast.Div, ast.FloorDiv)) and f.mentions(n.right, f.is_size)] + _counted(f, steps)
+
+
+def _counted(f, tests):
+    """A counter the loop's end test reads, advanced by a multiple of hvd.size() (`step += batch *
+    hvd.size()` with `if step >= total: break`): the steps are divided by hvd.size() as surely. The value
+    added is returned as the division."""
+    read = {dotted(n) for t in tests for n in ast.walk(t) if isinstance(n, (ast.Name, ast.Attribute))} - {None}
+    return [a.node.value for name in read for a in f.s.assignments_to(name)
+            if isinstance(a.node, ast.AugAssign) and isinstance(a.node.op, ast.Add)
+            and f.mentions(a.node.value, f.is_global_size)]
+
+
+def _divided_epochs(f):
+    """The divisions by hvd.size() that set the number of epochs (fit's `epochs=`, the bound of a loop around a
+    training loop)."""
+    made = {id(n) for n in sources(f, _count_sinks(f)[1], _numeric(f))}
+    return [d for d in _divided_steps(f) if id(d) in made]
+
+
+def _count_sinks(f):
+    """([what sets the steps of an epoch], [what sets the epochs])."""
+    steps, epochs = [], []
+    for e in f.s.events:
+        for k in e.node.keywords:
+            if k.arg in names.STEP_KWARGS:
+                (epochs if k.arg == "epochs" else steps).append(k.value)
+        if f.s.qual(e.node.func).split(".")[-1] in ("take", "range", "islice"):
+            steps += e.node.args
+    for s in f.steps:
+        loops = [loop for loop in s.ctx.loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While, ast.ListComp,
+                                                                   ast.GeneratorExp, ast.SetComp, ast.DictComp))]
+        for i, loop in enumerate(loops):
+            outer = i < len(loops) - 1  # a loop around the loop over batches counts epochs
+            bounds = [loop.test] if isinstance(loop, ast.While) else []
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Call) and \
+                    f.s.qual(loop.iter.func) == "range":
+                bounds += loop.iter.args
+            if not outer:  # the tests that end the loop over batches early
+                bounds += [n.test for n in ast.walk(loop) if isinstance(n, ast.If) and n.body
+                           and _ends(f, n.body[-1])]
+            (epochs if outer else steps).extend(bounds)
+    return steps, epochs
+
+
+def _ends(f, stmt):
+    """The statement ends the loop (or the run): break, return, raise, sys.exit()."""
+    return isinstance(stmt, (ast.Break, ast.Return, ast.Raise)) or isinstance(stmt, ast.Expr) and \
+        isinstance(stmt.value, ast.Call) and f.s.qual(stmt.value.func) in ("sys.exit", "exit", "quit", "os._exit")
+
+
+_NUMERIC = ("int", "float", "round", "abs", "max", "min", "math.ceil", "math.floor", "numpy.ceil", "numpy.floor")
+
+
+def _numeric(f):
+    """A count made by a numeric function (`int(math.ceil(n / hvd.size()))`) is made of its arguments."""
+    return lambda call: call.args if f.s.qual(call.func) in _NUMERIC else []
 
 
 def _sharded_names(f, parts):

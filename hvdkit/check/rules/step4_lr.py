@@ -1,28 +1,13 @@
 """Step 4: the learning rate scaled by the number of ranks (gradients are averaged)."""
 import ast
 import re
+import weakref
 
-from hvdkit.check import mappings, names
+from hvdkit.check import mappings, names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.script import dotted
-
-
-_WRAPPING = re.compile(r"LossScale|Distributed|Lookahead|SWA|Wrapper|Schedule", re.I)
-
-
-def optimizers(f):
-    """Optimizer constructions: the frameworks' own, and other libraries' (BertAdam, snt.optimizers.Adam,
-    tfa's AdamW, timm's create_optimizer results are not: no class name) by the shape of their name."""
-    out = []
-    for e in f.s.events:
-        q = f.s.qual(e.node.func)
-        if not e.ctx.reached or not q or "schedule" in q or e.api or f.local_function(e.node) or _WRAPPING.search(q):
-            continue
-        last = q.split(".")[-1]
-        factory = names.OPTIMIZER_FACTORY.match(last) and any(k.arg in names.LR_KEYWORDS for k in e.node.keywords)
-        if names.OPTIMIZER_CLASS.match(q) or names.FOREIGN_OPTIMIZER.search(q) and last[:1].isupper() or factory:
-            out.append(e)
-    return out
+from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizers, origins, reads_lr
+from hvdkit.check.script import dotted, parents, sums
+from hvdkit.check.sources import returns, sources, unpacked
 
 
 def judge(f):
@@ -38,9 +23,11 @@ def judge(f):
                            "scaled", strings[0].value.lineno,
                            "build the optimizer with learning_rate=base_lr * hvd.size()")
         return Finding(UNKNOWN, "no optimizer construction found")
-    verdicts = [_judge_lr(f, e) for e in opts]
+    same = _same_update(f)
+    verdicts = [_judge_lr(f, e, same) for e in opts]
     verdicts = _with_multiplier_schedulers(f, verdicts)
     verdicts = _with_lr_setting_schedulers(f, opts, verdicts)
+    verdicts = _with_lr_setters(f, opts, verdicts, same)
     by_callbacks, from_start = _lr_callbacks(f)
     verdicts = by_callbacks + ([] if from_start and by_callbacks else verdicts)
     order = {WRONG: 0, MISSING: 1, UNKNOWN: 2, OK: 3}
@@ -53,22 +40,23 @@ def _lr_expr(f, e):
     kw = {k.arg: k.value for k in e.node.keywords}
     expr = next((kw[k] for k in names.LR_KEYWORDS if k in kw), None)
     if expr is None:
-        expr = _expanded_lr(f, [k.value for k in e.node.keywords if k.arg is None])
+        expr = expanded_lr(f, [k.value for k in e.node.keywords if k.arg is None])
     if expr is None and e.node.args:
-        # torch-style optimizers take the parameters first: Adam(model.parameters(), 1e-3)
-        first = ast.unparse(e.node.args[0])
-        params_first = f.s.qual(e.node.func).startswith("torch") or re.search(r"param", first, re.I)
+        # PyTorch's optimizers (and its libraries') take the parameters first: Adam(model.parameters(), 1e-3)
+        module = f.s.qual(e.node.func).split(".")[0]
+        lr_first = ("tensorflow", "keras", "sonnet", "tensorflow_addons")
+        params_first = module in names.TORCH_LIBRARIES or module not in lr_first and f.frameworks == {"torch"}
         index = 1 if params_first else 0
         expr = e.node.args[index] if len(e.node.args) > index else None
     return expr
 
 
-def _judge_lr(f, e):
+def _judge_lr(f, e, same):
     kw = {k.arg: k.value for k in e.node.keywords}
-    torch_opt = f.s.qual(e.node.func).startswith("torch")
+    keras_opt = f.s.qual(e.node.func).split(".")[0] in ("keras", "tensorflow")
     foreign = not names.OPTIMIZER_CLASS.match(f.s.qual(e.node.func))
     expr = _lr_expr(f, e)
-    if "lr" in kw and not torch_opt and not foreign:
+    if "lr" in kw and keras_opt and not foreign:
         f.notes.append(f"line {e.line}: `lr=` is `learning_rate=` in Keras 3 (a TypeError there)")
     if expr is mappings.UNRESOLVED:
         return Finding(UNKNOWN, f"the optimizer at line {e.line} takes its arguments from a `**` mapping that cannot "
@@ -76,27 +64,134 @@ def _judge_lr(f, e):
     if expr is None:
         if foreign:
             return Finding(UNKNOWN, f"optimizer at line {e.line} uses its library's default LR", e.line)
+        if same is not None:
+            return Finding(OK, f"optimizer at line {e.line} keeps its default LR: {same[1]}", e.line)
         return Finding(MISSING, f"optimizer at line {e.line} uses its default LR, not scaled by hvd.size()", e.line,
                        "pass learning_rate=base_lr * hvd.size()")
     hk = lambda n: isinstance(n, ast.Call) and _hvdkit_scaling(f, n)  # noqa: E731 - a predicate for mentions()
     if f.mentions(expr, hk):
         return Finding(OK, f"scaled by hvdkit: {f.text(e.line)}", e.line)
-    if -1 in _size_powers(f, expr):
+    powers = _size_powers(f, expr)
+    if _divided(powers):
         return Finding(WRONG, f"LR divided by hvd.size() (line {e.line}): it must grow with the global batch", e.line,
                        "multiply the base LR by hvd.size()")
-    if _size_powers(f, expr, lambda n: f.is_rank(n) or f.is_local_rank(n)):
+    if _size_powers(f, expr, lambda n: f.is_rank(n) or f.is_local_rank(n)) != {0}:
         return Finding(WRONG, f"LR depends on the rank (line {e.line}): ranks step with different LRs", e.line,
                        "scale by hvd.size(), not hvd.rank()")
-    if 1 in _size_powers(f, expr) and f.mentions(expr, f.is_global_size) or \
+    if max(_size_powers(f, expr, f.is_global_size)) >= 2:
+        return Finding(WRONG, f"LR multiplied by hvd.size() twice (line {e.line}: {f.text(e.line)}): hvd.size()**2 "
+                       "times the base LR", e.line, "multiply the base LR by hvd.size() once")
+    if _grows(f, expr) or \
             f.mentions(expr, lambda n: _schedule_scaled(f, n)):
         return Finding(OK, f"scaled by hvd.size(): {f.text(e.line)}", e.line)
     local = lambda n: f.s.is_hvd_query(n, "local_size")  # noqa: E731 - a predicate for mentions()
-    if f.mentions(expr, local) and not _adasum(f):
+    if f.mentions(expr, local) and _adasum(f):
+        return Finding(OK, f"LR scaled by hvd.local_size() with op=hvd.Adasum, Horovod's rule for Adasum on GPUs: "
+                       f"{f.text(e.line)}", e.line)
+    if f.mentions(expr, local):
         return Finding(WRONG, f"LR scaled by hvd.local_size() (line {e.line}), the Adasum rule, while gradients are "
                        "averaged over all ranks: on several nodes the LR is too small by the number of nodes", e.line,
                        "scale by hvd.size() (local_size() only with op=hvd.Adasum)")
+    if same is not None:
+        return Finding(OK, f"LR not scaled ({f.text(e.line)}), and rightly: {same[1]}", e.line)
     return Finding(MISSING, f"LR not scaled by the number of ranks: {f.text(e.line)}", e.line,
                    "multiply the base LR by hvd.size() (and warm up over the first epochs)")
+
+
+def _same_update(f):
+    """(kind, why) when an unscaled LR makes the update of the sequential run (or of averaged gradients with the
+    LR x hvd.size()), else None: gradients summed over ranks (op=hvd.Sum), or a fixed global batch (each rank
+    takes global // hvd.size(), and its loss is its own batch's mean)."""
+    for e in f.s.events:
+        if e.ctx.reached and f.api(e, *names.WRAPPERS) and sums(e.node):
+            return "sum", (f"the gradients are summed over ranks (op=hvd.Sum, line {e.line}): the update is that of "
+                           "averaged gradients with the LR x hvd.size()")
+    batching = [e for e in f.s.events if e.ctx.reached and (any(k.arg == "batch_size" for k in e.node.keywords) or
+                                                           getattr(e.node.func, "attr", "") == "batch")]
+    for e in _default_run(f, batching):
+        sinks = [k.value for k in e.node.keywords if k.arg == "batch_size"]
+        sinks += e.node.args[:1] if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "batch" else []
+        if any(_divided(_size_powers(f, x, counts=True)) for x in sinks) and not _loss_over_global_batch(f):
+            line = e.node.func.end_lineno if isinstance(e.node.func, ast.Attribute) else e.line  # .batch( of a chain
+            return "fixed", (f"the global batch is fixed (line {line}: {f.text(line)}): each rank takes 1/size "
+                             "of it, the averaged gradient is the sequential batch's, and so is the LR")
+    return None
+
+
+def _loss_over_global_batch(f):
+    """A loss divided by the whole global batch on each rank (tf.nn.compute_average_loss(global_batch_size=G)):
+    averaged over ranks, its gradient is 1/size of the sequential one, so the LR must still grow."""
+    for e in f.s.events:
+        if f.s.qual(e.node.func).split(".")[-1] == "compute_average_loss":
+            gb = next((k.value for k in e.node.keywords if k.arg == "global_batch_size"), None)
+            if gb is not None and not _divided(_size_powers(f, gb, counts=True)):
+                return True
+    return False
+
+
+def _with_lr_setters(f, opts, verdicts, same):
+    """A statement that sets a built optimizer's LR (a hand-written schedule over `param_groups`, `K.set_value`,
+    an elastic reset callback) decides the LR of the optimizer it drives from then on."""
+    out = list(verdicts)
+    for st in lr_setters(f):
+        v = _setter_verdict(f, st, same)
+        if v is None:
+            continue
+        skip = f.path_guards(st.event)
+        if values.runs(f.s, st.event, skip, defaults=True).kind == "never":
+            if v.verdict == OK:
+                continue  # a scaled LR set only with an option on: the default run does not have it
+            off = values.off_by_default(f.s, st.event, skip)
+            v = Finding(WRONG, f"with {', '.join(off)}: {v.evidence}", v.line, v.fix)
+        driven = [o for o in opts if any(x is o.node for x in origins(f, [st.optimizer]))] or opts
+        out = [v if o in driven and (v.verdict == WRONG or old.verdict == MISSING) else old
+               for o, old in zip(opts, out)] + out[len(opts):]
+    return out
+
+
+def _setter_verdict(f, st, same):
+    """Setting an absolute LR: scaled, unscaled, divided, rank-dependent or scaled twice; setting one relative
+    to the current LR (`g["lr"] *= 0.1`): no verdict, unless it multiplies by hvd.size() each time it runs
+    (every epoch, or at every elastic reset), which compounds."""
+    text = f.text(st.line)
+    powers = _size_powers(f, st.value)
+    if f.mentions(st.value, lambda n: reads_lr(f, n)):
+        if _grows(f, st.value) and \
+                (st.event.ctx.loops or not st.event.ctx.reached):
+            return Finding(WRONG, f"line {st.line} multiplies the optimizer's current LR by hvd.size() each time it "
+                           f"runs ({text}): the LR, already scaled, grows by hvd.size() again at every call", st.line,
+                           "set it from the base LR: lr = base_lr * hvd.size()")
+        return None
+    fix = "set it from base_lr * hvd.size()"
+    if _divided(powers):
+        return Finding(WRONG, f"line {st.line} sets the LR divided by hvd.size() ({text})", st.line, fix)
+    if _size_powers(f, st.value, lambda n: f.is_rank(n) or f.is_local_rank(n)) != {0}:
+        return Finding(WRONG, f"line {st.line} sets an LR that depends on the rank ({text})", st.line, fix)
+    if max(_size_powers(f, st.value, f.is_global_size)) >= 2:
+        return Finding(WRONG, f"line {st.line} sets the LR multiplied by hvd.size() twice ({text})", st.line, fix)
+    if _grows(f, st.value):
+        return Finding(OK, f"the LR is set scaled by hvd.size(): {text}", st.line)
+    if same is not None:
+        return Finding(OK, f"the LR is set unscaled ({text}), and rightly: {same[1]}", st.line)
+    if not _readable(f, st.value):
+        return None  # the value comes from code not shown here (a project's scheduler): no evidence either way
+    return Finding(WRONG, f"line {st.line} sets the LR to a value not scaled by hvd.size() ({text}): it overwrites "
+                   "the optimizer's LR from then on", st.line, fix)
+
+
+# Modules whose functions cannot scale an LR by the number of ranks on their own (math, arrays, the frameworks).
+_PLAIN = ("math", "numpy", "torch", "tensorflow", "keras", "horovod", "hvdkit", "float", "int", "min", "max", "round",
+          "abs", "pow", "sum", "len", "range", "enumerate", "zip")
+
+
+def _readable(f, expr):
+    """Every call the value is made of is shown: the script's own functions (followed), Python's numbers and
+    the frameworks' math. A call into a project module or another library may scale it unseen."""
+    for n in sources(f, [expr]):
+        if isinstance(n, ast.Call) and not f.local_function(n) and not f.s.is_hvd_query(n, "size", "rank"):
+            if f.s.qual(n.func).split(".")[0] not in _PLAIN:
+                return False
+    return True
 
 
 # Keras schedules' positional parameters, in order: only the learning-rate ones are on the LR's path.
@@ -113,69 +208,111 @@ _NOT_LR_ARGS = re.compile(r"step|epoch|iter|boundar|batch|cycle|total|power|deca
                           r"weight_decay|eps|beta|params|parameters", re.I)
 
 
-def _size_powers(f, node, pred=None, seen=None, depth=0):
-    """On which side of the LR value hvd.size() (or local_size; or what `pred` holds for) stands: {1} multiplies
-    it, {-1} divides it. Only the value's own path is followed (factors, dividends, a schedule's LR arguments,
-    names' assigned values), not step counts such as decay_steps = epochs * (n // hvd.size())."""
+def _size_powers(f, node, pred=None, seen=None, depth=0, counts=False):
+    """The power of hvd.size() (or of what `pred` holds for) in the LR value, one per path the value may take:
+    {1} multiplied once, {2} twice, {-1} divided, {0} not at all. Only the value's own path is followed
+    (factors, dividends, a schedule's LR arguments, names' assigned values on the default run), not step counts
+    such as decay_steps = epochs * (n // hvd.size()) (an integer division makes a count; with `counts`, as
+    for a batch size, it divides too)."""
     seen = set() if seen is None else seen
     pred = pred or f.is_size
     if node is None or depth > 40:
-        return set()
-    down = lambda n: _size_powers(f, n, pred, seen, depth + 1)  # noqa: E731 - a local shorthand
+        return {0}
+    down = lambda n: _size_powers(f, n, pred, seen, depth + 1, counts)  # noqa: E731 - a local shorthand
     if pred(node):
         return {1}
     if isinstance(node, ast.BinOp):
-        if isinstance(node.op, ast.FloorDiv):
-            return set()  # an integer division makes a count (steps = n // (batch * size)), never a learning rate
-        if isinstance(node.op, ast.Div):
-            return down(node.left) | {-p for p in down(node.right)}
+        if isinstance(node.op, ast.FloorDiv) and not counts:
+            return {0}  # an integer division makes a count (steps = n // (batch * size)), never a learning rate
+        if isinstance(node.op, (ast.Div, ast.FloorDiv)):
+            return _combine(down(node.left), down(node.right), -1)
+        if isinstance(node.op, ast.Mult):
+            return _combine(down(node.left), down(node.right), 1)
         return down(node.left) | (down(node.right) if not isinstance(node.op, (ast.Pow, ast.Mod)) else set())
     if isinstance(node, (ast.Name, ast.Attribute)):
         return _name_powers(f, node, seen, down)
     if isinstance(node, ast.Subscript):
-        return down(mappings.entry_of(f, node) or node.value)
-    if isinstance(node, ast.Call):
-        return set().union(*[down(a) for a in _lr_arguments(f, node)])
-    if isinstance(node, ast.UnaryOp):
-        return down(node.operand)
-    if isinstance(node, ast.IfExp):
-        return down(node.body) | down(node.orelse)
-    if isinstance(node, (ast.List, ast.Tuple)):  # PiecewiseConstantDecay(values=[peak, peak * 0.1, ...])
-        return set().union(*[down(v) for v in node.elts])
-    if isinstance(node, ast.BoolOp):
-        return set().union(*[down(v) for v in node.values])
-    return set()
+        # `kw["lr"] = kw["lr"] * hvd.size()`: the entry read on the right is the one before the store
+        text = ast.unparse(node)
+        before = any(isinstance(p, ast.Assign) and any(ast.unparse(t) == text for t in p.targets)
+                     for p in parents(node))
+        return down(mappings.entry_of(f, node, stores=not before) or node.value)
+    parts = []
+    if isinstance(node, ast.Call) and f.local_function(node) and returns(f, node):
+        # the script's own function: the value it settles at, its last return (after a warmup's early ones)
+        parts = [max(returns(f, node), key=lambda r: r.lineno)]
+    elif isinstance(node, ast.Call) and f.s.qual(node.func) != "len":  # a count of items is no factor of the LR
+        # and a callable value (a schedule object called with the step) carries the LR it was made with
+        parts = _lr_arguments(f, node) + ([node.func] if isinstance(node.func, (ast.Name, ast.Attribute)) else [])
+    elif isinstance(node, ast.Lambda):
+        parts = [node.body]
+    elif isinstance(node, ast.UnaryOp):
+        parts = [node.operand]
+    elif isinstance(node, ast.IfExp):
+        parts = [node.body, node.orelse]
+    elif isinstance(node, (ast.List, ast.Tuple)):  # PiecewiseConstantDecay(values=[peak, peak * 0.1, ...])
+        parts = node.elts
+    elif isinstance(node, ast.BoolOp):
+        parts = node.values
+    return set().union(*[down(p) for p in parts]) if parts else {0}
+
+
+def _combine(left, right, sign):
+    """The powers of a product (sign 1) or a quotient (sign -1), kept within [-3, 3]."""
+    return {max(-3, min(3, a + sign * b)) for a in left for b in right}
 
 
 def _name_powers(f, node, seen, down):
-    """A name's assigned values (`lr /= hvd.size()` divides it) and, for a parameter, its arguments."""
+    """A name's assigned values on the default run (`lr *= hvd.size()` multiplies what it was assigned before,
+    `lr /= hvd.size()` divides it) and, for a parameter, its arguments."""
     name = dotted(node)
     if not name:
-        return down(node.value) if isinstance(node, ast.Attribute) else set()
+        return down(node.value) if isinstance(node, ast.Attribute) else {0}
     if name in seen:
-        return set()
+        return {0}
     seen.add(name)
-    out = set()
-    for a in f.s.assignments_to(name):
-        got = down(a.node.value)  # assignments_to() gives `a, b = x, y` each its own element
-        divided = isinstance(a.node, ast.AugAssign) and isinstance(a.node.op, (ast.Div, ast.FloorDiv))
-        out |= {-p for p in got} if divided else got
+    plain, out = set(), set()
+    assigned = f.s.assignments_to(node)  # a Name by the definitions that reach it, an attribute by spelling
+    for a in _default_run(f, assigned):
+        if isinstance(a.node, ast.AugAssign) and isinstance(a.node.op, (ast.Mult, ast.Div, ast.FloorDiv)):
+            continue
+        # assignments_to() gives `a, b = x, y` each its own element; `a, b = f()` takes f's returned element
+        plain |= set().union(*[down(v) for v in unpacked(f, a, name)])
+    for a in _default_run(f, assigned):
+        if isinstance(a.node, ast.AugAssign) and isinstance(a.node.op, (ast.Mult, ast.Div, ast.FloorDiv)):
+            sign = 1 if isinstance(a.node.op, ast.Mult) else -1
+            out |= _combine(plain or {0}, down(a.node.value), sign)
+    out |= plain
     if isinstance(node, ast.Name):
-        for expr in f.frames_binding(node.id):
+        for expr in f.frames_binding(node):
             out |= down(expr)
-    return out
+    return out or {0}
 
 
-def _expanded_lr(f, expanded):
-    """Optimizer(**kwargs): the learning-rate entry of the expanded mappings (the last one given wins)."""
-    found = None
-    for m in expanded:
-        for key in names.LR_KEYWORDS:
-            got = mappings.lookup(f, m, key)
-            if got is not None:
-                found = got
-                break
-    return found
+_DEFAULT_RUN = weakref.WeakKeyDictionary()  # per Facts: {id(event): runs on the default run}
+
+
+def _default_run(f, events):
+    """The events that run when every option has its declared default (an assignment behind `if
+    args.scale_lr:` with the option off by default does not)."""
+    known = _DEFAULT_RUN.setdefault(f, {})
+    for e in events:
+        if id(e) not in known:
+            known[id(e)] = not e.ctx.guards or values.runs(f.s, e, f.path_guards(e), defaults=True).kind != "never"
+    return [e for e in events if known[id(e)]]
+
+
+def _scaled(powers):
+    return any(p > 0 for p in powers)
+
+
+def _grows(f, expr):
+    """hvd.size() (the number of ranks, not local_size) multiplies the value."""
+    return _scaled(_size_powers(f, expr, f.is_global_size))
+
+
+def _divided(powers):
+    return any(p < 0 for p in powers)
 
 
 def _lr_arguments(f, call):
@@ -234,7 +371,7 @@ def _function_scales(f, fn, depth=0):
 
 def _value_scales(f, expr, depth):
     """hvd.size() multiplies the value, directly or in the return of a local function it calls."""
-    if 1 in _size_powers(f, expr) and f.mentions(expr, f.is_global_size):
+    if _grows(f, expr):
         return True
     return any(_function_scales(f, n.func, depth + 1) for n in ast.walk(expr) if isinstance(n, ast.Call))
 
@@ -259,7 +396,7 @@ def _lr_callbacks(f):
         from_start |= start is None or isinstance(start, ast.Constant) and start.value == 0
         if initial is None:
             continue
-        if 1 in _size_powers(f, initial) and f.mentions(initial, f.is_global_size) or \
+        if _grows(f, initial) or \
                 multiplier is not None and (_function_scales(f, multiplier) or _value_scales(f, multiplier, 0)):
             out.append(Finding(OK, f"{name} sets the LR from a scaled initial_lr: {f.text(e.line)}", e.line))
         else:
@@ -270,7 +407,9 @@ def _lr_callbacks(f):
 
 
 def _adasum(f):
-    return any(k.arg == "op" and ast.unparse(k.value).endswith("Adasum") for e in f.s.events
+    """The gradients are combined with op=hvd.Adasum (also through a name: `op=reduce_op`)."""
+    adasum = lambda n: isinstance(n, ast.Attribute) and n.attr == "Adasum"  # noqa: E731 - a predicate for mentions()
+    return any(k.arg == "op" and f.mentions(k.value, adasum) for e in f.s.events
                if f.api(e, *names.WRAPPERS) for k in e.node.keywords)
 
 
@@ -297,8 +436,8 @@ def _scheduler_verdict(f, e, last):
         if value is None:
             continue
         powers = _size_powers(f, value)
-        rank = _size_powers(f, value, lambda n: f.is_rank(n) or f.is_local_rank(n))
-        if -1 in powers or rank or not (1 in powers and f.mentions(value, f.is_global_size)):
+        rank = _size_powers(f, value, lambda n: f.is_rank(n) or f.is_local_rank(n)) != {0}
+        if _divided(powers) or rank or not _grows(f, value):
             return Finding(WRONG, f"{last} at line {e.line} sets the LR from {key}={ast.unparse(value)}, not "
                            "scaled by hvd.size(): it overwrites the optimizer's lr", e.line,
                            f"scale {key} by hvd.size()")

@@ -1,0 +1,109 @@
+"""Definitions of one module: which definitions may reach each name it reads.
+
+beniget's def-use chains (the library pythran uses) over the stdlib `ast` tree: `reaching(name)` gives the
+nodes that may have bound a read name at that point (an `alias` of an import, a `FunctionDef`/`ClassDef`,
+the `Name` target of an assignment, loop or `with`, a parameter's `arg`), by Python's scoping rules:
+function scopes, closures, `global`/`nonlocal`, comprehensions, shadowing and rebinding in order. No
+framework is imported and the module is never run.
+"""
+import ast
+
+import beniget
+
+
+class _Chains(beniget.DefUseChains):
+    """beniget prints a warning for every name it cannot bind (`from x import *`, names made at run time);
+    an unbound name is simply one with no definition here."""
+
+    def warn(self, msg, node):
+        pass
+
+
+class Defs:
+    """Computed when first asked: a module whose code is never read costs its parse alone."""
+
+    def __init__(self, tree):
+        self.tree = tree
+        self._uses, self._top = None, None
+
+    def reaching(self, name):
+        """The definition nodes that may bind the Name `name` where it is read: [] when none is known (a
+        builtin, a name from `import *`), None when the node is not a read of this module (a node the rules
+        made, or a store)."""
+        if self._uses is None:
+            try:
+                chains = _Chains()
+                chains.visit(self.tree)
+                self._uses = beniget.UseDefChains(chains).chains
+            except Exception:  # noqa: BLE001 - syntax beniget does not know: every name falls back to its spelling
+                self._uses = {}
+        defs = self._uses.get(name)
+        if defs is None:
+            return None
+        return [d.node for d in defs if isinstance(d.node, ast.AST)]
+
+    def top_level(self, name):
+        """The definition nodes of `name` in the module's own scope, in source order: what `module.name`
+        may be once the module has run (several when it is bound in branches or rebound)."""
+        if self._top is None:
+            self._top = {}
+            for node in _module_scope(self.tree.body):
+                for key, d in _binds(node):
+                    self._top.setdefault(key, []).append(d)
+        return list(self._top.get(name, ()))
+
+
+def _module_scope(body):
+    """The statements of a module's own scope, in order: those under if/try/with/for/while too."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            yield from _module_scope(getattr(stmt, field, None) or [])
+        for h in getattr(stmt, "handlers", None) or []:
+            yield from _module_scope(h.body)
+
+
+def _binds(stmt):
+    """(name, definition node) for the names a statement binds in its scope."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [(stmt.name, stmt)]
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name.split(".")[0], a) for a in stmt.names if a.name != "*"]
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
+        stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)) else [
+        i.optional_vars for i in stmt.items if i.optional_vars is not None] if isinstance(
+        stmt, (ast.With, ast.AsyncWith)) else []
+    return [(n.id, n) for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+
+
+def owner_of_arg(arg):
+    """The function (or lambda) whose parameter the `ast.arg` node is."""
+    node = getattr(arg, "parent", None)
+    while node is not None and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        node = getattr(node, "parent", None)
+    return node
+
+
+def assigned_value(target):
+    """The expression a Name target of an assignment statement binds (`a, b = x, y` binds a to x alone);
+    None for a target of another kind of statement (a loop, `with`, an augmented assignment) or an uneven
+    unpacking."""
+    node, path = target, []
+    while isinstance(getattr(node, "parent", None), (ast.Tuple, ast.List)):
+        path.append(node.parent.elts.index(node))
+        node = node.parent
+    stmt = getattr(node, "parent", None)
+    if isinstance(stmt, ast.Assign) and node in stmt.targets or isinstance(stmt, ast.AnnAssign) and node is stmt.target:
+        value = stmt.value
+    elif isinstance(stmt, ast.NamedExpr) and node is stmt.target:
+        value = stmt.value
+    else:
+        return None
+    for i in reversed(path):
+        if not isinstance(value, (ast.Tuple, ast.List)) or len(value.elts) <= i or \
+                any(isinstance(e, ast.Starred) for e in value.elts):
+            return None
+        value = value.elts[i]
+    return value

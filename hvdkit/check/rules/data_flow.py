@@ -1,0 +1,140 @@
+"""Which data the training reads and which the evaluation reads, from the script's data flow: what the loops
+around the optimizer steps iterate (and what next() draws in a while loop around one) and what `fit` gets;
+what evaluate/predict, `validation_data` and loops run with gradients off read. Step 3 asks (and step 8,
+through step 3's shares)."""
+import ast
+import weakref
+
+from hvdkit.check import names
+from hvdkit.check.script import parents
+from hvdkit.check.sources import derived, sources
+
+
+def random_maker(f, call):
+    q = f.s.qual(call.func)
+    return bool(names.RANDOM_MAKERS.match(q.split(".")[-1]) and "random" in q or
+                q in ("torch.randn", "torch.rand", "torch.randint"))
+
+
+def over_data(f, loop):
+    """A for loop over batches of data: not over a count (range, itertools.count) and not over random
+    tensors (a synthetic data set is still synthetic)."""
+    return isinstance(loop, (ast.For, ast.AsyncFor)) and data_iterable(f, loop.iter)
+
+
+COUNTERS = ("range", "itertools.count", "itertools.repeat")
+
+
+WRAPPING_ITERABLES = ("enumerate", "zip", "iter", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "itertools.cycle",
+                      "itertools.islice")
+
+
+def data_iterable(f, it):
+    q = f.s.qual(it.func) if isinstance(it, ast.Call) else ""
+    if q in WRAPPING_ITERABLES:  # enumerate(tqdm(loader)) walks the loader; zip(range(n), loader) too
+        return any(data_iterable(f, a) for a in it.args)
+    if isinstance(it, (ast.Constant, ast.List, ast.Tuple)) or q in COUNTERS:
+        return False
+    if f.mentions(it, lambda n: isinstance(n, ast.Call) and random_maker(f, n)):
+        return False
+    source = lambda n: isinstance(n, ast.Call) and names.DATA_SOURCES.match(  # noqa: E731
+        f.s.qual(n.func).split(".")[-1] or "") is not None
+    return f.mentions(it, source) or not f.mentions(it, lambda n: isinstance(n, ast.Call)
+                                                     and f.s.qual(n.func) in COUNTERS)
+
+
+class _Flows:
+    """Ids of the nodes the training data (what the optimizer steps consume) and the evaluation data are made
+    of, through the script's data flow."""
+
+    def __init__(self, f):
+        train, evaluation = _training_inputs(f)
+        self.train = {id(n) for n in sources(f, train, derived)}
+        # where the walk sees no training, a loop over data is no evidence of evaluation either
+        self.evaluation = {id(n) for n in sources(f, evaluation, derived)} if train else set()
+
+
+_FLOWS = weakref.WeakKeyDictionary()
+
+
+def flows(f):
+    if f not in _FLOWS:
+        _FLOWS[f] = _Flows(f)
+    return _FLOWS[f]
+
+
+_EVALUATING = ("evaluate", "predict", "test_on_batch", "predict_on_batch", "evaluate_generator", "predict_generator")
+
+
+def _training_inputs(f):
+    """([what the optimizer steps consume], [what is evaluated]): the iterables of the loops around each
+    optimizer step (and what next() draws inside a while loop around one), fit's data; evaluate/predict's
+    data, fit's validation_data, the data iterated by loops that run with gradients off and build nothing."""
+    train, evaluation, loops, drawing = [], [], set(), set()
+    for s in f.steps:
+        attr = getattr(s.node.func, "attr", "")
+        if attr in ("fit", "fit_generator", "train_on_batch"):
+            kw = {k.arg: k.value for k in s.node.keywords}
+            train += s.node.args[:2] + [kw[k] for k in ("x", "y", "generator") if k in kw]
+            evaluation += [kw[k] for k in ("validation_data",) if k in kw]
+        for loop in s.ctx.loops:
+            loops.add(id(loop))
+            if isinstance(loop, ast.While):
+                drawing.add(id(loop))  # `while ...: x, y = next(it)`: the loop draws its batches itself
+            if isinstance(loop, (ast.For, ast.AsyncFor)):
+                train.append(loop.iter)
+            elif isinstance(loop, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+                train += [g.iter for g in loop.generators]
+    for e in f.s.events:
+        q = f.s.qual(e.node.func)
+        if q == "next" and e.node.args and any(id(loop) in drawing for loop in e.ctx.loops):
+            train.append(e.node.args[0])
+        elif getattr(e.node.func, "attr", "") in _EVALUATING:
+            evaluation += e.node.args[:1] + [k.value for k in e.node.keywords if k.arg == "x"]
+    for node in ast.walk(f.s.tree):
+        if not isinstance(node, (ast.For, ast.AsyncFor, ast.ListComp, ast.GeneratorExp, ast.SetComp)) or \
+                id(node) in loops or isinstance(node, (ast.For, ast.AsyncFor)) and _builds(node) or \
+                not _gradients_off(f, node):
+            continue
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            iters = [node.iter]
+        else:  # a comprehension builds a value, unless a reduction takes it: sum(... for x, y in loader)
+            iters = [g.iter for g in getattr(node, "generators", ()) if _reduced(f, node)]
+        evaluation += [it for it in iters if data_iterable(f, it)]
+    return train, evaluation
+
+
+def _gradients_off(f, loop):
+    """The loop runs with gradients off, as an evaluation does: inside `with torch.no_grad()` (or
+    inference_mode, set_grad_enabled(False)), or after `model.eval()` in the same function. (A loop over a
+    model's layers, or one that only prepares data, is no evaluation.)"""
+    for p in parents(loop):
+        if isinstance(p, (ast.With, ast.AsyncWith)) and any(
+                isinstance(i.context_expr, ast.Call) and f.s.qual(i.context_expr.func).split(".")[-1] in
+                ("no_grad", "inference_mode", "set_grad_enabled") for i in p.items):
+            return True
+        if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return any(isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "eval" and not n.args
+                       and n.lineno <= loop.lineno for n in ast.walk(p))
+    return False
+
+
+def _reduced(f, comprehension):
+    """The comprehension's values are reduced to a number: sum(...), min, max, any, all, x.mean()."""
+    parent = getattr(comprehension, "parent", None)
+    return isinstance(parent, ast.Call) and (f.s.qual(parent.func) in ("sum", "min", "max", "any", "all") or
+                                             getattr(parent.func, "attr", "") == "mean")
+
+
+def _builds(loop):
+    """A loop that fills containers (`parts.append(...)`, `x[i] = ...`) or yields: it builds data rather than
+    evaluates."""
+    for n in ast.walk(loop):
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                n.func.attr in ("append", "extend", "add", "update", "insert", "put"):
+            return True
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) for t in n.targets):
+            return True
+    return False

@@ -1,0 +1,103 @@
+"""Where a value comes from: every expression the value of an expression may be made of, followed through
+the script's data flow rather than its names' spelling. A query of the rules (steps 3 and 4); a small
+addition beside facts.py, whose `mentions` answers "does it depend on X" where this answers "what is it".
+
+    made = sources(f, [sink])                  # the sink and every expression its value may come from
+    used = any(n is sampler_call for n in made)
+"""
+import ast
+
+from hvdkit.check.script import dotted
+
+MAX_DEPTH = 30
+
+
+def sources(f, exprs, follow_call=None):
+    """[node]: `exprs` and, transitively, what their values come from: a name's assigned values, a parameter's
+    arguments in the walked calls, the returns of the script's own functions, the elements of a list, tuple or
+    dict, the element and the iterables of a comprehension, the container of a subscript, the operands of
+    arithmetic, both branches of a conditional. For a library's call, `follow_call(call)` says which of its
+    parts its value comes from (none by default)."""
+    out, seen, todo = [], set(), [(e, 0) for e in exprs if e is not None]
+    while todo:
+        node, depth = todo.pop()
+        if id(node) in seen or depth > MAX_DEPTH:
+            continue
+        seen.add(id(node))
+        out.append(node)
+        todo += [(n, depth + 1) for n in _made_of(f, node, follow_call) if n is not None]
+    return out
+
+
+def _made_of(f, node, follow_call):
+    if isinstance(node, ast.Name):
+        return _assigned(f, node) + list(f.frames_binding(node))
+    if isinstance(node, ast.Attribute):
+        return _assigned(f, node) if dotted(node) else []
+    if isinstance(node, ast.Call):
+        made = returns(f, node) if f.local_function(node) else []
+        # a library call, or an instance of the script's own class: what follow_call says it is made of
+        return made or (list(follow_call(node)) if follow_call else [])
+    if isinstance(node, ast.Subscript):
+        return [node.value]
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return list(node.elts)
+    if isinstance(node, ast.Dict):
+        return list(node.values)
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        return [node.elt] + [g.iter for g in node.generators]  # made of the elements it iterates, too
+    if isinstance(node, ast.DictComp):
+        return [node.value] + [g.iter for g in node.generators]
+    if isinstance(node, ast.IfExp):
+        return [node.body, node.orelse]
+    if isinstance(node, ast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node, ast.UnaryOp):
+        return [node.operand]
+    if isinstance(node, ast.BoolOp):
+        return list(node.values)
+    if isinstance(node, (ast.Starred, ast.Await, ast.NamedExpr)):
+        return [node.value]
+    return []
+
+
+def _assigned(f, node):
+    """The values assigned to a Name (by the definitions that reach it) or an attribute (by spelling)."""
+    name = dotted(node)
+    return [v for a in f.s.assignments_to(node) if a.node.value is not None for v in unpacked(f, a, name)]
+
+
+def unpacked(f, a, name):
+    """The values `name` takes from the assignment `a`: the element of a tuple that the script's own function
+    returns (`train, test, steps = load_data(bs)`), else the whole value."""
+    target, value = a.node.targets[0] if isinstance(a.node, ast.Assign) else None, a.node.value
+    if isinstance(target, ast.Tuple) and isinstance(value, ast.Call) and f.local_function(value):
+        names = [dotted(t) for t in target.elts]
+        rets = returns(f, value)
+        if name in names and rets and all(isinstance(r, ast.Tuple) and len(r.elts) == len(names) for r in rets):
+            return [r.elts[names.index(name)] for r in rets]
+    return [value]
+
+
+def returns(f, call):
+    """The values the script's own function that `call` runs returns (a method: the one method of that name)."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        body = f.s.funcs.get(func.id) or f.s.classes.get(func.id)
+        if isinstance(body, ast.ClassDef):
+            return []  # an instance: what it holds is its attributes, not a returned value
+    else:
+        found = f.s.methods.get(func.attr, []) if isinstance(func, ast.Attribute) else []
+        body = found[0] if len(found) == 1 else None
+    return [r.value for r in ast.walk(body) if isinstance(r, ast.Return) and r.value is not None] if body else []
+
+
+def derived(call):
+    """For a library call: everything it is given (its receiver, arguments and keywords), as for data built
+    step by step (`DataLoader(ds, sampler=s)`, `ds.shard(n, i).batch(32)`, `enumerate(loader)`). A count read
+    off data (`len(x)`, `x.size(1)`, `x.numel()`, `ds.cardinality()`) is not made of it."""
+    if isinstance(call.func, ast.Name) and call.func.id == "len" or isinstance(call.func, ast.Attribute) and \
+            call.func.attr in ("size", "dim", "numel", "nelement", "cardinality", "__len__"):
+        return []
+    parts = [call.func.value] if isinstance(call.func, ast.Attribute) else []
+    return parts + list(call.args) + [k.value for k in call.keywords]

@@ -1,0 +1,642 @@
+"""`hvdkit check`, static pass: a script read inside its project (issue 39, class 1).
+
+Real training code is a project: the checkpoint helper, the metric class, the options parser that pins the
+GPU, the optimizer factory and the data-loader class live in the project's own modules, and `hvd` itself
+may come from a helper. Each pair below is a small project written from scratch into tmp_path: the
+correct one is flagged on no step, the broken one on its step only, with the verdict pointing into the
+module that holds the fault. Before the project layer, each correct project was reported "not a Horovod
+script" or had these steps missing.
+"""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+from hvdkit.check import FLAGGED, UNKNOWN
+from hvdkit.check.static import analyze
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def write(tmp_path, files):
+    """Write {relative path: source} under tmp_path (a project with a pyproject.toml at its root)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    for rel, source in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source).lstrip("\n"))
+    return tmp_path
+
+
+def flagged(path, root=None):
+    findings, _, info = analyze(str(path), root=None if root is None else str(root))
+    return {n: (f.file, f.evidence) for n, f in findings.items() if f.verdict in FLAGGED}, findings, info
+
+
+HELPERS = {
+    "common/__init__.py": "",
+    "common/horovod_helpers.py": '''
+        """Horovod set-up shared by the training scripts: importing it initialises Horovod and pins the GPU."""
+        import horovod.torch as hvd
+        import torch
+
+        hvd.init()
+        if torch.cuda.is_available():
+            torch.cuda.set_device(hvd.local_rank())
+        torch.set_num_threads(1)
+
+
+        def save_checkpoint(state, path):
+            if hvd.rank() != 0:
+                return
+            torch.save(state, path)
+
+
+        class AverageMeter:
+            """The mean over the batches of an epoch of a value averaged over the ranks (equal shards: the mean)."""
+
+            def __init__(self, name):
+                self.name, self.sum, self.count = name, 0.0, 0
+
+            def update(self, value):
+                self.sum += hvd.allreduce(value.detach(), name=self.name).item()
+                self.count += 1
+
+            @property
+            def avg(self):
+                return self.sum / max(1, self.count)
+    ''',
+    "models/__init__.py": "from .mlp import MLP\n",
+    "models/mlp.py": '''
+        import torch.nn as nn
+
+
+        class MLP(nn.Module):
+            def __init__(self, width=64):
+                super().__init__()
+                self.net = nn.Sequential(nn.Linear(20, width), nn.ReLU(), nn.Linear(width, 2))
+
+            def forward(self, x):
+                return self.net(x)
+    ''',
+    "train.py": '''
+        """Trains the MLP on 4 ranks.
+
+            horovodrun -np 4 python train.py --epochs 5
+        """
+        import argparse
+
+        import torch
+        import torch.nn.functional as F
+        from torch.utils.data import DataLoader, TensorDataset
+        from torch.utils.data.distributed import DistributedSampler
+
+        from common.horovod_helpers import AverageMeter, hvd, save_checkpoint
+        from models import MLP
+
+
+        class Trainer:
+            def __init__(self, args):
+                self.args = args
+                self.model = MLP()
+                data = TensorDataset(torch.randn(2048, 20), torch.randint(0, 2, (2048,)))
+                self.sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+                self.loader = DataLoader(data, batch_size=args.batch_size, sampler=self.sampler)
+                opt = torch.optim.SGD(self.model.parameters(), lr=args.lr * hvd.size(), momentum=0.9)
+                self.opt = hvd.DistributedOptimizer(opt, named_parameters=self.model.named_parameters())
+                hvd.broadcast_parameters(self.model.state_dict(), root_rank=0)
+                hvd.broadcast_optimizer_state(self.opt, root_rank=0)
+
+            def train_epoch(self, epoch):
+                self.sampler.set_epoch(epoch)
+                meter = AverageMeter("train_loss")
+                for x, y in self.loader:
+                    self.opt.zero_grad()
+                    loss = F.cross_entropy(self.model(x), y)
+                    loss.backward()
+                    self.opt.step()
+                    meter.update(loss)
+                return meter.avg
+
+            def fit(self):
+                for epoch in range(self.args.epochs):
+                    loss = self.train_epoch(epoch)
+                    if hvd.rank() == 0:
+                        print(f"epoch {epoch}: loss {loss:.4f}")
+                    save_checkpoint({"model": self.model.state_dict(), "epoch": epoch}, "checkpoint.pt")
+
+
+        def main():
+            p = argparse.ArgumentParser()
+            p.add_argument("--lr", type=float, default=0.01)
+            p.add_argument("--batch-size", type=int, default=32)
+            p.add_argument("--epochs", type=int, default=5)
+            Trainer(p.parse_args()).fit()
+
+
+        if __name__ == "__main__":
+            main()
+    ''',
+}
+
+
+def test_the_work_done_in_the_projects_modules_is_read_there(tmp_path):
+    """hvd from a helper, init and pinning at the helper's import, the checkpoint in a helper that returns on
+    ranks > 0, the averaging in a meter's update: all eight steps ok, the files read listed."""
+    root = write(tmp_path, HELPERS)
+    got, findings, info = flagged(root / "train.py")
+    assert got == {}
+    assert findings[1].file == "common/horovod_helpers.py" and findings[7].file == "common/horovod_helpers.py"
+    assert findings[8].file == "common/horovod_helpers.py"
+    assert set(info["files_read"]) == {"train.py", "common/__init__.py", "common/horovod_helpers.py",
+                                       "models/__init__.py", "models/mlp.py"}
+    assert info["crash"] is None and info["entry_points"] == []
+
+
+def test_a_checkpoint_helper_that_writes_on_every_rank_is_flagged_in_the_helper(tmp_path):
+    files = dict(HELPERS)
+    files["common/horovod_helpers.py"] = files["common/horovod_helpers.py"].replace(
+        "    if hvd.rank() != 0:\n                return\n", "")
+    got, _, _ = flagged(write(tmp_path, files) / "train.py")
+    assert list(got) == [7] and got[7][0] == "common/horovod_helpers.py"
+
+
+def test_a_meter_that_does_not_allreduce_is_flagged(tmp_path):
+    files = dict(HELPERS)
+    helpers = files["common/horovod_helpers.py"]
+    files["common/horovod_helpers.py"] = helpers.replace("hvd.allreduce(value.detach(), name=self.name)",
+                                                         "value.detach()")
+    got, _, _ = flagged(write(tmp_path, files) / "train.py")
+    assert list(got) == [8]
+
+
+OPTIONS = {
+    "utils/__init__.py": "",
+    "utils/options.py": '''
+        import argparse
+
+        import horovod.tensorflow.keras as hvd
+        import tensorflow as tf
+
+
+        def parse(argv=None):
+            p = argparse.ArgumentParser()
+            p.add_argument("--lr", type=float, default=1e-3)
+            p.add_argument("--epochs", type=int, default=3)
+            p.add_argument("--out", default="out")
+            args = p.parse_args(argv)
+            hvd.init()
+            gpus = tf.config.list_physical_devices("GPU")
+            for gpu in gpus:
+                tf.config.experimental.set_memory_growth(gpu, True)
+            if gpus:
+                tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+            return args
+    ''',
+    "data/__init__.py": "",
+    "data/loader.py": '''
+        import horovod.tensorflow.keras as hvd
+        import tensorflow as tf
+
+
+        class CifarLoader:
+            def __init__(self, batch_size):
+                (x, y), (self.x_val, self.y_val) = tf.keras.datasets.cifar10.load_data()
+                self.train = tf.data.Dataset.from_tensor_slices((x / 255.0, y))
+                self.batch_size = batch_size
+
+            def dataset(self):
+                ds = self.train.shard(hvd.size(), hvd.rank())
+                return ds.shuffle(10000).batch(self.batch_size).prefetch(tf.data.AUTOTUNE)
+    ''',
+    "callbacks.py": '''
+        import os
+
+        import horovod.tensorflow.keras as hvd
+        import tensorflow as tf
+
+
+        class SaveEveryEpoch(tf.keras.callbacks.Callback):
+            def __init__(self, folder):
+                super().__init__()
+                self.folder = folder
+
+            def on_epoch_end(self, epoch, logs=None):
+                if hvd.rank() == 0:
+                    self.model.save(os.path.join(self.folder, f"model-{epoch}.keras"))
+    ''',
+    "train_keras.py": '''
+        """Keras fit on 8 ranks.
+
+            horovodrun -np 8 python train_keras.py --epochs 3
+        """
+        import horovod.tensorflow.keras as hvd
+        import tensorflow as tf
+
+        from callbacks import SaveEveryEpoch
+        from data.loader import CifarLoader
+        from utils import options
+
+
+        def main():
+            args = options.parse()
+            loader = CifarLoader(batch_size=64)
+            model = tf.keras.applications.ResNet50(weights=None, classes=10, input_shape=(32, 32, 3))
+            opt = hvd.DistributedOptimizer(tf.keras.optimizers.SGD(args.lr * hvd.size(), momentum=0.9))
+            model.compile(optimizer=opt, loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+            callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(0), hvd.callbacks.MetricAverageCallback(),
+                         SaveEveryEpoch(args.out)]
+            model.fit(loader.dataset(), epochs=args.epochs, callbacks=callbacks, verbose=1 if hvd.rank() == 0 else 0)
+
+
+        if __name__ == "__main__":
+            main()
+    ''',
+}
+
+
+def test_pinning_sharding_and_a_callback_in_modules(tmp_path):
+    """The options parser pins the GPU, a loader class shards, a Callback subclass of another module saves on
+    rank 0: read there."""
+    got, findings, _ = flagged(write(tmp_path, OPTIONS) / "train_keras.py")
+    assert got == {}
+    assert (findings[2].file, findings[3].file, findings[7].file) == ("utils/options.py", "data/loader.py",
+                                                                      "callbacks.py")
+
+
+def test_a_loader_class_that_does_not_shard_is_flagged(tmp_path):
+    files = dict(OPTIONS)
+    files["data/loader.py"] = files["data/loader.py"].replace("self.train.shard(hvd.size(), hvd.rank())",
+                                                              "self.train")
+    got, _, _ = flagged(write(tmp_path, files) / "train_keras.py")
+    assert list(got) == [3]
+
+
+def test_a_callback_of_a_module_saving_on_every_rank_is_flagged(tmp_path):
+    files = dict(OPTIONS)
+    files["callbacks.py"] = files["callbacks.py"].replace("if hvd.rank() == 0:", "if True:")
+    got, _, _ = flagged(write(tmp_path, files) / "train_keras.py")
+    assert list(got) == [7] and got[7][0] == "callbacks.py"
+
+
+FACTORY = {
+    "src/optim.py": '''
+        import horovod.torch as hvd
+        import torch
+
+
+        def get_optimizer(model, lr, distributed=False):
+            opt = torch.optim.AdamW(model.parameters(), lr=lr)
+            if distributed:
+                opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+            return opt
+    ''',
+    "scripts/train.py": '''
+        """Trains from the scripts/ folder; the project's code is in src/.
+
+            horovodrun -np 2 python scripts/train.py
+        """
+        import os
+        import sys
+
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+
+        import horovod.torch as hvd  # noqa: E402
+        import torch  # noqa: E402
+        from optim import get_optimizer  # noqa: E402
+
+        hvd.init()
+        torch.set_num_threads(1)
+        model = torch.nn.Linear(8, 1)
+        opt = get_optimizer(model, 1e-3 * hvd.size(), distributed=True)
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        x = torch.randn(4096, 8)[hvd.rank()::hvd.size()]
+        for epoch in range(3):
+            for i in range(0, len(x), 32):
+                opt.zero_grad()
+                loss = model(x[i:i + 32]).pow(2).mean()
+                loss.backward()
+                opt.step()
+            loss = hvd.allreduce(loss.detach())
+            if hvd.rank() == 0:
+                print(epoch, loss.item())
+                torch.save(model.state_dict(), "linear.pt")
+    ''',
+}
+
+
+def test_an_optimizer_factory_in_a_folder_the_script_puts_on_sys_path(tmp_path):
+    """`sys.path.insert(0, <script>/../src)` then `from optim import get_optimizer`: followed, the wrapper
+    made there under `if distributed:` is the script's."""
+    got, findings, info = flagged(write(tmp_path, FACTORY) / "scripts" / "train.py")
+    assert got == {} and findings[5].file == "src/optim.py"
+    assert "src/optim.py" in info["files_read"]
+
+
+def test_an_optimizer_factory_that_does_not_wrap_is_flagged(tmp_path):
+    files = dict(FACTORY)
+    files["src/optim.py"] = files["src/optim.py"].replace(
+        "opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())", "pass")
+    got, _, _ = flagged(write(tmp_path, files) / "scripts" / "train.py")
+    assert list(got) == [5]
+
+
+def test_a_factory_that_cannot_be_read_is_cannot_tell_not_missing(tmp_path):
+    """The same factory in a module the project does not have (a package not installed here): its call is
+    handed distributed=True, so the averaging may be there: cannot tell, naming the call."""
+    files = {"scripts/train.py": FACTORY["scripts/train.py"]}
+    _, findings, _ = flagged(write(tmp_path, files) / "scripts" / "train.py")
+    assert findings[5].verdict == UNKNOWN and "get_optimizer" in findings[5].evidence
+
+
+UNREADABLE = {"train.py": '''
+    """Uses a lab-internal package (clusterkit, installed on the cluster only) for the Horovod set-up."""
+    import horovod.torch as hvd
+    import torch
+    from clusterkit import distributed_setup, sync_weights
+
+    distributed_setup(hvd)
+    model = torch.nn.Linear(16, 2)
+    sync_weights(model, hvd=hvd)
+    opt = hvd.DistributedOptimizer(torch.optim.SGD(model.parameters(), lr=0.1 * hvd.size()))
+    x = torch.randn(1024, 16)[hvd.rank()::hvd.size()]
+    for step in range(100):
+        opt.zero_grad()
+        model(x).pow(2).mean().backward()
+        opt.step()
+'''}
+
+
+def test_init_and_broadcast_handed_to_unreadable_code_are_cannot_tell(tmp_path):
+    """distributed_setup(hvd) and sync_weights(model, hvd=hvd) are handed Horovod's module in a package that
+    is not here: init and the broadcast may be there. Without those calls they are missing."""
+    _, findings, _ = flagged(write(tmp_path, UNREADABLE) / "train.py")
+    assert findings[1].verdict == findings[6].verdict == UNKNOWN
+    assert "distributed_setup" in findings[1].evidence and "sync_weights" in findings[6].evidence
+    bare = UNREADABLE["train.py"].replace("    distributed_setup(hvd)\n", "").replace(
+        "    sync_weights(model, hvd=hvd)\n", "").replace("from clusterkit import distributed_setup, sync_weights",
+                                                        "import clusterkit  # noqa: F401")
+    got, _, _ = flagged(write(tmp_path, {"train.py": bare}) / "train.py")
+    assert {1, 6} <= set(got)
+
+
+def test_an_absent_module_of_a_present_package_is_a_crash(tmp_path):
+    files = dict(HELPERS)
+    files["train.py"] = files["train.py"].replace("from models import MLP", "from models.mlp_v2 import MLP")
+    _, _, info = flagged(write(tmp_path, files) / "train.py")
+    assert info["crash"]["error"] == "ModuleNotFoundError: No module named 'models.mlp_v2'"
+    line = textwrap.dedent(files["train.py"]).lstrip("\n").splitlines().index("from models.mlp_v2 import MLP") + 1
+    assert info["crash"]["file"] is None and info["crash"]["line"] == line
+
+
+def test_a_module_name_that_differs_in_case_is_a_crash_in_that_module(tmp_path):
+    files = dict(HELPERS)
+    files["models/__init__.py"] = "from models.MLP import MLP\n"
+    _, _, info = flagged(write(tmp_path, files) / "train.py")
+    assert info["crash"]["error"] == "ModuleNotFoundError: No module named 'models.MLP'"
+    assert info["crash"]["file"] == "models/__init__.py" and "mlp.py" in info["crash"]["why"]
+
+
+def test_an_import_guarded_by_try_is_no_crash(tmp_path):
+    files = dict(HELPERS)
+    files["train.py"] = files["train.py"].replace(
+        "from models import MLP", "try:\n            from models.fast import MLP\n        except ImportError:\n"
+                                  "            from models import MLP")
+    got, _, info = flagged(write(tmp_path, files) / "train.py")
+    assert info["crash"] is None and got == {}
+
+
+STAR = {
+    "utils.py": '''
+        """Everything the training script needs, imported with `from utils import *`."""
+        import os
+
+        import horovod.tensorflow as hvd
+        import tensorflow as tf
+
+
+        class Logger:
+            def __init__(self, folder):
+                self.folder = folder
+
+            def checkpoint(self, ckpt, epoch):
+                if hvd.rank() == 0:
+                    ckpt.save(os.path.join(self.folder, f"ckpt-{epoch}"))
+
+
+        logger = Logger("checkpoints")
+
+
+        class Trainer:
+            def __init__(self, model, opt):
+                self.model, self.opt = model, opt
+
+            def step(self, x, y, first):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.keras.losses.sparse_categorical_crossentropy(y, self.model(x),
+                                                                                            from_logits=True))
+                tape = hvd.DistributedGradientTape(tape)
+                grads = tape.gradient(loss, self.model.trainable_variables)
+                self.opt.apply_gradients(zip(grads, self.model.trainable_variables))
+                if first:
+                    hvd.broadcast_variables(self.model.variables, root_rank=0)
+                    hvd.broadcast_variables(self.opt.variables, root_rank=0)
+                return loss
+
+
+        def build_trainer(lr):
+            model = tf.keras.Sequential([tf.keras.Input((28, 28)), tf.keras.layers.Flatten(),
+                                         tf.keras.layers.Dense(10)])
+            return Trainer(model, tf.keras.optimizers.SGD(lr * hvd.size()))
+
+
+        def run_epochs(epochs, one_epoch):
+            for epoch in range(epochs):
+                one_epoch(epoch)
+    ''',
+    "train.py": '''
+        """horovodrun -np 4 python train.py"""
+        from utils import *  # noqa: F403 - hvd, tf, logger, build_trainer, run_epochs
+
+        hvd.init()
+        gpus = tf.config.list_physical_devices("GPU")
+        if gpus:
+            tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+        (x, y), _ = tf.keras.datasets.mnist.load_data()
+        data = tf.data.Dataset.from_tensor_slices((x / 255.0, y)).shard(hvd.size(), hvd.rank()).shuffle(6000).batch(64)
+        trainer = build_trainer(0.01)
+        ckpt = tf.train.Checkpoint(model=trainer.model, optimizer=trainer.opt)
+
+
+        def one_epoch(epoch):
+            total = 0.0
+            for batch, (images, labels) in enumerate(data):
+                total += trainer.step(images, labels, epoch == 0 and batch == 0)
+            mean = hvd.allreduce(total / (batch + 1))
+            if hvd.rank() == 0:
+                print(epoch, float(mean))
+            logger.checkpoint(ckpt, epoch)
+
+
+        run_epochs(3, one_epoch)
+    ''',
+}
+
+
+def test_star_imports_factories_module_objects_and_functions_handed_on(tmp_path):
+    """`from utils import *` brings hvd (Horovod) and tf; build_trainer() returns a Trainer whose step() wraps
+    the tape and broadcasts at the first batch; the module's `logger` object saves on rank 0; run_epochs()
+    calls the one_epoch function it is handed. All read through: nothing flagged."""
+    got, findings, _ = flagged(write(tmp_path, STAR) / "train.py")
+    assert got == {}
+    assert findings[5].file == findings[6].file == findings[7].file == "utils.py"
+
+
+def test_star_imported_logger_saving_on_every_rank_is_flagged(tmp_path):
+    files = dict(STAR)
+    assert files["utils.py"].count("if hvd.rank() == 0:") == 1
+    files["utils.py"] = files["utils.py"].replace("if hvd.rank() == 0:", "if True:")
+    got, _, _ = flagged(write(tmp_path, files) / "train.py")
+    assert list(got) == [7] and got[7][0] == "utils.py"
+
+
+KERAS_MODEL = {
+    "models/__init__.py": "",
+    "models/segmenter.py": '''
+        import horovod.tensorflow as hvd
+        import tensorflow as tf
+
+
+        class Segmenter(tf.keras.Model):
+            """A small U-Net-like model whose custom train_step averages the gradients over the ranks."""
+
+            def __init__(self, classes=4):
+                super().__init__()
+                self.encode = tf.keras.layers.Conv2D(16, 3, padding="same", activation="relu")
+                self.decode = tf.keras.layers.Conv2D(classes, 1)
+
+            def call(self, x):
+                return self.decode(self.encode(x))
+
+            def train_step(self, data):
+                x, y = data
+                with tf.GradientTape() as tape:
+                    loss = self.compute_loss(x, y, self(x, training=True))
+                tape = hvd.DistributedGradientTape(tape)
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+                return {"loss": loss}
+    ''',
+    "fit.py": '''
+        """horovodrun -np 4 python fit.py"""
+        import horovod.tensorflow.keras as hvd_keras
+        import horovod.tensorflow as hvd
+        import tensorflow as tf
+
+        from models.segmenter import Segmenter
+
+        hvd.init()
+        gpus = tf.config.list_physical_devices("GPU")
+        if gpus:
+            tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+        x = tf.random.normal((512, 32, 32, 3))
+        y = tf.random.uniform((512, 32, 32), maxval=4, dtype=tf.int32)
+        data = tf.data.Dataset.from_tensor_slices((x, y)).shard(hvd.size(), hvd.rank()).batch(16)
+        model = Segmenter()
+        model.compile(optimizer=tf.keras.optimizers.Adam(1e-3 * hvd.size()),
+                      loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        callbacks = [hvd_keras.callbacks.BroadcastGlobalVariablesCallback(0),
+                     hvd_keras.callbacks.MetricAverageCallback()]
+        if hvd.rank() == 0:
+            callbacks.append(tf.keras.callbacks.ModelCheckpoint("seg-{epoch}.weights.h5", save_weights_only=True))
+        model.fit(data, epochs=5, callbacks=callbacks, verbose=2 if hvd.rank() == 0 else 0)
+    ''',
+}
+
+
+def test_fit_runs_the_train_step_of_a_keras_model_of_a_module(tmp_path):
+    """fit() on a Segmenter runs Segmenter.train_step, batch after batch: its wrapped tape averages."""
+    got, findings, _ = flagged(write(tmp_path, KERAS_MODEL) / "fit.py")
+    assert got == {} and findings[5].file == "models/segmenter.py"
+    files = dict(KERAS_MODEL)
+    files["models/segmenter.py"] = files["models/segmenter.py"].replace(
+        "tape = hvd.DistributedGradientTape(tape)", "pass")
+    got, _, _ = flagged(write(tmp_path, files) / "fit.py")
+    assert list(got) == [5]
+
+
+LAMBDA = {
+    "schedules.py": '''
+        import horovod.torch as hvd
+
+
+        def warmup_then_scale(epoch, warmup=5):
+            """Goyal et al.: ramp from the single-worker LR to hvd.size() times it over `warmup` epochs."""
+            if epoch < warmup:
+                return 1.0 + (hvd.size() - 1.0) * epoch / warmup
+            return hvd.size() * 0.1 ** (epoch // 30)
+    ''',
+    "train.py": '''
+        """horovodrun -np 8 python train.py"""
+        import horovod.torch as hvd
+        import torch
+        from torch.optim.lr_scheduler import LambdaLR
+
+        from schedules import warmup_then_scale
+
+        hvd.init()
+        torch.set_num_threads(1)
+        model = torch.nn.Linear(16, 4)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+        schedule = LambdaLR(opt, lr_lambda=warmup_then_scale)
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        x, y = torch.randn(4096, 16)[hvd.rank()::hvd.size()], torch.randint(0, 4, (4096,))[hvd.rank()::hvd.size()]
+        for epoch in range(90):
+            for i in range(0, len(x), 64):
+                opt.zero_grad()
+                loss = torch.nn.functional.cross_entropy(model(x[i:i + 64]), y[i:i + 64])
+                loss.backward()
+                opt.step()
+            schedule.step()
+            loss = hvd.allreduce(loss.detach())
+            if hvd.rank() == 0:
+                print(epoch, loss.item())
+                torch.save(model.state_dict(), "linear.pt")
+    ''',
+}
+
+
+def test_a_schedule_function_imported_from_a_module_is_read_there(tmp_path):
+    """LambdaLR(opt, lr_lambda=warmup_then_scale) with the function in schedules.py: it settles at
+    hvd.size() times the base LR, so the LR is scaled; without the factor it is not."""
+    got, _, _ = flagged(write(tmp_path, LAMBDA) / "train.py")
+    assert got == {}
+    files = dict(LAMBDA)
+    files["schedules.py"] = files["schedules.py"].replace("return hvd.size() * 0.1", "return 0.1")
+    got, _, _ = flagged(write(tmp_path, files) / "train.py")
+    assert list(got) == [4]
+
+
+def test_the_root_option(tmp_path):
+    """Without a marker file the root is the script's folder; `--root` names the project's folder, whose
+    modules the script's folder alone would not show (a script in a sub-folder run with PYTHONPATH=root)."""
+    root = write(tmp_path, {"lib/__init__.py": "", "lib/ckpt.py": HELPERS["common/horovod_helpers.py"],
+                            "jobs/train.py": HELPERS["train.py"].replace("common.horovod_helpers", "lib.ckpt")})
+    for rel, source in HELPERS.items():
+        if rel.startswith("models"):
+            (root / "jobs" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / "jobs" / rel).write_text(textwrap.dedent(source).lstrip("\n"))
+    os.remove(root / "pyproject.toml")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    run = lambda *extra: subprocess.run(  # noqa: E731 - the command line under test
+        [sys.executable, "-m", "hvdkit", "check", str(root / "jobs" / "train.py"), "--json", *extra],
+        capture_output=True, text=True, env=env)
+    without = run()
+    assert without.returncode == 2 and "not a Horovod script" in without.stderr
+    given = run("--root", str(root))
+    report = json.loads(given.stdout)
+    assert given.returncode == 0 and report["flagged"] == [] and "lib/ckpt.py" in report["files_read"]
+    bad = run("--root", str(root / "nowhere"))
+    assert bad.returncode == 2 and "--root" in bad.stderr
