@@ -145,7 +145,8 @@ def targets(record):
     overall = (record.get("students") or {}).get("overall")
     if overall:
         out["students_recall"] = {"met": (overall["recall"] or 0) >= 0.8, "value": overall["recall"], "bar": 0.8}
-        out["students_precision"] = {"met": (overall["precision"] or 0) >= 0.9, "value": overall["precision"], "bar": 0.9}
+        out["students_precision"] = {"met": (overall["precision"] or 0) >= 0.9, "value": overall["precision"],
+                                     "bar": 0.9}
     return out
 
 

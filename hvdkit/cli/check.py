@@ -57,7 +57,8 @@ def run(args):
     if args.steps is not None and args.steps < 2 and launches:
         raise UsageError(f"--steps {args.steps}: observe at least 2 steps (the first one may hold the broadcast)")
     if args.against and not os.path.isfile(args.against):
-        raise UsageError(f"--against {args.against}: no such file: give the sequential script HVD.py was converted from")
+        raise UsageError(f"--against {args.against}: no such file: give the sequential script HVD.py was "
+                         "converted from")
     findings, notes, info = static.analyze(args.script, root=args.root)  # CheckInputError: main() prints it
     observed = None
     if args.observe:

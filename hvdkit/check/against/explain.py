@@ -84,13 +84,18 @@ def verdict(hvd, seq_script, ranks, reason=None, seq=None, alt=None, rows=None):
         evidence.append("3: " + fault.what)
     if divergence and not explained & {5, 6}:
         evidence.append(f"unexplained: {divergence['tensor']} differs by {divergence['max_abs']:.3g} after step "
-                        f"{divergence['step']} (tolerance {divergence['tolerance']:.3g}); none of steps 3-6 explains it")
+                        f"{divergence['step']} (tolerance {divergence['tolerance']:.3g}); none of steps 3-6 "
+                        "explains it")
     if align == 2:
         evidence.append("the ranks held different weights before step 1 and the same after it (a broadcast after the "
                         "first step): compared from step 2")
-    if replay.get("layers_off"):
-        evidence.append("made the identity in both runs (their random masks cannot be replayed): "
-                        + ", ".join(replay["layers_off"]))
+    off = sorted(set(replay.get("layers_off") or []) | set(hvd.root.get("layers_off") or []))
+    noise, xla = [x for x in off if not x.startswith("XLA")], [x[5:-1] for x in off if x.startswith("XLA (")]
+    if noise:
+        evidence.append("made the identity in both runs (their random masks cannot be replayed): " + ", ".join(noise))
+    if xla:
+        evidence.append("compiled without XLA in both runs (its fused kernels round otherwise than the sequential "
+                        "run's): " + ", ".join(xla))
     out.update(steps_compared=len(compared), first_divergence=divergence, largest=largest, grad_scale=scale,
                lr_ratio=lr_ratio, batch_ratio=batch_ratio, explained_by=sorted(explained), evidence=evidence,
                equivalent=divergence is None and not explained & {3, 5, 6})
@@ -110,8 +115,8 @@ def _lr(lr_ratio, basis, batch_ratio, scale, evidence, explained):
     if scale:
         explained.add(5)
         evidence.append(f"5: every update is {scale:.3g} x the sequential one at the same LR (gradients summed over "
-                        f"the ranks, not averaged?): with the LR ratio {lr_ratio:.3g} the effective LR is {effective:.3g} "
-                        f"x the sequential, the global batch {batch_ratio:.3g} x")
+                        f"the ranks, not averaged?): with the LR ratio {lr_ratio:.3g} the effective LR is "
+                        f"{effective:.3g} x the sequential, the global batch {batch_ratio:.3g} x")
     else:
         explained.add(4)
         evidence.append(f"4: LR ratio (Horovod / sequential, {basis}) {lr_ratio:.3g}, global batch ratio "
@@ -197,7 +202,8 @@ def _ranks(hvd, steps, align, evidence, explained):
             explained.add(5)
             return
         if k > align and hvd.equal("before", k) and not hvd.equal("opt_before", k):
-            evidence.append(f"6: the ranks held different optimizer state before step {k}: broadcast it with the weights")
+            evidence.append(f"6: the ranks held different optimizer state before step {k}: broadcast it with the "
+                            "weights")
             explained.add(6)
             return
 

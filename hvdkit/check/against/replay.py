@@ -72,8 +72,8 @@ class Replayer(Base):
         """What the sequential script's own pipeline yielded (for the batch ratio and step 3's volume)."""
         n = store.size(struct)
         self.out["own"]["yields"].setdefault(str(k), []).append(
-            {"iter": meta.get("iter"), "n": n, "sig": repr(store.signature(struct)), "per_pass": store.per_pass(meta, n),
-             "universe": meta.get("universe")})
+            {"iter": meta.get("iter"), "n": n, "sig": repr(store.signature(struct)),
+             "per_pass": store.per_pass(meta, n), "universe": meta.get("universe")})
 
     # --- weights -------------------------------------------------------------------------------------
     def on_training_forward(self):

@@ -5,7 +5,9 @@
   back). Keras `fit` draws its batches inside a compiled function: the data set `fit` would iterate is
   given its first --steps batches in front (the recording run draws them itself; the replaying run puts
   the unions there). Loops that draw batches inside a tf.function are not seen: nothing is recorded.
-- Dropout and noise layers are the identity in both runs (their masks cannot be drawn again).
+- Dropout and noise layers are the identity in both runs (their masks cannot be drawn again), and XLA is
+  off in both (`tf.function(jit_compile=True)`, Keras `compile(jit_compile=...)`, whose "auto" means XLA,
+  `tf.config.optimizer.set_jit`): its fused kernels round otherwise than the sequential run's.
 - BatchNormalization in training mode: in the replaying run, the union is normalised rank part by rank
   part (obs.ghost), unless the Horovod script used SyncBatchNormalization.
 - The loss: the scalar target of each GradientTape.gradient (Keras fit's train step takes one too).
@@ -27,6 +29,7 @@ def install(tf, keras, obs):
     _data(tf, obs)
     _fit(tf, keras, obs)
     _noise_off(keras, obs)
+    _xla_off(tf, keras, obs)
     _batch_norm(tf, keras, obs)
     _tape(tf, obs)
     optimizer_built(keras, obs)
@@ -183,6 +186,29 @@ def _noise_off(keras, obs):
             obs.on_simulated_layer(f"keras.layers.{_name}")
             return inputs
         cls.call = identity
+
+
+def _xla_off(tf, keras, obs):
+    function = tf.function
+
+    @functools.wraps(function)
+    def without_xla(*a, **k):
+        if k.get("jit_compile"):
+            obs.on_simulated_layer("XLA (jit_compile)")
+        k["jit_compile"] = False
+        return function(*a, **k)
+    tf.function = without_xla
+
+    compile_ = keras.Model.compile
+
+    @functools.wraps(compile_)
+    def compile_without_xla(self, *a, **k):
+        if k.get("jit_compile", "auto"):
+            obs.on_simulated_layer("XLA (jit_compile)")
+        k["jit_compile"] = False
+        return compile_(self, *a, **k)
+    keras.Model.compile = compile_without_xla
+    tf.config.optimizer.set_jit = lambda enabled: obs.on_simulated_layer("XLA (tf.config.optimizer.set_jit)")
 
 
 def _batch_norm(tf, keras, obs):

@@ -78,7 +78,8 @@ class Adapter:
             state = {}
             for o in self.optimizers():
                 state.update(o.state.get(p, {}))
-            out.append({k: (v.detach().cpu().numpy().copy() if self.torch.is_tensor(v) else v) for k, v in state.items()})
+            out.append({k: (v.detach().cpu().numpy().copy() if self.torch.is_tensor(v) else v)
+                        for k, v in state.items()})
         return out
 
     def load_opt_state(self, saved):
@@ -86,7 +87,8 @@ class Adapter:
         if len(saved) != len(params):
             return False
         for p, s in zip(params, saved):
-            owner = next((o for o in self.optimizers() if any(p is q for g in o.param_groups for q in g["params"])), None)
+            owner = next((o for o in self.optimizers()
+                          if any(p is q for g in o.param_groups for q in g["params"])), None)
             if owner is None:
                 return False
             owner.state[p] = {k: (self.torch.from_numpy(v.copy()) if hasattr(v, "shape") else v) for k, v in s.items()}
