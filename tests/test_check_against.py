@@ -3,9 +3,11 @@
 The twins (tests/check_against/twins.py) are Horovod conversions written with Horovod's own API, for
 PyTorch and TensorFlow: the correct one is equivalent; each broken one is explained by the step it breaks
 (3: every rank reads the same batches, 4: the LR of one worker, 5: no gradient averaging, 6: no
-broadcast), with the figures that show it. A pair that cannot be compared gets one line and exit status 2.
-(The equivalent op=Sum twin and the Keras fit twins are run by benchmarks/check_against_bench.py.) The expected values are the twins' own: which step each
-breaks, the ranks (2), the batch sizes and LRs written in the scripts.
+broadcast), with the figures that show it; in TensorFlow, whose launches are the slow ones, steps 3 and 4
+are broken in one twin. A pair that cannot be compared gets one line and exit status 2. (The op=Sum twin,
+the Keras fit twins and TensorFlow's single-fault s3 and s4 are run by benchmarks/check_against_bench.py.)
+The expected values are the twins' own: which step each breaks, the ranks (2), the batch sizes and LRs
+written in the scripts.
 """
 import json
 import os
@@ -76,24 +78,25 @@ def test_torch_twins(tmp_path, twin):
 
 
 @pytest.mark.tensorflow
-@pytest.mark.parametrize("twin", ["ok", "s3", "s4", "s5", "s6"])
+@pytest.mark.parametrize("twin", ["ok", "s34", "s5", "s6"])
 def test_tensorflow_twins(tmp_path, twin):
     status, a, _, static = check("tf_fashion", twin, tmp_path)
     assert a["reason"] is None
-    assert a["lr_ratio"] == pytest.approx(1.0 if twin == "s4" else 2.0, rel=1e-6)  # float32 LR variables
+    assert a["lr_ratio"] == pytest.approx(1.0 if twin == "s34" else 2.0, rel=1e-6)  # float32 LR variables
     assert a["batch_ratio"] == pytest.approx(2.0)
     step = EXPECTED[("tf_fashion", twin)]
-    assert a["explained_by"] == ([step] if step else []), a["evidence"]
+    assert a["explained_by"] == (list(step) if twin == "s34" else [step] if step else []), a["evidence"]
     assert status == (0 if step is None and not static else 1)
     if step != 6:  # rank 0's weights reach rank 1 by the broadcast after step 1: compared from step 2
         assert a["steps_compared"] == 2
         assert any("compared from step 2" in e for e in a["evidence"])
-    if step in (None, 3, 4):
-        assert a["equivalent"] is (step != 3) and a["first_divergence"] is None
+    if twin in ("ok", "s34"):  # the replay steps at the Horovod LR and on the ranks' batches: the same weights
+        assert a["equivalent"] is (twin == "ok") and a["first_divergence"] is None
     else:
         assert not a["equivalent"] and a["first_divergence"]["max_abs"] > 1000 * a["first_divergence"]["tolerance"]
-    if step == 3:
-        assert any("the same batches at every step" in e for e in a["evidence"])
+    if twin == "s34":
+        assert any(e.startswith("3: ") and "the same batches at every step" in e for e in a["evidence"])
+        assert any(e.startswith("4: LR ratio") for e in a["evidence"])
 
 
 @pytest.mark.torch

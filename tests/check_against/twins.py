@@ -8,7 +8,8 @@ pipeline sharded per rank, a GradientTape loop, Adam, Horovod's first-batch broa
 trained with Keras fit, hvd.DistributedOptimizer and Horovod's callbacks). Each sequential script (train.py,
 train_fit.py) has its conversion (train_hvd.py, train_fit_hvd.py: the correct twins). Every other twin
 breaks one of steps 3-6 the way conversions break it, or makes an equivalent change (op=Sum with the LR
-left unscaled); `step` is the step `--against` must explain it by, None for an equivalent twin.
+left unscaled); `step` is the step `--against` must explain it by (a tuple: the steps), None for an
+equivalent twin.
 """
 import os
 import shutil
@@ -42,6 +43,9 @@ TWINS = [
     ("tf_fashion", "s3", 3, "no shard: every rank shuffles all the data with the same seed",
      [("data.train_set(args.subset).shard(hvd.size(), hvd.rank())", "data.train_set(args.subset)")]),
     ("tf_fashion", "s4", 4, "the LR of one worker", [("Adam(args.lr * hvd.size())", "Adam(args.lr)")]),
+    ("tf_fashion", "s34", (3, 4), "no shard and the LR of one worker (one launch for the tests)",
+     [("data.train_set(args.subset).shard(hvd.size(), hvd.rank())", "data.train_set(args.subset)"),
+      ("Adam(args.lr * hvd.size())", "Adam(args.lr)")]),
     ("tf_fashion", "s5", 5, "a plain GradientTape: each rank applies its own gradients",
      [("        tape = hvd.DistributedGradientTape(tape)\n", "")]),
     ("tf_fashion", "s6", 6, "no broadcast after the first step",
