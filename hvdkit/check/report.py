@@ -54,12 +54,16 @@ REPORT_INFO = ("crash", "files_read", "entry_points")
 
 def exit_status(findings, run=None, against=None, crash=None):
     """0 only when no step is missing or wrong, the static pass found no crash, the script ran to the
-    observed steps (--run) and trained what its sequential script trains (--against); else 1."""
+    observed steps (--run) and trained what its sequential script trains at the LR its global batch asks
+    for (--against: equivalent, and no step explains a difference); 2 when --against could not compare the
+    two scripts (its `reason` says why: no verdict); else 1."""
+    if against is not None and against.get("reason"):
+        return 2
     if any(f.verdict in FLAGGED for f in findings.values()) or crash:
         return 1
     if run and run.get("crash"):
         return 1
-    return 1 if against is not None and not against.get("equivalent") else 0
+    return 1 if against is not None and (not against.get("equivalent") or against.get("explained_by")) else 0
 
 
 def text(path, findings, notes, run=None, width=110, info=None, against=None):
@@ -108,19 +112,29 @@ def text(path, findings, notes, run=None, width=110, info=None, against=None):
 
 def against_lines(a, width=110):
     """The `--against` comparison as text, from its JSON dict (docs/check.md, "The report")."""
-    head = f"against {a.get('sequential', 'the sequential script')}: "
+    head = f"against {a.get('sequential', 'the sequential script')}"
     if a.get("reason"):
-        return textwrap.wrap(head + "cannot compare: " + a["reason"], width, subsequent_indent="  ")
+        return textwrap.wrap(f"{head}: cannot compare: {a['reason']}", width, subsequent_indent="  ")
     d = a.get("first_divergence")
+    head += f" ({a.get('ranks')} ranks, {a.get('steps_compared')} step(s) compared): "
     if a.get("equivalent"):
-        body = f"equivalent over {a['steps_compared']} step(s)"
+        body = "trains the same model"
+        big = a.get("largest")
+        if big:
+            body += (f" (largest difference {big['max_abs']:.3g}, {big['ratio']:.2g} x its tolerance, {big['tensor']} "
+                     f"after step {big['step']})")
     elif d:
-        body = (f"diverges at step {d['step']}, {d['tensor']}: "
-                f"max |diff| {d['max_abs']:.3g} > tolerance {d['tolerance']:.3g}")
+        body = (f"DIVERGES at step {d['step']}, {d['tensor']}: max |diff| {d['max_abs']:.3g} > tolerance "
+                f"{d['tolerance']:.3g}")
     else:
-        body = "not equivalent"
+        body = "NOT the same training"
     if a.get("explained_by"):
         body += "; explained by step(s) " + ", ".join(str(n) for n in a["explained_by"])
     if a.get("lr_ratio") is not None:
         body += f"; LR ratio (Horovod / sequential) {a['lr_ratio']:.3g}"
-    return textwrap.wrap(head + body, width, subsequent_indent="  ")
+        if a.get("batch_ratio") is not None:
+            body += f", global batch ratio {a['batch_ratio']:.3g}"
+    lines = textwrap.wrap(head + body, width, subsequent_indent="  ")
+    for e in a.get("evidence", []):
+        lines += textwrap.wrap(e, width, initial_indent="  - ", subsequent_indent="    ")
+    return lines

@@ -25,8 +25,11 @@ def _ready(name):
     return m is not None and not getattr(spec, "_initializing", False)
 
 
-def install_import_hook(obs):
-    """Patch each framework module once, right after the script (or a library) has imported it."""
+def install_import_hook(obs, extra=None):
+    """Patch each framework module once, right after the script (or a library) has imported it.
+
+    `extra` (hvdkit check --against) has hooks of its own: extra.torch(torch, obs) and extra.tf(tf, keras, obs)
+    run after --run's, on the same modules."""
     done = set()
     real_import = builtins.__import__
 
@@ -36,6 +39,8 @@ def install_import_hook(obs):
             from hvdkit.check.run import hooks_torch, simulate_torch
             hooks_torch.install(sys.modules["torch"], obs)
             simulate_torch.install(sys.modules["torch"], obs)
+            if extra is not None:
+                extra.torch(sys.modules["torch"], obs)
         if "torchvision" not in done and "torch" in done and _ready("torchvision.datasets"):
             done.add("torchvision")
             from hvdkit.check.run import simulate_torch
@@ -48,6 +53,8 @@ def install_import_hook(obs):
             from hvdkit.check.run import hooks_tf, simulate_tf
             hooks_tf.install(sys.modules["tensorflow"], sys.modules["keras"], obs)
             simulate_tf.install(sys.modules["tensorflow"], sys.modules["keras"], obs)
+            if extra is not None:
+                extra.tf(sys.modules["tensorflow"], sys.modules["keras"], obs)
         for name in HOROVOD_MODULES:
             if name not in done and _ready(name):
                 done.add(name)
@@ -96,14 +103,15 @@ def _on_term(signum, frame):
                     "another rank failed")
 
 
-def main(argv):
+def main(argv, observer=Observer, extra=None):
+    """Run the script; `observer` (an Observer class) and `extra` (install_import_hook's) are --against's."""
     if not argv:
         print("usage: python -m hvdkit.check.run.bootstrap SCRIPT [ARGS...]", file=sys.stderr)
         return 2
     script = argv[0]
     rank, size = rank_and_size()
-    obs = Observer(script, int(os.environ.get("HVDKIT_CHECK_STEPS", "3")), os.environ["HVDKIT_CHECK_OUT"], rank, size)
-    install_import_hook(obs)
+    obs = observer(script, int(os.environ.get("HVDKIT_CHECK_STEPS", "3")), os.environ["HVDKIT_CHECK_OUT"], rank, size)
+    install_import_hook(obs, extra)
     signal.signal(signal.SIGTERM, _on_term)
     sys.argv = [script] + list(argv[1:])
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))

@@ -85,17 +85,40 @@ class RunSetupError(HvdkitError):
 
 def run(script, script_args, ranks=2, steps=3, timeout=600):
     out = tempfile.mkdtemp(prefix="hvdkit-check-")
-    env = launch.child_env(ranks)
-    env.update(HVDKIT_CHECK_OUT=out, HVDKIT_CHECK_STEPS=str(steps),
-               # A broadcast or allreduce called on some ranks only must end the job, not hang it.
-               HOROVOD_STALL_CHECK_TIME_SECONDS="10", HOROVOD_STALL_SHUTDOWN_TIME_SECONDS="30")
     argv = [sys.executable, "-m", "hvdkit.check.run.bootstrap", script, *script_args]
-    try:
-        cmd = launch.command(ranks, argv, env_names=("HVDKIT_CHECK_OUT", "HVDKIT_CHECK_STEPS", "PYTHONPATH"))
-    except launch.LaunchError as exc:
-        raise RunSetupError(str(exc)) from None
+    launched = execute(argv, ranks, {"HVDKIT_CHECK_OUT": out, "HVDKIT_CHECK_STEPS": str(steps)}, timeout)
+    log, timed_out = launched.log, launched.timed_out
+    with open(script) as f:
+        source = f.read()
+    result = judge(_read(out, ranks), ranks, steps, source, log=log, status=launched.status,
+                   timed_out=timed_out, script=script)
+    result.seconds, result.exit, result.timed_out = launched.seconds, launched.status, timed_out
+    result.log_tail, result.out_dir = log[-3000:], out
+    if timed_out:
+        result.summary += f"; stopped after {timeout:.0f} s (a collective called on some ranks only?)"
+    return result
+
+
+class Launched(NamedTuple):
+    log: str          # stdout and stderr of every rank, interleaved
+    status: Optional[int]
+    timed_out: bool
+    seconds: float
+
+
+def execute(argv, ranks, env_vars, timeout, mpi=True):
+    """Run `argv` on `ranks` ranks under mpirun (mpi=False: one plain process) with `env_vars` passed to
+    every rank and hvdkit's own tree first on PYTHONPATH; stopped by SIGTERM (then SIGKILL) after `timeout` s."""
+    env = launch_env(ranks) if mpi else dict(os.environ)
+    env.update(env_vars)
     root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))  # hvdkit's own tree
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    cmd = argv
+    if mpi:
+        try:
+            cmd = launch.command(ranks, argv, env_names=(*env_vars, "PYTHONPATH"))
+        except launch.LaunchError as exc:
+            raise RunSetupError(str(exc)) from None
     t0 = time.time()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
@@ -115,15 +138,14 @@ def run(script, script_args, ranks=2, steps=3, timeout=600):
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         raise
-    with open(script) as f:
-        source = f.read()
-    result = judge(_read(out, ranks), ranks, steps, source, log=log or "", status=proc.returncode,
-                   timed_out=timed_out, script=script)
-    result.seconds, result.exit, result.timed_out = round(time.time() - t0, 1), proc.returncode, timed_out
-    result.log_tail, result.out_dir = (log or "")[-3000:], out
-    if timed_out:
-        result.summary += f"; stopped after {timeout:.0f} s (a collective called on some ranks only?)"
-    return result
+    return Launched(log or "", proc.returncode, timed_out, round(time.time() - t0, 1))
+
+
+def launch_env(ranks):
+    env = launch.child_env(ranks)
+    # A broadcast or allreduce called on some ranks only must end the job, not hang it.
+    env.update(HOROVOD_STALL_CHECK_TIME_SECONDS="10", HOROVOD_STALL_SHUTDOWN_TIME_SECONDS="30")
+    return env
 
 
 def _read(out, ranks):

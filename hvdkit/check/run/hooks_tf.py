@@ -41,6 +41,9 @@ def install(tf, keras, obs):
     def weights():
         return [v.numpy().tobytes() for v in (r() for r in state["variables"]) if v is not None]
     obs.weights = weights
+    # For --against's hooks: the live trainable variables in creation order, and the optimizers.
+    obs.params = lambda: [v for v in (r() for r in state["variables"]) if v is not None]
+    obs.optimizers = lambda: list(state["optimizers"])
 
     def iterations():
         return sum(int(o.iterations.numpy()) for o in list(state["optimizers"]))

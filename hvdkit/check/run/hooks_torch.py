@@ -36,6 +36,7 @@ def install(torch, obs):
                     p.add_(NUDGE * obs.rank)
 
     obs.weights = weights
+    obs.params, obs.optimizers = params, lambda: list(optimizers)  # for --against's hooks
     base_init = torch.optim.Optimizer.__init__
 
     def init(self, *a, **k):

@@ -76,6 +76,7 @@ class Observer:
         self.t0 = time.time()
         self.rec = RankRecord(rank=rank, size_env=size)
         self.weights = None   # callable -> list of bytes chunks (set by the framework hooks)
+        self.params = self.optimizers = None  # callables -> the trained tensors, the optimizers (likewise)
         self.in_broadcast = False  # Horovod steps the optimizer inside broadcast_optimizer_state
 
     # --- events from the hooks ---------------------------------------------------------------

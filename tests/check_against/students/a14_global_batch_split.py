@@ -1,0 +1,55 @@
+# Keep the global batch of the single-GPU run (128) and split it over the workers,
+# so the learning rate and the number of steps stay as they were.
+import tensorflow as tf
+import horovod.tensorflow as hvd
+
+hvd.init()
+gpus = tf.config.experimental.list_physical_devices("GPU")
+if gpus:
+    tf.config.experimental.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+
+STEPS = 10000
+GLOBAL_BATCH = 128
+
+(train_images, train_labels), _ = tf.keras.datasets.mnist.load_data(path="mnist.npz")
+images = tf.cast(train_images[..., tf.newaxis] / 255.0, tf.float32)
+labels = tf.cast(train_labels, tf.int64)
+dataset = tf.data.Dataset.from_tensor_slices((images, labels)).shard(hvd.size(), hvd.rank())
+dataset = dataset.repeat().shuffle(10000).batch(GLOBAL_BATCH // hvd.size())
+
+model = tf.keras.Sequential([
+    tf.keras.layers.Conv2D(32, [3, 3], activation="relu"),
+    tf.keras.layers.Conv2D(64, [3, 3], activation="relu"),
+    tf.keras.layers.MaxPooling2D(pool_size=(2, 2)),
+    tf.keras.layers.Dropout(0.25),
+    tf.keras.layers.Flatten(),
+    tf.keras.layers.Dense(128, activation="relu"),
+    tf.keras.layers.Dropout(0.5),
+    tf.keras.layers.Dense(10, activation="softmax"),
+])
+loss_fn = tf.losses.SparseCategoricalCrossentropy()
+optimizer = tf.optimizers.Adam(0.001)
+checkpoint = tf.train.Checkpoint(model=model, optimizer=optimizer)
+
+
+@tf.function
+def training_step(images, labels, first_batch):
+    with tf.GradientTape() as tape:
+        probs = model(images, training=True)
+        loss_value = loss_fn(labels, probs)
+    tape = hvd.DistributedGradientTape(tape)
+    grads = tape.gradient(loss_value, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    if first_batch:
+        hvd.broadcast_variables(model.variables, root_rank=0)
+        hvd.broadcast_variables(optimizer.variables, root_rank=0)
+    return loss_value
+
+
+for batch, (images, labels) in enumerate(dataset.take(STEPS)):
+    loss_value = training_step(images, labels, batch == 0)
+    if batch % 100 == 0 and hvd.rank() == 0:
+        print("step %5d  loss %.4f" % (batch, loss_value))
+
+if hvd.rank() == 0:
+    checkpoint.save("./checkpoints")
