@@ -16,12 +16,38 @@ class Facts:
         self.ev = Evaluator(script)
         self.notes = []
         self._memo, self._bindings, self._frames, self._callbacks_fed, self._additions = {}, None, None, None, None
+        self._shared = {}  # memo(): facts several rules ask for, computed once
         mods = script.all_aliases()
         self.frameworks = {fw for fw, keys in (("torch", ("torch",)), ("tensorflow", ("tensorflow", "keras")))
                            if any(m.split(".")[0] in keys or f".{keys[0]}" in m for m in mods)}
         self.fits = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
                                  and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached)
         self.steps = script.calls(lambda e: e.ctx.reached and training_call(script, e, self.is_scheduler))
+
+    def memo(self, key, make):
+        """The value `make()` gives, computed once per script: the one cache of the facts rules share (a rule
+        keeps nothing of its own on Facts). `f.memo("default_run", dict)`."""
+        if key not in self._shared:
+            self._shared[key] = make()
+        return self._shared[key]
+
+    @property
+    def optimizers(self):
+        """The optimizer constructions the training uses ([Event]; rules/optimizers.py), for steps 4 and 5."""
+        from hvdkit.check.rules import optimizers
+        return self.memo("optimizers", lambda: optimizers.find_optimizers(self))
+
+    @property
+    def flows(self):
+        """Which data the training reads and which the evaluation reads (rules/data_flow.py), for steps 3, 8."""
+        from hvdkit.check.rules import data_flow
+        return self.memo("flows", lambda: data_flow.Flows(self))
+
+    @property
+    def shares(self):
+        """What the ranks read: partitions, shards, divided steps (rules/step3_shard.py), for steps 3 and 8."""
+        from hvdkit.check.rules import step3_shard
+        return self.memo("shares", lambda: step3_shard.find_shares(self))
 
     # --- data flow: does an expression depend on something, through assignments to names? ----------
     def mentions(self, node, pred, seen=None):

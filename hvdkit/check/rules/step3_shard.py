@@ -26,13 +26,11 @@ class Shares:
 
 
 def shares(f):
-    """Shares of the script (computed once; step 8 asks too)."""
-    if getattr(f, "_shares", None) is None:
-        f._shares = _find_shares(f)
-    return f._shares
+    """Shares of the script (Facts.shares: computed once; step 8 asks too)."""
+    return f.shares
 
 
-def _find_shares(f):
+def find_shares(f):
     s = f.s
     parts, discarded, bad_args, eval_parts, swapped, local = [], [], [], [], [], []
     for e in s.events:

@@ -1,7 +1,6 @@
 """Step 4: the learning rate scaled by the number of ranks (gradients are averaged)."""
 import ast
 import re
-import weakref
 
 from hvdkit.check import mappings, names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
@@ -289,13 +288,10 @@ def _name_powers(f, node, seen, down):
     return out or {0}
 
 
-_DEFAULT_RUN = weakref.WeakKeyDictionary()  # per Facts: {id(event): runs on the default run}
-
-
 def _default_run(f, events):
     """The events that run when every option has its declared default (an assignment behind `if
     args.scale_lr:` with the option off by default does not)."""
-    known = _DEFAULT_RUN.setdefault(f, {})
+    known = f.memo("default_run", dict)  # {id(event): runs on the default run}
     for e in events:
         if id(e) not in known:
             known[id(e)] = not e.ctx.guards or values.runs(f.s, e, f.path_guards(e), defaults=True).kind != "never"
