@@ -159,6 +159,9 @@ def judge(f):
                        e.line, "use the result: ds = ds.shard(...), or DataLoader(..., sampler=sampler)")
     if divided:
         d = divided[0]
+        unread = _unread_partition(f, f"steps divided by hvd.size() (line {d.lineno}); a partition of the data")
+        if unread is not None:
+            return unread  # the data may be partitioned there: the idiom's needs (a per-rank shuffle) do not apply
         same = _same_seed(f)
         if same is not None:
             return Finding(WRONG, f"steps divided by hvd.size() (line {d.lineno}) but the shuffle is seeded alike on "
@@ -176,9 +179,25 @@ def judge(f):
         what = "epochs" if any(d is x for x in _divided_epochs(f)) else "steps"
         return Finding(OK, f"Horovod's idiom: a per-rank shuffle and the {what} divided by hvd.size() (line "
                        f"{d.lineno})", d.lineno)
-    return Finding(MISSING, "every rank trains on the whole data set each epoch", None,
-                   "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / "
-                   "ds.shard(hvd.size(), hvd.rank()), or divide steps per epoch by hvd.size()")
+    return _unread_partition(f, "a partition of the training data") or Finding(
+        MISSING, "every rank trains on the whole data set each epoch", None,
+        "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / ds.shard(hvd.size(), hvd.rank()), "
+        "or divide steps per epoch by hvd.size()")
+
+
+def _unread_partition(f, what):
+    """Finding(cannot tell) when code that could not be read makes or is handed the training data and could know
+    the rank and the size (Facts.unread_for): it may partition the data; else None."""
+    unread = {id(u.event.node) for u in f.unread_on_path}
+
+    def chain(call):
+        """Data built step by step through a library's calls: the receiver and the first argument
+        (`ds.shuffle(n).batch(b)`, `DataLoader(ds, ...)`), not every option given (a path, a batch size); a
+        call into code not read makes the data itself (what it is handed is its input, a configuration)."""
+        if id(call) in unread:
+            return []
+        return ([call.func.value] if isinstance(call.func, ast.Attribute) else []) + call.args[:1]
+    return f.unread_finding(what, 3, f.flows.inputs, chain)
 
 
 _TRAINING_CALLS = ("fit", "fit_generator", "evaluate", "predict", "compile", "train_on_batch", "test_on_batch")

@@ -4,7 +4,7 @@ import re
 
 from hvdkit.check import mappings, names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizers, origins, reads_lr
+from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
 from hvdkit.check.script import dotted, parents, sums
 from hvdkit.check.sources import returns, sources, unpacked
 
@@ -30,7 +30,23 @@ def judge(f):
     by_callbacks, from_start = _lr_callbacks(f)
     verdicts = by_callbacks + ([] if from_start and by_callbacks else verdicts)
     order = {WRONG: 0, MISSING: 1, UNKNOWN: 2, OK: 3}
-    return min(verdicts, key=lambda v: order[v.verdict])
+    found = min(verdicts, key=lambda v: order[v.verdict])
+    return (_unread_lr(f, opts) if found.verdict == MISSING else None) or found
+
+
+def _unread_lr(f, opts):
+    """Finding(cannot tell) when code that could not be read could set the LR (Facts.unread_for): a factor of
+    the LR's value comes from it (`lr = cfg["lr"] * world` with `rank, world = setup()`), or it is handed the
+    optimizer or the mapping the LR is read from; else None."""
+    given = {id(e): _lr_expr(f, e) for e in opts}
+    lrs = [x for x in given.values() if x is not None and x is not mappings.UNRESOLVED]
+    visible = [e.node for e in opts if given[id(e)] is not None]  # judged by the LR they are given
+    what = "an LR scaled by the number of ranks"
+    if not f.unread_on_path:
+        return None
+    knows = lambda a: _grows(f, a)  # noqa: E731 - handed the size as a factor (a step count made from it is not)
+    return f.unread_finding(what, 4, lrs, lambda c: _lr_arguments(f, c), visible, knows) or \
+        f.unread_finding(what, 4, optimizer_uses(f) + [e.node for e in opts], skip=visible, knows=knows)
 
 
 def _lr_expr(f, e):

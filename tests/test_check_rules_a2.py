@@ -1,0 +1,193 @@
+"""`hvdkit check`, static pass, steps 1-4 (issue 39): evidence before verdict when the code that could do a step
+cannot be read, Horovod taken from a module of the project that is not there, and what a file read per rank
+says. Each pair is written here from scratch as real code is (a flat script whose helper package is absent,
+flags with defaults); each test fails with its rule taken back (the commit that adds it says so)."""
+import textwrap
+
+import pytest
+
+from hvdkit.check import FLAGGED, UNKNOWN, CheckInputError
+from hvdkit.check.static import analyze
+
+
+def check(tmp_path, src, name="train.py", files=None):
+    """Findings of a script written into tmp_path (with the project's other files, if any)."""
+    for rel, text in (files or {}).items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(textwrap.dedent(text))
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(src))
+    findings, _, _ = analyze(str(path), root=str(tmp_path) if files else None)
+    return findings
+
+
+def flagged(findings):
+    return {n for n, f in findings.items() if f.verdict in FLAGGED}
+
+
+# A Keras script whose Horovod set-up, data and callbacks live in its own package, absent here (the script
+# copied alone): nothing it shows does steps 1-4, and nothing it shows says they are missing.
+SETUP_IN_HELPERS = '''
+import json
+
+from tensorflow import keras
+import horovod.tensorflow.keras as hvd
+
+from galaxy.data import make_datasets
+from galaxy.setup import setup_horovod
+
+
+def main():
+    with open("config.json") as f:
+        cfg = json.load(f)
+    rank, world = setup_horovod()
+    train_ds, steps = make_datasets(cfg, rank, world)
+    model = keras.Sequential([keras.layers.Dense(10)])
+    model.compile(optimizer=hvd.DistributedOptimizer(keras.optimizers.Adam(cfg["lr"] * world)), loss="mse")
+    model.fit(train_ds, steps_per_epoch=steps, epochs=3,
+              callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)], verbose=hvd.rank() == 0)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+# The same training where the script sets Horovod up itself: a helper that is told neither the rank nor the
+# size cannot shard, and `progress(hvd.rank(), ...)` is handed a rank but no optimizer: it cannot scale an LR.
+SETUP_IN_SCRIPT = '''
+import json
+
+import tensorflow as tf
+from tensorflow import keras
+import horovod.tensorflow.keras as hvd
+
+from galaxy.data import make_dataset
+from galaxy.logs import progress
+
+
+def main():
+    hvd.init()
+    gpus = tf.config.list_physical_devices("GPU")
+    if gpus:
+        tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+    with open("config.json") as f:
+        cfg = json.load(f)
+    train_ds = make_dataset(cfg["train_dir"], cfg["batch_size"])
+    progress(hvd.rank(), "data ready")
+    model = keras.Sequential([keras.layers.Dense(10)])
+    model.compile(optimizer=hvd.DistributedOptimizer(keras.optimizers.Adam(cfg["lr"])), loss="mse")
+    model.fit(train_ds, epochs=3, callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)],
+              verbose=hvd.rank() == 0)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def test_steps_done_in_an_absent_helper_package_cannot_be_told(tmp_path):
+    got = check(tmp_path, SETUP_IN_HELPERS)
+    assert {n: got[n].verdict for n in (1, 2, 3, 4)} == {1: UNKNOWN, 2: UNKNOWN, 3: UNKNOWN, 4: UNKNOWN}
+    assert "setup_horovod(...)" in got[1].evidence and "make_datasets(...)" in got[3].evidence
+    assert "setup_horovod(...)" in got[4].evidence  # world, a factor of the LR, comes from there
+
+
+def test_a_helper_not_told_the_rank_or_size_cannot_shard_and_a_logger_cannot_scale_the_lr(tmp_path):
+    got = check(tmp_path, SETUP_IN_SCRIPT)
+    assert {1, 2} - flagged(got) == {1, 2}
+    assert got[3].verdict == "missing" and got[4].verdict == "missing", (got[3].evidence, got[4].evidence)
+
+
+# Horovod imported from the project's own module (`from sspred.dist import hvd`), which is not there.
+HVD_FROM_OWN_MODULE = '''
+import torch
+import torch.nn.functional as F
+
+from sspred.data import load_train
+from sspred.dist import hvd, setup
+
+
+def main():
+    device = setup()
+    loader = load_train(rank=hvd.rank(), world_size=hvd.size())
+    model = torch.nn.Linear(8, 2).to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01 * hvd.size())
+    opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+    hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+    for x, y in loader:
+        opt.zero_grad()
+        F.cross_entropy(model(x.to(device)), y.to(device)).backward()
+        opt.step()
+
+
+main()
+'''
+
+# A name from an absent module used only as rank and size: nothing says it is Horovod's.
+COMM_FROM_OWN_MODULE = '''
+import torch
+
+from sspred.data import load_train
+from sspred.dist import comm
+
+loader = load_train(rank=comm.rank(), world_size=comm.size())
+model = torch.nn.Linear(8, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.01 * comm.size())
+for x, y in loader:
+    opt.zero_grad()
+    torch.nn.functional.cross_entropy(model(x), y).backward()
+    opt.step()
+'''
+
+
+def test_horovod_imported_from_an_absent_module_of_the_project_is_read_by_its_use(tmp_path):
+    got = check(tmp_path, HVD_FROM_OWN_MODULE)
+    assert got[5].verdict == "ok" and got[6].verdict == "ok" and got[4].verdict == "ok"
+    assert got[1].verdict == UNKNOWN and "setup(...)" in got[1].evidence  # the module Horovod comes from
+
+
+def test_a_name_from_an_absent_module_used_only_as_rank_and_size_is_not_horovod(tmp_path):
+    with pytest.raises(CheckInputError, match="not a Horovod script"):
+        check(tmp_path, COMM_FROM_OWN_MODULE)
+
+
+# Horovod's idiom (steps divided by size) with the data made by an absent helper told the rank and the size:
+# the helper may partition it, so the per-rank shuffle the idiom needs is no evidence of a fault.
+DIVIDED = '''
+import tensorflow as tf
+from tensorflow import keras
+import horovod.tensorflow.keras as hvd
+
+from forecast.windows import load_windows#IMPORT#
+
+
+def main(seed=7):
+    hvd.init()
+    gpus = tf.config.list_physical_devices("GPU")
+    if gpus:
+        tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+    keras.utils.set_random_seed(seed)
+    x, y = load_windows("load.npz")
+#DATA#
+    steps = len(x) // (32 * hvd.size())
+    model = keras.Sequential([keras.layers.Dense(24)])
+    model.compile(optimizer=hvd.DistributedOptimizer(keras.optimizers.Adam(1e-3 * hvd.size())), loss="mse")
+    model.fit(ds, steps_per_epoch=steps, epochs=5, callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)],
+              verbose=hvd.rank() == 0)
+
+
+main()
+'''
+
+
+def test_divided_steps_over_data_a_helper_got_rank_and_size_for_cannot_be_told(tmp_path):
+    src = DIVIDED.replace("#IMPORT#", ", train_dataset").replace(
+        "#DATA#", "    ds = train_dataset(x, y, 32, hvd.rank(), hvd.size(), seed)")
+    got = check(tmp_path, src)
+    assert got[3].verdict == UNKNOWN and "train_dataset(...)" in got[3].evidence
+
+
+def test_divided_steps_over_data_shuffled_alike_on_every_rank_is_wrong(tmp_path):
+    src = DIVIDED.replace("#IMPORT#", "").replace(
+        "#DATA#", "    ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1000, seed=seed).repeat().batch(32)")
+    assert check(tmp_path, src)[3].verdict == "wrong"
