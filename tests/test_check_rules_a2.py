@@ -151,6 +151,58 @@ def test_a_name_from_an_absent_module_used_only_as_rank_and_size_is_not_horovod(
         check(tmp_path, COMM_FROM_OWN_MODULE)
 
 
+# Data read from one file per rank: by the global rank a partition; by the local rank, the same files on every
+# node; a folder the launcher gives each node, looked up by a key that holds the local rank, is the node's own.
+PER_RANK_FILE = '''
+import os
+
+import numpy as np
+import tensorflow as tf
+import horovod.tensorflow.keras as hvd
+
+hvd.init()
+gpus = tf.config.list_physical_devices("GPU")
+if gpus:
+    tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+#DATA#
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+model.compile(optimizer=hvd.DistributedOptimizer(tf.keras.optimizers.SGD(0.01 * hvd.size())), loss="mse")
+model.fit(x, y, epochs=2, callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)],
+          verbose=hvd.rank() == 0)
+'''
+BY_RANK = 'part = np.load(f"data/part-{hvd.rank()}.npz")\nx, y = part["x"], part["y"]\n'
+BY_LOCAL_RANK = 'part = np.load("data/part-" + str(hvd.local_rank()) + ".npz")\nx, y = part["x"], part["y"]\n'
+NODE_FOLDER = ('folders = {f"train_{i}": os.environ["SM_CHANNEL_" + str(i)] for i in range(8)}\n'
+               'part = np.load(os.path.join(folders[f"train_{hvd.local_rank()}"], "part.npz"))\n'
+               'x, y = part["x"], part["y"]\n')
+
+
+BY_RANK_IN_HELPER = ('import h5py\n\n\ndef fetch(path):\n    with h5py.File(path, "r") as fh:\n'
+                     '        return fh["x"][...], fh["y"][...]\n\n\n'
+                     'x, y = fetch(os.path.join("data", "part_%03d.h5" % hvd.rank()))\n')
+# A checkpoint loaded onto the local rank's GPU: the device string holds the local rank, the file does not.
+RESUME_ON_LOCAL_GPU = ('import torch\n\nx, y = np.load("data/all.npz")["x"], np.load("data/all.npz")["y"]\n'
+                       'x = x[hvd.rank()::hvd.size()]\ny = y[hvd.rank()::hvd.size()]\n'
+                       'state = torch.load("ckpt.pt", map_location=f"cuda:{hvd.local_rank()}")\n'
+                       'start = hvd.broadcast_object(state["epoch"], root_rank=0)\n')
+
+
+def test_a_file_named_by_the_local_rank_is_the_same_part_on_every_node(tmp_path):
+    got = check(tmp_path, PER_RANK_FILE.replace("#DATA#", BY_LOCAL_RANK))
+    assert got[3].verdict == "wrong" and "local_rank" in got[3].evidence
+
+
+def test_a_file_named_by_the_rank_or_a_node_folder_is_no_local_rank_fault(tmp_path):
+    assert check(tmp_path, PER_RANK_FILE.replace("#DATA#", BY_RANK))[3].verdict == "ok"
+    node = check(tmp_path, PER_RANK_FILE.replace("#DATA#", NODE_FOLDER))[3]
+    assert node.verdict != "wrong", node.evidence
+    assert check(tmp_path, PER_RANK_FILE.replace("#DATA#", BY_RANK_IN_HELPER))[3].verdict == "ok"
+    resume = PER_RANK_FILE.replace("#DATA#", RESUME_ON_LOCAL_GPU).replace(
+        "model.fit(x, y, epochs=2,", "for epoch in range(start, 2):\n    model.fit(x, y, epochs=1,").replace(
+        "          verbose=", "              verbose=")
+    assert check(tmp_path, resume)[3].verdict == "ok"
+
+
 # Horovod's idiom (steps divided by size) with the data made by an absent helper told the rank and the size:
 # the helper may partition it, so the per-rank shuffle the idiom needs is no evidence of a fault.
 DIVIDED = '''

@@ -8,8 +8,9 @@ def judge(f):
     inits = [e for e in f.s.api_calls("init") if e.api[1] == "init" and e.ctx.reached]
     if not inits and f.horovod_from and not f.init_candidates:
         name = f.horovod_from[0]
-        return Finding(UNKNOWN, f"hvd.init() not seen in the code read; Horovod comes from `{name}`, a module not in the "
-                       "project: importing it may init: cannot tell", fix="give --root the project's folder")
+        return Finding(UNKNOWN, f"hvd.init() not seen in the code read; Horovod comes from `{name}`, "
+                       "a module not in the project: importing it may init: cannot tell",
+                       fix="give --root the project's folder")
     if not inits:
         return f.unread_finding("hvd.init()", 1) or Finding(
             MISSING, "no hvd.init() call", fix="call hvd.init() first, before any other Horovod call")

@@ -52,6 +52,8 @@ def find_shares(f):
                 parts.append(e)
         elif _loader_given_rank(f, e) or _per_rank_file(f, e) or name == "scatter" and e.ctx.reached:
             (eval_parts if _is_eval(f, e) else parts).append(e)
+        elif _per_rank_file(f, e, f.is_local_rank) and not _is_eval(f, e):
+            local.append(e)  # a file per local rank: on 2 nodes ranks 0 and 4 read the same one
     for node in ast.walk(s.tree):
         index = node.slice if isinstance(node, ast.Subscript) else node.args[0] if isinstance(node, ast.Call) and \
             s.qual(node.func) == "range" and len(node.args) == 3 else None
@@ -214,8 +216,9 @@ def _loader_given_rank(f, e):
     return bool(ranks) and bool(sizes)  # two keywords: how many parts, and which one is this rank's
 
 
-def _per_rank_file(f, e):
-    """Data read from a file whose name holds the rank: a partition made offline, one file per rank. Decided by
+def _per_rank_file(f, e, rank=None):
+    """Data read from a file whose name holds the rank (`rank`: the query that says so, by default the global
+    rank): a partition made offline, one file per rank. Decided by
     what the content is used for: it reaches the training (or evaluation) data; weights given to a model are a
     per-rank checkpoint. Where the flow reaches neither (the content goes into code not read), a reader's name
     says it is data (a documented fallback: names.DATA_SOURCES; torch.load, which reads both, must be seen
@@ -232,13 +235,32 @@ def _per_rank_file(f, e):
     reader = names.DATA_SOURCES.match(last) or last in ("open", "load", "loadtxt", "read_csv", "read_parquet")
     if not flowing and not reader:
         return False
-    named = lambda n: _path_text(f, n) and f.mentions(n, f.is_rank)  # noqa: E731 - a predicate for mentions()
+    rank = rank or f.is_rank
     given = e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in ("file", "path", "filename")]
-    if not any(f.mentions(a, f.is_rank) and f.mentions(a, named) for a in given) or _loads_weights(f, e):
+    # the path's own value is built from the rank (`f"x-{rank}.npz"`, `prefix + str(rank)`), not only looked up
+    # by a key that holds it (`dirs[f"train_{local_rank}"]`: a folder the launcher gives each node)
+    named = any(_path_text(f, p) and any(rank(n) for n in _path_parts(f, [p])) for p in _path_parts(f, given))
+    if not named or _loads_weights(f, e):
         return False
     if flowing:
         return True
     return _feeds_data(f, e) if q.startswith("torch.") else True
+
+
+def _path_parts(f, exprs):
+    """What the path values `exprs` are built from: sources() through names, the script's own functions and the
+    calls that build strings and paths (os.path.join, str, format, pathlib), not other calls (a device given
+    to torch.load, a broadcast) and not the keys a value is looked up by (`dirs[f"train_{local_rank}"]` is one
+    of the folders `dirs` holds, given per node)."""
+    def builds(call):
+        q = f.s.qual(call.func)
+        if q in _PATH_BUILDERS or getattr(call.func, "attr", "") in ("format", "joinpath"):
+            return ([call.func.value] if isinstance(call.func, ast.Attribute) else []) + call.args
+        return []
+    return sources(f, exprs, builds)
+
+
+_PATH_BUILDERS = ("os.path.join", "posixpath.join", "str", "pathlib.Path", "pathlib.PurePath", "os.fspath")
 
 
 def _path_text(f, n):
