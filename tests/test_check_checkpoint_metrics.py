@@ -114,7 +114,8 @@ CKPT_SAVE = 'callbacks.append(tf.keras.callbacks.ModelCheckpoint(os.path.join(cf
     'callbacks.append(tf.keras.callbacks.ModelCheckpoint(paths["ckpt"]))',  # a key the source cannot see
 ])
 def test_checkpoint_path_from_a_config_key_is_judged_by_that_key_only(tmp_path, save):
-    plots = 'callbacks.append(tf.keras.callbacks.ModelCheckpoint(os.path.join(cfg["plots"], "ep{epoch}")))'
+    # An object the code does not identify (not a model, not a checkpoint) is judged by its path.
+    plots = 'tf.keras.utils.array_to_img(rows[:4, :, None]).save(os.path.join(cfg["plots"]))'
     findings, _ = _analyze(tmp_path, KERAS.format(val_split=VAL_SHARD, save=plots))
     assert findings[7].verdict == MISSING, findings[7].evidence  # the key's own value is an image
     assert list(_flagged(findings)) == [7], _flagged(findings)

@@ -84,7 +84,7 @@ TWO_PHASES = '''
             10000).batch(64)
         model = tf.keras.applications.MobileNetV2(weights=None, classes=10, input_shape=(32, 32, 3))
         opt = tf.keras.optimizers.Adam(args.lr * hvd.size())
-        print("initial loss", float(measure(model, data)))
+        print("initial loss", float(hvd.allreduce(measure(model, data))))
         finetune(model, opt, data, args.epochs, tf.train.Checkpoint(model=model, optimizer=opt))
 
 

@@ -111,12 +111,15 @@ def test_callbacks_returned_by_a_helper_reach_fit(tmp_path, fit_callbacks, flagg
 T_SAVE = '            torch.save(model.state_dict(), os.path.join(args.ckpt_dir, "model.pt"))\n'
 
 
-@pytest.mark.parametrize("path,flagged", [('"model.pt"', []), ('"stats.csv"', [7])])
-def test_a_torch_save_is_judged_by_its_path_not_by_its_object(tmp_path, path, flagged):
-    """A checkpoint that keeps the input's normalisation (computed from a CSV file) is still a checkpoint; a
-    table written with torch.save to a .csv is not."""
+@pytest.mark.parametrize("saved,path,flagged", [('"model": model.state_dict(), "mu": mu', '"model.pt"', []),
+                                                ('"model": model.state_dict(), "mu": mu', '"model.csv"', []),
+                                                ('"mu": mu', '"stats.pt"', [7])])
+def test_a_torch_save_is_judged_by_what_it_saves(tmp_path, saved, path, flagged):
+    """A checkpoint that keeps the input's normalisation (computed from a CSV file) is still a checkpoint,
+    whatever its file is called; a table written with torch.save is not (issue 39: by what is saved, not by
+    the file's name)."""
     edits = [("    dataset = make_data()\n", '    dataset = make_data()\n    mu = np.loadtxt("train.csv").mean(0)\n'),
-             (T_SAVE, f'            torch.save({{"model": model.state_dict(), "mu": mu}}, {path})\n'),
+             (T_SAVE, f'            torch.save({{{saved}}}, {path})\n'),
              ("import torch\n", "import numpy as np\nimport torch\n")]
     assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged
 

@@ -69,7 +69,7 @@ HVDKIT_STEP = """
     import hvdkit.tensorflow as hk
     ctx = hk.init()
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
-    opt, loss_fn = keras.optimizers.SGD(0.01), keras.losses.MeanSquaredError()
+    opt, loss_fn = keras.optimizers.SGD(0.01 * ctx.size), keras.losses.MeanSquaredError()  # a sum on top: wrong
     batches = []
 
     def train_step(x, y):  # the user's own function of the same name is no wrapper

@@ -235,18 +235,24 @@ class Facts:
         return call in self.s.local_calls
 
     def flows_to_callbacks(self, event):
-        """A callback object created by `event` ends up in some fit(callbacks=...): its expression, or one
-        that holds it (a list, a `cbs.append(...)`), feeds the callbacks given to a fit (feeding())."""
+        """A callback object created by `event` ends up in some fit(callbacks=...)."""
+        return bool(self.fits_given(event))
+
+    def fits_given(self, event):
+        """The fit calls whose callbacks receive the object `event` makes: its expression, or one that holds
+        it (a list, a `cbs.append(...)`, a helper's return), feeds the callbacks given to that fit (feeding())."""
         if self._callbacks_fed is None:
-            sinks = [k.value for f in self.fits for k in f.node.keywords if k.arg == "callbacks"]
-            sinks += [f.node.args[5] for f in self.fits if len(f.node.args) > 5]
-            self._callbacks_fed = self.feeding(sinks)
-        node = event.node
-        while node is not None and not isinstance(node, ast.stmt):
-            if id(node) in self._callbacks_fed:
-                return True
-            node = getattr(node, "parent", None)
-        return False
+            self._callbacks_fed = [(fit, self.feeding([k.value for k in fit.node.keywords if k.arg == "callbacks"]
+                                                      + fit.node.args[5:6])) for fit in self.fits]
+        out = []
+        for fit, fed in self._callbacks_fed:
+            node = event.node
+            while node is not None and not isinstance(node, ast.stmt):
+                if id(node) in fed:
+                    out.append(fit)
+                    break
+                node = getattr(node, "parent", None)
+        return out
 
     def feeding(self, exprs, limit=5000):
         """ids of the expression nodes whose values may end up in `exprs`: their parts; for a name, the

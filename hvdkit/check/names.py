@@ -123,7 +123,8 @@ SAVE_CALLBACKS = ("ModelCheckpoint", "BackupAndRestore")
 METRIC_AVERAGERS = ("average_metrics", "MetricAverageCallback", "allreduce", "allreduce_", "grouped_allreduce",
                     "allgather", "allgather_object", "metric_average")
 REPORTED = re.compile(r"loss|acc|metric|score|error|top1|top5|perplex|ppl|f1|auc|mse|mae", re.I)
-REPORTERS = ("print", "info", "print0", "log", "add", "add_scalar", "write", "log_metrics", "scalar", "add_scalars")
+REPORTERS = ("print", "info", "print0", "log", "add", "add_scalar", "write", "log_metrics", "scalar", "add_scalars",
+             "set_description", "set_postfix")  # tqdm's progress bar shows what it is given
 
 # --- code that could not be read ---------------------------------------------------------------
 # Keywords of a call into code hvdkit cannot read (a library, an absent module) that ask it for distributed

@@ -112,9 +112,13 @@ def against_lines(a, width=110):
     if a.get("reason"):
         return textwrap.wrap(head + "cannot compare: " + a["reason"], width, subsequent_indent="  ")
     d = a.get("first_divergence")
-    body = (f"equivalent over {a['steps_compared']} step(s)" if a.get("equivalent") else
-            f"diverges at step {d['step']}, {d['tensor']}: max |diff| {d['max_abs']:.3g} > tolerance {d['tolerance']:.3g}"
-            if d else "not equivalent")
+    if a.get("equivalent"):
+        body = f"equivalent over {a['steps_compared']} step(s)"
+    elif d:
+        body = (f"diverges at step {d['step']}, {d['tensor']}: "
+                f"max |diff| {d['max_abs']:.3g} > tolerance {d['tolerance']:.3g}")
+    else:
+        body = "not equivalent"
     if a.get("explained_by"):
         body += "; explained by step(s) " + ", ".join(str(n) for n in a["explained_by"])
     if a.get("lr_ratio") is not None:

@@ -1,7 +1,7 @@
 """Observations that are not a step's verdict."""
 import ast
 
-from hvdkit.check.rules.step8_metrics import per_rank, validation_inputs
+from hvdkit.check.rules.evaluation import data_per_rank, validation_inputs
 
 
 def judge(f):
@@ -19,7 +19,7 @@ def judge(f):
     for e in f.fits:
         kw = {k.arg for k in e.node.keywords}
         given = validation_inputs(e.node)
-        if given and not any(per_rank(f, v) for v in given) and "validation_steps" not in kw:
+        if given and all(data_per_rank(f, v, e) is False for v in given) and "validation_steps" not in kw:
             # validation_steps // size on an unshuffled finite set has every rank read the same first batches
             f.notes.append(f"line {e.line}: every rank validates on the whole validation set (hvd.size() times the "
                            "work): shard it (.shard(hvd.size(), hvd.rank())) and average the metrics with "

@@ -1,47 +1,56 @@
 """Step 5: gradients averaged over the ranks before every optimizer step."""
 import ast
-import re
 
-from hvdkit.check import names
+from hvdkit.check import mappings, names
+from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
+from hvdkit.check.rules.flags import condition
+from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sources
+from hvdkit.check.rules.models import wrapper
 from hvdkit.check.script import assigned_name, dotted, loop_bindings, parents, result_discarded, sums
 
 
 def judge(f):
     wraps = [e for e in f.s.events if f.api(e, *names.WRAPPERS) and e.ctx.reached]
     by_hand = gradient_allreduces(f)
-    manual = [e for e in f.s.events if f.api(e, "allreduce", "grouped_allreduce", "allreduce_")
-              and re.search(r"grad", ast.unparse(e.node), re.I) or e in by_hand]
-    if not wraps and not manual:
+    if not wraps and not by_hand:
         return f.unread_finding("gradient averaging", f.hands_horovod) or Finding(
             MISSING, "gradients are never averaged over ranks: each rank steps with its own", None,
             "opt = hvd.DistributedOptimizer(opt) (Keras/torch) or tape = hvd.DistributedGradientTape(tape)")
+    summed = []
     for e in wraps:
         kw = {k.arg: k.value for k in e.node.keywords}
         if result_discarded(e.node):
             return Finding(WRONG, f"the wrapper made at line {e.line} is thrown away", e.line,
                            "assign it: opt = hvd.DistributedOptimizer(opt) / tape = hvd.DistributedGradientTape(tape)")
         if sums(e.node) or (isinstance(kw.get("average"), ast.Constant) and kw["average"].value is False):
-            return Finding(WRONG, f"gradients summed, not averaged (line {e.line}): the step is hvd.size() times too "
-                           "large on top of the LR scaling", e.line, "use op=hvd.Average (the default)")
+            summed.append(e)
         typo = _unknown_keyword(f, e)
         if typo:
             return Finding(WRONG, f"line {e.line} passes `{typo}=`, which {e.api[1]} does not take: Horovod raises "
                            "TypeError there, so gradients are never averaged", e.line,
                            f"spell it as in Horovod's signature ({', '.join(names.signature(_horovod_qual(e))[1:])})")
-        unused = (_unwrapped_used(f, e) or _unsynchronized_amp(f, e) or _partial_named_parameters(f, e)
+        unused = (_unwrapped_used(f, e) or _unsynchronized(f, e) or _named_parameters(f, e)
                   or _gradient_before_wrapping(f, e))
         if unused:
             return unused
-    summed = next((e for e in by_hand if sums(e.node) and not _divided_by_size(f, e.node)), None)
-    if summed is not None:
-        return Finding(WRONG, f"gradients summed, not averaged (line {summed.line}): the step is hvd.size() times "
-                       "too large on top of the LR scaling", summed.line,
-                       "use op=hvd.Average (the default), or divide the sum by hvd.size()")
-    second = _optimizer_left_unwrapped(f, wraps)
+    summed += [e for e in by_hand if sums(e.node) and not _divided_by_size(f, e.node)]
+    for e in summed:
+        # A sum over N ranks with the LR of one rank is the average with the LR times N: the same update.
+        # Only a sum on top of an LR already scaled by hvd.size() is N times too large.
+        scaled = _scaled_lr(f, e)
+        if scaled is not None:
+            return Finding(WRONG, f"gradients summed, not averaged (line {e.line}), on top of the LR scaled by "
+                           f"hvd.size() at line {scaled.line}: each step is hvd.size() times too large", e.line,
+                           "use op=hvd.Average (the default), or divide the sum by hvd.size()")
+    second = _unaveraged_step(f, wraps)
     if second is not None:
         return second
-    e = (wraps or manual)[0]
+    if summed:
+        e = summed[0]
+        return Finding(OK, f"gradients summed over ranks (line {e.line}) with an LR not scaled by hvd.size(): the "
+                       "same update as averaging with the LR scaled", e.line)
+    e = (wraps or by_hand)[0]
     return Finding(OK, f.text(e.line), e.line)
 
 
@@ -63,6 +72,21 @@ def _unwrapped_used(f, e):
     return None
 
 
+def _scaled_lr(f, e):
+    """The optimizer construction, among those the summing wrapper (or any, for a sum by hand) takes, whose
+    LR grows with hvd.size(); None when none is seen scaled."""
+    from hvdkit.check.rules import step4_lr
+    opts = step4_lr.optimizers(f)
+    given = e.node.args[:1] + [k.value for k in e.node.keywords if k.arg == "optimizer"]
+    mine = [o for o in opts if any(f.mentions(g, lambda n, o=o: n is o.node) for g in given)]
+    for o in mine or opts:
+        expr = step4_lr._lr_expr(f, o)
+        if expr is None or expr is mappings.UNRESOLVED:
+            continue
+        if 1 in step4_lr._size_powers(f, expr) and f.mentions(expr, f.is_global_size) or \
+                f.mentions(expr, lambda n: isinstance(n, ast.Call) and step4_lr._hvdkit_scaling(f, n)):
+            return o
+    return None
 
 
 def _horovod_qual(e):
@@ -81,66 +105,116 @@ def _unknown_keyword(f, e):
     return next((k.arg for k in e.node.keywords if k.arg and k.arg not in accepted), None)
 
 
-def _unsynchronized_amp(f, e):
-    """AMP's GradScaler, or gradient clipping, on a torch DistributedOptimizer without synchronize(): they read
-    the gradients before Horovod has averaged them (Horovod's docs: synchronize(), then skip_synchronize())."""
+def _unsynchronized(f, e):
+    """A torch DistributedOptimizer's gradients read before Horovod has averaged them: AMP's GradScaler
+    (`unscale_`, or `step`, which unscales and checks for infs), or gradient clipping, with no
+    `opt.synchronize()` before it; then step() writes back the averaged, still scaled and unclipped
+    gradients. And step() after synchronize() outside `with opt.skip_synchronize():` allreduces every
+    gradient a second time (Horovod warns). Horovod's docs: synchronize(), then step in skip_synchronize().
+    A fault behind a flag (`if args.amp:`) is reported with the flag named."""
     if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual:
         return None
-    opt = assigned_name(e.node)
-    if not opt:
-        return None
-    synced = any(isinstance(x.node.func, ast.Attribute) and x.node.func.attr == "synchronize"
-                 and dotted(x.node.func.value) == opt for x in f.s.events)
-    if synced:
-        return None
-    scalers = {assigned_name(x.node) for x in f.s.events if f.s.qual(x.node.func).endswith("GradScaler")} - {None}
-    for x in f.s.events:
-        func = x.node.func
-        if not x.ctx.reached or not isinstance(func, ast.Attribute):
+    is_opt = lambda node, at: holds(f, node, at, e.node)  # noqa: E731 - the wrapper, where it is used
+    events = [x for x in f.s.events if x.ctx.reached and x.order > e.order and isinstance(x.node.func, ast.Attribute)]
+    syncs = [x for x in events if x.node.func.attr == "synchronize" and is_opt(x.node.func.value, x)]
+    opt = dotted(e.node.func) and (assigned_name(e.node) or "optimizer")
+    for x in events:
+        attr, receiver = x.node.func.attr, x.node.func.value
+        first = x.node.args[0] if x.node.args else None
+        scaler = attr in ("unscale_", "step") and is_opt(first, x) and f.mentions(receiver, _grad_scaler(f))
+        clipping = attr in ("clip_grad_norm_", "clip_grad_value_")
+        if not (scaler or clipping) or any(_before(s, x) for s in syncs):
             continue
-        via_scaler = dotted(func.value) in scalers and func.attr in ("step", "unscale_") and x.node.args and \
-            dotted(x.node.args[0]) == opt
-        clipping = func.attr in ("clip_grad_norm_", "clip_grad_value_") and x.order > e.order
-        if via_scaler or clipping:
-            what = "AMP's GradScaler" if via_scaler else "gradient clipping"
-            return Finding(WRONG, f"{what} at line {x.line} reads the gradients of the DistributedOptimizer made at "
-                           f"line {e.line} before they are averaged (no {opt}.synchronize())", x.line,
-                           f"call {opt}.synchronize() before it, then step inside `with {opt}.skip_synchronize():`")
+        if clipping and not _steps_after(f, x, is_opt):
+            continue  # clipping another optimizer's model, or outside this optimizer's training
+        what = "AMP's GradScaler" if scaler else "gradient clipping"
+        return Finding(WRONG, f"{condition(f, x)}{what} at line {x.line} reads the gradients of the "
+                       f"DistributedOptimizer made at line {e.line} before they are averaged (no {opt}.synchronize() "
+                       "before it): the step then writes back the averaged gradients as they were before it", x.line,
+                       f"call {opt}.synchronize() before it, then step inside `with {opt}.skip_synchronize():`")
+    for s in syncs:
+        later = [x for x in events if _before(s, x) and (x.node.func.attr == "step" and (
+            is_opt(x.node.func.value, x) or x.node.args and is_opt(x.node.args[0], x)))]
+        unskipped = next((x for x in later if not _in_skip_synchronize(f, x, is_opt)), None)
+        if unskipped is not None:
+            return Finding(WRONG, f"{condition(f, unskipped)}the step at line {unskipped.line} follows "
+                           f"{opt}.synchronize() (line {s.line}) outside `with {opt}.skip_synchronize():`: step() "
+                           "allreduces every gradient again (Horovod warns), after they were read", unskipped.line,
+                           f"step inside `with {opt}.skip_synchronize():`")
     return None
 
 
-def _root(node):
-    name = dotted(node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else node)
-    return name.split(".")[0] if name else None
+def _grad_scaler(f):
+    return lambda n: isinstance(n, ast.Call) and f.s.qual(n.func).split(".")[-1] == "GradScaler"
 
 
-def _params_owner(f, node):
-    """`model` for model.parameters() / model.named_parameters() (through assignments), else None."""
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Call) and getattr(sub.func, "attr", "") in ("parameters", "named_parameters"):
-            return dotted(sub.func.value)
-    if isinstance(node, ast.Name):
-        for a in f.s.assignments_to(node.id):
-            if a.node.value is not None:
-                return _params_owner(f, a.node.value)
-    return None
+def _before(a, b):
+    """Event a ran before event b in the same call of the function around a (b may be deeper), on the same
+    path (not in the other branch of an `if` around both)."""
+    fa, fb = a.ctx.frames, b.ctx.frames
+    exclusive = any(g.test is h.test and g.branch != h.branch for g in a.ctx.guards for h in b.ctx.guards)
+    return a.order < b.order and len(fa) <= len(fb) and all(x is y for x, y in zip(fa, fb)) and not exclusive
 
 
-def _partial_named_parameters(f, e):
-    """DistributedOptimizer(opt, named_parameters=a.named_parameters()) where opt trains b's parameters:
-    Horovod allreduces only the parameters it was given names for."""
+def _steps_after(f, x, is_opt):
+    return any(_before(x, s) or s.ctx.frames[:1] == x.ctx.frames[:1] and s.order > x.order for s in f.s.events
+               if getattr(s.node.func, "attr", "") == "step" and (is_opt(s.node.func.value, s) or s.node.args
+                                                                    and is_opt(s.node.args[0], s)))
+
+
+def _in_skip_synchronize(f, x, is_opt):
+    for p in parents(x.node):
+        if isinstance(p, (ast.With, ast.AsyncWith)) and any(
+                isinstance(i.context_expr, ast.Call) and getattr(i.context_expr.func, "attr", "") == "skip_synchronize"
+                and is_opt(i.context_expr.func.value, x) for i in p.items):
+            return True
+    return False
+
+
+def _param_owners(f, node, at):
+    """The modules whose parameters an expression holds, where `at` reads it: `m` for m.parameters() /
+    m.named_parameters() / m.<sub>.parameters(), through the values that reach its names (param-group dicts,
+    filters, lists), each as the object that call made (held.Ref)."""
+    out = []
+    for x, a in sources(f, node, at):
+        for sub in ast.walk(x):
+            if isinstance(sub, ast.Call) and getattr(sub.func, "attr", "") in ("parameters", "named_parameters"):
+                owner = dotted(sub.func.value)
+                if owner:
+                    out.append(Ref(f, owner, a))
+    return out
+
+
+def _named_parameters(f, e):
+    """DistributedOptimizer(opt, named_parameters=...) names the parameters Horovod allreduces. Names for a
+    superset of what the optimizer holds are fine (Horovod takes the ones it needs); an optimizer parameter
+    without a name makes Horovod raise ValueError at wrapping ("one or more model parameters were not
+    named"), so nothing is averaged."""
     named = next((k.value for k in e.node.keywords if k.arg == "named_parameters"), None)
-    if named is None or not e.node.args:
+    if named is None and len(e.node.args) > 1 and "torch" in e.qual:
+        named = e.node.args[1]
+    base = e.node.args[0] if e.node.args else next((k.value for k in e.node.keywords if k.arg == "optimizer"), None)
+    if named is None or base is None:
         return None
-    given = _params_owner(f, named)
-    base = e.node.args[0]
-    made = [a for a in f.s.assignments_to(dotted(base) or "")
-            if a.order < e.order and isinstance(a.node.value, ast.Call)]
-    trained = _params_owner(f, made[-1].node.value.args[0]) if made and made[-1].node.value.args else None
-    if given and trained and given != trained and not given.startswith(trained + ".") and trained != "self":
-        return Finding(WRONG, f"line {e.line} names the parameters of `{given}`, but the optimizer trains those of "
-                       f"`{trained}`: the others are never averaged", e.line,
-                       f"named_parameters={trained}.named_parameters()")
+    given = _param_owners(f, named, e)
+    trained = []
+    for x, a in sources(f, base, e):
+        for c in ast.walk(x):
+            if isinstance(c, ast.Call) and names.OPTIMIZER_CLASS.match(f.s.qual(c.func)) and c.args:
+                trained += _param_owners(f, c.args[0], a)
+    made = origin(f, base, e)  # opt.add_param_group({"params": m.parameters()}) on the same optimizer, before
+    for x in f.s.events:
+        if x.order < e.order and x.ctx.reached and getattr(x.node.func, "attr", "") == "add_param_group" and \
+                made is not None and origin(f, x.node.func.value, x) is made:
+            trained += [o for a in x.node.args for o in _param_owners(f, a, x)]
+    if not given or not trained or any(r.name == "self" for r in given + trained):
+        return None
+    unnamed = [t for t in trained if not any(t.within(g) for g in given)]
+    if unnamed:
+        named_ = ", ".join(sorted({f"`{g.name}`" for g in given}))
+        return Finding(WRONG, f"line {e.line} names the parameters of {named_}, but the optimizer also trains those of "
+                       f"`{unnamed[0].name}`: Horovod raises ValueError (parameters not named), so gradients are never "
+                       "averaged", e.line, "named_parameters= the whole model's named_parameters() (a superset is ok)")
     return None
 
 
@@ -162,26 +236,84 @@ def _gradient_before_wrapping(f, e):
     return None
 
 
-def _optimizer_left_unwrapped(f, wraps):
-    """Two torch optimizers (a GAN's), one wrapped: the other steps with this rank's gradients."""
-    torch_wraps = [e for e in wraps if "torch" in e.qual and e.qual.endswith("DistributedOptimizer")]
-    if not torch_wraps:
+def _unaveraged_step(f, wraps):
+    """An optimizer step whose optimizer, where it steps, is not the wrapped one: a second network's (a
+    GAN's), one rebuilt for a second phase of training, a Keras model recompiled with a plain optimizer.
+    Its gradients are this rank's own. Judged by the values that reach the step, not by names."""
+    if not wraps:
         return None
-    covered = set()
-    for e in torch_wraps:
-        covered |= {assigned_name(e.node), dotted(e.node.args[0]) if e.node.args else None}
-    from hvdkit.check.rules.step4_lr import optimizers
-    for o in optimizers(f):
-        name = assigned_name(o.node)
-        if not name or name in covered or not f.s.qual(o.node.func).startswith("torch"):
+    for s in f.s.events:
+        attr = getattr(s.node.func, "attr", "")
+        if not s.ctx.reached or attr not in ("step", "fit", "fit_generator"):
             continue
-        steps = [x for x in f.s.events if isinstance(x.node.func, ast.Attribute) and x.node.func.attr == "step"
-                 and dotted(x.node.func.value) == name and x.ctx.reached]
-        if steps:
-            return Finding(WRONG, f"the optimizer `{name}` (line {o.line}) is never wrapped in DistributedOptimizer "
-                           f"but steps at line {steps[0].line}: its gradients are this rank's own", o.line,
-                           f"{name} = hvd.DistributedOptimizer({name}, named_parameters=...)")
+        if attr == "step":
+            receiver = s.node.func.value
+            scaled = s.node.args and f.mentions(receiver, _grad_scaler(f))
+            plain = _plain_optimizer(f, s.node.args[0] if scaled else receiver, s)
+        else:
+            plain = _plain_compile(f, s)
+        if plain is not None:
+            value, made = plain
+            where = f"line {made.line}" if made is not s else f"line {s.line}"
+            return Finding(WRONG, f"{condition(f, made)}the optimizer that steps at line {s.line} ({where}: "
+                           f"{ast.unparse(value)[:60]}) is not wrapped in hvd.DistributedOptimizer: its gradients are "
+                           "this rank's own", made.line,
+                           "wrap it too: opt = hvd.DistributedOptimizer(opt, named_parameters=...)")
     return None
+
+
+def _plain_optimizer(f, node, at, depth=0):
+    """(value, where) when `node`, at the event `at`, may hold a framework optimizer that no Horovod wrapper
+    took; None when every value that reaches is wrapped, or cannot be told (a helper's return)."""
+    if depth > 4:
+        return None
+    if isinstance(node, ast.Call):
+        if _optimizer_class(f, node):
+            return node, at
+        values = returned(f, node, at)
+    else:
+        values = reaching(f, node, at)
+    for value, a in values:
+        if isinstance(value, ast.Call) and wrapper(f, value):
+            return None  # a wrapper; what comes before it reaches only where Horovod is off
+        if f.off_path(a):
+            continue
+        if isinstance(value, (ast.Name, ast.Attribute)) or isinstance(value, ast.Call) and returned(f, value, a):
+            got = _plain_optimizer(f, value, a, depth + 1)
+            if got is not None:
+                return got[0], a
+            continue
+        if isinstance(value, ast.Call) and _optimizer_class(f, value):
+            return value, a
+    return None
+
+
+def _optimizer_class(f, call):
+    """A construction of the framework's own optimizer class (torch.optim.SGD, keras.optimizers.Adam):
+    known by the module it comes from."""
+    return bool(names.OPTIMIZER_CLASS.match(f.s.qual(call.func)))
+
+
+def _plain_compile(f, fit):
+    """The compile that reaches a Keras fit (the same model, before it, in the same walk) gives it an optimizer
+    by name (Keras makes a plain one) or a plain optimizer object."""
+    model = dotted(fit.node.func.value)
+    if any(f.api(e, "DistributedGradientTape", "PartialDistributedGradientTape") for e in f.s.events) or \
+            gradient_allreduces(f):
+        return None  # the gradients are averaged in a step of the script's own (a Model's train_step)
+    compiles = [c for c in f.s.events if getattr(c.node.func, "attr", "") == "compile" and c.ctx.reached
+                and c.order < fit.order and dotted(c.node.func.value) == model and same_walk(c, fit)]
+    if not model or not compiles:
+        return None
+    c = compiles[-1]
+    given = next((k.value for k in c.node.keywords if k.arg == "optimizer"), c.node.args[0] if c.node.args else None)
+    if given is None:
+        return None
+    if isinstance(given, ast.Constant) and isinstance(given.value, str):
+        return given, c
+    return _plain_optimizer(f, given, c)
+
+
 
 
 GRADIENT_CALLS = ("gradient", "compute_gradients", "gradients")  # tape.gradient, opt.compute_gradients, tf.gradients

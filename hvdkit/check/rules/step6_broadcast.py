@@ -1,11 +1,12 @@
 """Step 6: every rank starts from rank 0's weights (and optimizer state)."""
 import ast
-import re
 
 from hvdkit.check import names
 from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.script import dotted, loop_bindings, parents
+from hvdkit.check.rules.held import Ref, origin, resolve, sources, with_values
+from hvdkit.check.rules.models import STATE, elements, trained, wrapper
+from hvdkit.check.script import dotted
 
 
 def judge(f):
@@ -13,8 +14,8 @@ def judge(f):
     opt_only = [e for e in f.s.events if f.api(e, "broadcast_optimizer_state")]
     elastic = [e for e in f.s.events if f.api(e, *names.ELASTIC_STATES)]
     if elastic and any(e.api[1] == "elastic.run" for e in f.s.api_calls("run")) or elastic and any(
-            "elastic.run" in ast.unparse(d) for node in ast.walk(f.s.tree)
-            for d in getattr(node, "decorator_list", [])):
+            (f.s.api(d.func if isinstance(d, ast.Call) else d) or (None, ""))[1] == "elastic.run"
+            for node in ast.walk(f.s.tree) for d in getattr(node, "decorator_list", [])):
         return Finding(OK, f"elastic state synchronised by hvd.elastic.run: {f.text(elastic[0].line)}", elastic[0].line)
     casts = [e for e in casts if not _not_weights(f, e)]
     opt_only += [e for e in casts if _optimizer_only(f, e)]
@@ -44,27 +45,49 @@ def judge(f):
 
 
 def _optimizer_only(f, e):
-    arg = ast.unparse(e.node.args[0]) if e.node.args else ""
-    return bool(re.search(r"opt", arg)) and \
-        not re.search(r"model|variables\b|weights", arg.replace("opt.variables", ""))
+    """What the broadcast sends is the state of optimizers only (their state_dict or variables, through
+    names), no model's: judged by the objects the state comes from, not by their names."""
+    owners = _sent_owners(f, e)
+    return bool(owners) and all(_is_optimizer(f, o, at) for o, at in owners)
 
 
-# A value that carries weights: a model's variables or state, parameters, a checkpoint's content.
-_WEIGHTS = re.compile(r"model|net|param|weight|variable|state|ckpt|checkpoint|layer|module|tensors|vars", re.I)
 _VALUE_BROADCASTS = ("broadcast", "broadcast_", "broadcast_object")
+_SENT = ("params", "variables", "tensor", "obj", "value", "optimizer")
+
+
+def _sent_owners(f, e):
+    """[(node, event)]: the objects whose state a broadcast sends (`model` in hvd.broadcast_parameters(state)
+    with state = model.state_dict(); each element of `for m in (gen, disc)`), each with where it is read."""
+    out = []
+    if f.api(e, "broadcast_state"):  # hvdkit's: given the model and optimizer objects themselves
+        return [(x, e) for a in e.node.args + [k.value for k in e.node.keywords] for x in elements(f, a, e)]
+    for arg in e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in _SENT]:
+        for expr, at in sources(f, arg, e) + [(it, e) for it in _loop_sources(e, arg)]:
+            for n in ast.walk(expr):
+                if isinstance(n, ast.Attribute) and n.attr in STATE:
+                    out += [(x, at) for x in elements(f, n.value, at)]
+    return out
+
+
+def _is_optimizer(f, node, at):
+    """The object is an optimizer: made by a framework's optimizer class or Horovod's wrapper (followed
+    through names), or a Keras model's `.optimizer`."""
+    if isinstance(node, ast.Attribute) and node.attr == "optimizer":
+        return True
+    made = origin(f, node, at)
+    return made is not None and (bool(names.OPTIMIZER_CLASS.match(f.s.qual(made.func))) or wrapper(f, made))
 
 
 def _not_weights(f, e):
-    """hvd.broadcast(start_epoch, 0) sends a counter, not the weights: it is not step 6. A tensor broadcast
-    counts only when what it sends (through names and the loops that bind them) names weights."""
+    """hvd.broadcast(start_epoch, 0) sends a counter, not the weights: it is not step 6. A value broadcast
+    counts when what it sends comes from a model's state (through names and the loops that bind them), or
+    when what it returns is loaded into a model."""
     if not f.api(e, *_VALUE_BROADCASTS):
         return False
-    arg = e.node.args[0] if e.node.args else next(
-        (k.value for k in e.node.keywords if k.arg in ("tensor", "obj", "value")), None)
-    if arg is None:
+    if _sent_owners(f, e):
         return False
-    found = _with_assigned_values(f, arg) + _loop_sources(e, arg)
-    return not any(_WEIGHTS.search(ast.unparse(x)) for x in found)
+    loads = [x for x in f.s.events if getattr(x.node.func, "attr", "") in _WEIGHT_LOADS + ("set_weights",)]
+    return not any(f.mentions(a, lambda n: n is e.node) for x in loads for a in x.node.args)
 
 
 def _loop_sources(e, arg):
@@ -122,7 +145,7 @@ def _before_variables(f, e):
     if not f.api(e, "broadcast_variables"):
         return None
     arg = e.node.args[0] if e.node.args else next((k.value for k in e.node.keywords if k.arg == "variables"), None)
-    owners = {_resolve(e, dotted(n.value)) for x in ([] if arg is None else _with_assigned_values(f, arg))
+    owners = {resolve(e, dotted(n.value)) for x in ([] if arg is None else with_values(f, arg))
               for n in ast.walk(x) if isinstance(n, ast.Attribute) and n.attr in _VARIABLES and dotted(n.value)}
     for model in sorted(owners - {None}):
         made = [a for a in f.s.assignments_to(model) if a.order < e.order and isinstance(a.node, ast.Assign)]
@@ -135,17 +158,6 @@ def _before_variables(f, e):
                        f"broadcast after the first step (when batch == 0, after apply_gradients), as Horovod's TF2 "
                        f"example does, or call {model}.build(input_shape) first")
     return None
-
-
-def _resolve(event, name):
-    """A dotted name in the caller's terms: a parameter of a walked function replaced by its argument."""
-    for frame in reversed(event.ctx.frames):
-        head, _, rest = (name or "").partition(".")
-        b = frame.bindings.get(head)
-        if b is None or not dotted(b.expr):
-            break
-        name = dotted(b.expr) + ("." + rest if rest else "")
-    return name
 
 
 def _unbuilt(f, value, e, depth=0):
@@ -214,9 +226,9 @@ def _first_build(f, model, e):
         if not same_walk(ev, e) or not ev.ctx.reached:
             continue
         func = ev.node.func
-        if _resolve(ev, dotted(func)) == model:
+        if resolve(ev, dotted(func)) == model:
             return ev
-        if isinstance(func, ast.Attribute) and _resolve(ev, dotted(func.value)) == model and \
+        if isinstance(func, ast.Attribute) and resolve(ev, dotted(func.value)) == model and \
                 (func.attr in _BUILDS or func.attr == "add" and _has_input_shape(f, ev.node)):
             return ev
     return None
@@ -246,64 +258,39 @@ def _root_is_own_rank(f, casts):
     return None
 
 
-def _holders(e):
-    """Names that hold the callback object made by `e`: `cbs = [..., e, ...]`, `cbs.append(e)`, `cb = e`."""
-    node = e.node
-    while node is not None and not isinstance(node, ast.stmt):
-        node = getattr(node, "parent", None)
-    if isinstance(node, ast.Assign):
-        return {dotted(t) for t in node.targets} - {None}
-    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
-        return {dotted(node.value.func.value)} - {None}
-    return set()
-
-
 def _callback_reused(f, casts):
     """One BroadcastGlobalVariablesCallback given to the fit of a second model: it broadcast once, in the
-    first fit, and never fires again, so the second model's replicas start apart."""
+    first fit, and never fires again, so the second model's replicas start apart. The fits it reaches are
+    followed by data flow (whatever names carry the callback)."""
     for e in casts:
         if not f.api(e, *names.BROADCAST_CALLBACKS) or not e.ctx.reached:
             continue
-        holders = _holders(e)
-        fits = [fit for fit in f.fits if any(
-            k.arg == "callbacks" and holders & {dotted(n) for n in ast.walk(k.value)} for k in fit.node.keywords)]
         models = []
-        for fit in sorted(fits, key=lambda x: x.order):
+        for fit in sorted(f.fits_given(e), key=lambda x: x.order):
+            # the receiver's name tells the models apart: two calls of one factory make two models, which
+            # the calls that made them (one line of code) would not
             who = dotted(fit.node.func.value)
             if who and who not in models:
                 models.append(who)
                 if len(models) > 1:
                     return Finding(WRONG, f"the broadcast callback made at line {e.line} is given again to "
-                                   f"{who}.fit at line {fit.line}: it broadcast once, in {models[0]}'s fit, and never "
-                                   f"fires for {who}", fit.line,
+                                   f"{who}.fit at line {fit.line}: it broadcast once, in {models[0]}'s fit, and "
+                                   f"never fires for {who}", fit.line,
                                    "give each fit its own hvd.callbacks.BroadcastGlobalVariablesCallback(0)")
     return None
 
 
 def _trained_not_broadcast(f, casts):
-    """Models whose parameters an optimizer trains, and that no broadcast covers (a GAN's second network,
-    or another model's state broadcast instead)."""
+    """Models whose parameters an optimizer trains, and that no broadcast covers (a GAN's second network, a
+    sub-module added in a second param group, or another model's state broadcast instead). Models are told
+    apart by the call that made them, wherever a name holds them (`self.model` in a Trainer is main's
+    `model`), and a broadcast of a module covers its sub-modules."""
     if not casts or any(f.api(e, *names.BROADCAST_CALLBACKS, "broadcast_global_variables") for e in casts):
         return None
-    covered = set()
-    for e in casts:
-        for arg in e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in ("params", "variables")]:
-            for expr in _with_assigned_values(f, arg) + _loop_sources(e, arg):
-                covered |= {dotted(n).split(".")[0] for n in ast.walk(expr)
-                            if isinstance(n, (ast.Name, ast.Attribute)) and dotted(n)}
-                covered |= {_owner(n) for n in ast.walk(expr) if isinstance(n, ast.Attribute)} - {None}
-    trained = []
-    for e in f.s.events:
-        attr = getattr(e.node.func, "attr", "")
-        if attr in ("parameters", "named_parameters") and e.ctx.reached and _feeds_optimizer(f, e):
-            owner = dotted(e.node.func.value)
-            trained += [(m, e) for m in (_loop_elements(f, e.node, owner) if owner else [owner])]
-        elif attr == "gradient" and len(e.node.args) > 1:
-            for n in ast.walk(e.node.args[1]):
-                if isinstance(n, ast.Attribute) and n.attr in ("trainable_variables", "trainable_weights"):
-                    trained.append((dotted(n.value), e))
-    for model, e in trained:
-        if model and model.split(".")[0] not in covered and model not in covered and model != "self":
+    covered = [Ref(f, dotted(o), at) for e in casts for o, at in _sent_owners(f, e) if dotted(o)]
+    for model, e in trained(f):
+        ref = Ref(f, model, e)
+        if ref.name and ref.name != "self" and not any(ref.within(c) for c in covered):
             return Finding(WRONG, f"`{model}` is trained (line {e.line}) but no broadcast covers it: its replicas "
                            "start from different weights", e.line,
                            f"broadcast it too: hvd.broadcast_parameters({model}.state_dict(), root_rank=0) / "
@@ -327,7 +314,8 @@ def _loaded_after_broadcast(f, casts):
                 not f.rank0_only(load):
             continue
         models = _load_targets(f, load)
-        covering = [b for b in casts if same_walk(b, load) and models & _broadcast_models(f, b)]
+        covering = [b for b in casts if same_walk(b, load) and any(
+            m.within(c) or c.within(m) for m in models for c in _broadcast_models(f, b))]
         before = [b for b in covering if b.order < load.order]
         trains = any(same_walk(s, load) and s.order > load.order for s in f.steps + f.fits)
         if before and trains and not any(b.order > load.order for b in covering):
@@ -338,88 +326,21 @@ def _loaded_after_broadcast(f, casts):
     return None
 
 
-def _model_key(name):
-    """A model's name without wrappers' attribute (`model.module` is `model`)."""
-    while name and name.endswith((".module", "._orig_mod")):
-        name = name.rsplit(".", 1)[0]
-    return name
-
-
 def _load_targets(f, load):
     """The models a load writes into: the receiver of load_state_dict / load_weights, or what the
     tf.train.Checkpoint being restored tracks (Checkpoint(model=model, optimizer=opt))."""
     func = load.node.func
     if func.attr != "restore":
-        return {_model_key(_resolve(load, dotted(func.value)))} - {None}
-    out = set()
-    for v in _with_assigned_values(f, func.value):
+        return [Ref(f, dotted(func.value), load)] if dotted(func.value) else []
+    out = []
+    for v in with_values(f, func.value):
         for c in ast.walk(v):
             if isinstance(c, ast.Call) and f.s.qual(c.func).endswith("Checkpoint"):
-                out |= {_model_key(_resolve(load, dotted(a))) for a in c.args + [k.value for k in c.keywords]}
-    return out - {None}
-
-
-def _broadcast_models(f, b):
-    """The models whose weights a broadcast sends: owners of .state_dict() / .variables / .parameters() ... in
-    its argument, through names and a helper's arguments."""
-    args = b.node.args[:1] + [k.value for k in b.node.keywords if k.arg in ("params", "variables", "tensor", "obj")]
-    return {_model_key(_resolve(b, _owner(n))) for a in args for x in _with_assigned_values(f, a) + _loop_sources(b, a)
-            for n in ast.walk(x) if isinstance(n, ast.Attribute) and _owner(n)} - {None}
-
-
-def _with_assigned_values(f, expr, limit=200):
-    """The expression and, through names, the values assigned to them (`state = model.state_dict()`) and the
-    arguments a helper was called with; each name followed once."""
-    out, todo, names_seen = [], [expr], set()
-    while todo and len(out) < limit:
-        node = todo.pop()
-        out.append(node)
-        for n in ast.walk(node):
-            if isinstance(n, ast.Name) and n.id not in names_seen:
-                names_seen.add(n.id)
-                todo += [a.node.value for a in f.s.assignments_to(n.id) if a.node.value is not None]
-                todo += f.frames_binding(n.id)
+                out += [Ref(f, dotted(a), load) for a in c.args + [k.value for k in c.keywords] if dotted(a)]
     return out
 
 
-def _owner(node):
-    """`gen` for gen.state_dict / gen.variables / gen.trainable_variables."""
-    if node.attr in ("state_dict", "variables", "trainable_variables", "weights", "parameters", "named_parameters"):
-        return dotted(node.value)
-    return None
-
-
-def _feeds_optimizer(f, e):
-    """model.parameters() given to an optimizer's constructor (directly or through a list/dict, or through a
-    name assigned them: `params = itertools.chain(...); Adam(params)`)."""
-    node = getattr(e.node, "parent", None)
-    while node is not None and not isinstance(node, ast.stmt):
-        if isinstance(node, ast.Call) and _constructs_optimizer(f, node):
-            return True
-        node = getattr(node, "parent", None)
-    held = dotted(node.targets[0]) if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
-    return bool(held) and any(_constructs_optimizer(f, x.node) and any(
-        dotted(a) == held for a in x.node.args + [k.value for k in x.node.keywords]) for x in f.s.events)
-
-
-def _constructs_optimizer(f, call):
-    if f.s.api(call.func):
-        return False
-    name = dotted(call.func) or ""
-    last = name.split(".")[-1]
-    return last[:1].isupper() and last not in ("DataParallel", "DistributedDataParallel") or "optim" in name
-
-
-def _loop_elements(f, node, name):
-    """The models a loop variable stands for: `m` of `for m in modules.values()` with modules = {"a": enc, ...},
-    or of `for m in (enc, head)` -> ["enc", "head"]; [name] when it is no such variable."""
-    for p in parents(node):
-        for g in loop_bindings(p):
-            bound = [t for t in ast.walk(g.target) if isinstance(t, ast.Name)]
-            if name in [t.id for t in bound]:
-                out = []
-                for expr in _with_assigned_values(f, g.iter):
-                    elts = expr.values if isinstance(expr, ast.Dict) else getattr(expr, "elts", [])
-                    out += [dotted(x) for x in elts if dotted(x)]
-                return out or [name]
-    return [name]
+def _broadcast_models(f, b):
+    """The models whose weights a broadcast sends (owners of .state_dict() / .variables / .parameters() ... in
+    its argument, through names and a helper's arguments)."""
+    return [Ref(f, dotted(o), at) for o, at in _sent_owners(f, b) if dotted(o)]

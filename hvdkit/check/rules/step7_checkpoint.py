@@ -3,7 +3,11 @@ import ast
 import re
 
 from hvdkit.check import mappings, names
-from hvdkit.check.findings import MISSING, OK, WRONG, Finding
+from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.rules.evaluation import READABLE
+from hvdkit.check.rules.flags import condition
+from hvdkit.check.rules.held import depends_on_rank, imported, origin, sources
+from hvdkit.check.rules.models import holds_model_state, is_model
 from hvdkit.check.script import dotted, in_handler
 from hvdkit.check.values import RANK, Evaluator, Where, truthy
 
@@ -23,14 +27,22 @@ def judge(f):
     if not saves:
         return Finding(MISSING, "no checkpoint is written: a job killed at its time limit loses everything", None,
                        _missing_fix(f))
-    for e in saves:
-        later = f.runs(e, first_step=False)
-        if later.rank1 is not False and not f.rank_guards(e) and not _rank_named(f, e) and not _session_off_rank1(f, e):
-            return Finding(WRONG, f"every rank writes the checkpoint at line {e.line}: ranks overwrite each other",
-                           e.line, "write on rank 0 only: if hvd.rank() == 0: ...")
-        if any(re.search(r"local_rank", ast.unparse(g.test)) for g in e.ctx.guards):
-            return Finding(WRONG, f"the checkpoint at line {e.line} is written by local rank 0: one writer per node, "
-                           "which collide on a shared file system", e.line, "guard with hvd.rank() == 0")
+    unknown = None
+    for e in saves + _copies(f, saves):
+        who, why = _writers(f, e)
+        what = "the checkpoint" if e in saves else f"a copy of the checkpoint ({f.text(e.line)[:50]})"
+        if who == "every":
+            return Finding(WRONG, f"{condition(f, e)}every rank writes {what} at line {e.line}{why}: ranks overwrite "
+                           "each other", e.line, "write on rank 0 only: if hvd.rank() == 0: ...")
+        if who == "local":
+            return Finding(WRONG, f"{what[0].upper()}{what[1:]} at line {e.line} is written by local rank 0: one "
+                           "writer per node, which collide on a shared file system", e.line,
+                           "guard with hvd.rank() == 0")
+        if who == "unknown" and unknown is None:
+            unknown = Finding(UNKNOWN, f"cannot tell which ranks write {what} at line {e.line}: {why}", e.line,
+                              "run `hvdkit check --run` to see")
+        if e not in saves:
+            continue
         every = _every_step(f, e)
         if every is not None:
             return Finding(WRONG, f"the checkpoint at line {e.line} is written at every step (the loop of the step at "
@@ -38,7 +50,71 @@ def judge(f):
         never = _best_without_validation(f, e)
         if never is not None:
             return never
+    if unknown is not None:
+        return unknown
     return Finding(OK, f"rank 0 writes: {f.text(saves[0].line)}", saves[0].line)
+
+
+def _writers(f, e):
+    """('rank0' | 'local' | 'every' | 'unknown', why): which ranks run a write, from the conditions around
+    it (those it shares with the training steps decide whether the script trains, not who writes). A
+    condition that tells ranks apart, by its value on rank 0 and rank 1 or by data flow from the rank, makes
+    it rank 0's; one on the local rank alone, one per node; none, every rank (a condition on a flag or a
+    constant holds alike on every rank); a condition read from code the pass cannot read, cannot tell."""
+    if _session_off_rank1(f, e):
+        return "rank0", ""
+    skip = f.path_guards(e)
+    guards = [g for g in e.ctx.guards if not any(g.test is t and g.branch == b for t, b in skip)]
+    runs = f.runs(e, first_step=False)
+    by_rank = [g for g in guards if depends_on_rank(f, g.test, e)]
+    by_local = [g for g in guards if depends_on_rank(f, g.test, e, local=True)]
+    if by_local and not by_rank:
+        return "local", ""
+    if by_rank or runs.rank1 is False and runs.rank0 is not False:
+        return "rank0", ""
+    unread = next((c for g in guards for c in _unread_calls(f, g.test, e)), None)
+    if unread is not None:
+        return "unknown", f"its condition reads {ast.unparse(unread)[:60]}, whose code is not read"
+    constant = [g for g in guards if _mentions_name(g.test) and f.runs(e, first_step=False).rank1 is True]
+    return "every", f" (`{ast.unparse(constant[0].test)}` holds on every rank)" if constant else ""
+
+
+def _mentions_name(node):
+    return any(isinstance(n, ast.Name) for n in ast.walk(node))
+
+
+def _unread_calls(f, test, at):
+    """Calls in a condition (through the names it reads) into code the pass cannot read: a function imported
+    from a module that is neither the standard library nor a framework (a project module not analysed, a
+    helper library)."""
+    out = []
+    for expr, _ in sources(f, test, at):
+        for n in ast.walk(expr):
+            if not isinstance(n, ast.Call) or f.local_function(n) or f.s.api(n.func):
+                continue
+            module = imported(f, n.func)
+            if module is not None and module.split(".")[0] not in READABLE:
+                out.append(n)
+    return out
+
+
+_COPIERS = ("os.system", "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.Popen",
+            "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "shutil.move", "os.rename",
+            "os.replace", "tensorflow.io.gfile.copy", "tensorflow.io.gfile.rename")
+
+
+def _copies(f, saves):
+    """Writes of a checkpoint's file that are no save call: a copy or move of it (shutil, os.rename, a shell
+    `cp`), recognised by its arguments reading the path the checkpoint was saved to."""
+    paths = [p for e in saves for p in [_path_argument(e.node, f.s.qual(e.node.func))] if p is not None]
+    held = {dotted(n) for p in paths for n in ast.walk(p) if isinstance(n, (ast.Name, ast.Attribute))} - {None}
+    out = []
+    for e in f.s.events:
+        if f.s.qual(e.node.func) not in _COPIERS or not e.ctx.reached or not held:
+            continue
+        if any(dotted(n) in held for a in e.node.args for n in ast.walk(a) if isinstance(n, (ast.Name, ast.Attribute))):
+            out.append(e)
+    return out
 
 
 def _missing_fix(f):
@@ -63,13 +139,45 @@ def _is_checkpoint(f, e):
     if parts[-1] == "write" and not _checkpoint_object(f, e.node.func.value if isinstance(e.node.func, ast.Attribute)
                                                       else e.node.func):
         return False
-    if parts[0] in names.NOT_SAVES and q != "torch.save" or parts[0] == "torch" and parts[-1] != "save":
+    library = imported(f, e.node.func)  # np.save, plt.savefig...: a library's function, known by its module
+    if library and (parts[0] in names.NOT_SAVES and q != "torch.save" or parts[0] == "torch" and parts[-1] != "save"):
         return False
     if parts[-1] in names.SAVE_CALLBACKS and not f.flows_to_callbacks(e):
         return False
-    # an image, a log or a table written with .save(): not the model's state (judged by the path alone)
+    saved = _saves_model_state(f, e, parts[-1])
+    if saved is not None:
+        return saved
+    # Nothing says what is saved: an image, a log or a table written with .save() is told by its path
     path = _path_argument(e.node, q)
     return path is None or not _names_a_file(f, path, set())
+
+
+# Libraries whose objects' save() writes no model: images, figures, tables, arrays, files.
+_NOT_MODELS = ("PIL", "matplotlib", "pandas", "numpy", "imageio", "cv2", "open", "io", "json", "csv", "scipy")
+# The frameworks' calls that write a model's weights whatever they are given.
+_WEIGHT_WRITERS = ("save_weights", "save_pretrained", "ModelCheckpoint", "BackupAndRestore")
+
+
+def _saves_model_state(f, e, method):
+    """What a save writes: True when it is a model's (or optimizer's) state (torch.save of a state_dict or
+    a model, a model's own save, a tf.train.Checkpoint, a helper given the model's state), False when it is
+    something else the code shows (torch.save of features, an image's save), None when the code does not
+    say (the path then tells)."""
+    call = e.node
+    func = call.func
+    if method in _WEIGHT_WRITERS:
+        return True
+    if isinstance(func, ast.Attribute) and imported(f, func) is None:  # a method of an object: what it is
+        receiver = func.value
+        if _checkpoint_object(f, receiver) or is_model(f, receiver, e):
+            return True
+        made = origin(f, receiver, e)
+        if made is not None and (f.s.qual(made.func) or "").split(".")[0] in _NOT_MODELS:
+            return False
+        return None
+    # a function given what it writes: torch.save(obj, f), save_model(model, path), a helper's (state, ...)
+    given = call.args[:1] + [k.value for k in call.keywords if k.arg in ("obj", "model", "state")]
+    return holds_model_state(f, given[0], e) if given else None
 
 
 def _path_argument(call, q):
@@ -154,13 +262,8 @@ def _builds_a_path(f, call):
 
 def _checkpoint_object(f, node):
     """tf.train.Checkpoint(...) (or a manager), directly or through the names it was assigned to."""
-    return "heckpoint" in ast.unparse(node) or f.mentions(node, lambda n: isinstance(n, ast.Call) and re.search(
-        r"Checkpoint(Manager)?$", f.s.qual(n.func) or "") is not None)
-
-
-def _rank_named(f, e):
-    """A guard on a flag named after rank 0 (`if is_master:`) whose value the script does not give here."""
-    return any(re.search(r"rank|master|root|chief|main_proc", ast.unparse(g.test), re.I) for g in e.ctx.guards)
+    return f.mentions(node, lambda n: isinstance(n, ast.Call) and re.search(
+        r"(^|\.)Checkpoint(Manager)?$", f.s.qual(n.func) or "") is not None)
 
 
 def _best_without_validation(f, e):

@@ -1,70 +1,83 @@
 """Step 8: the metrics reported are averaged over the ranks (or every rank saw the same data)."""
 import ast
-import re
 
 from hvdkit.check import names
 from hvdkit.check.rules import step3_shard
 from hvdkit.check.rules.step5_optimizer import gradient_allreduces
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.script import assigned_name, dotted, sums
+from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_value, per_batch, training_data,
+                                           unread_calls)
+from hvdkit.check.rules.held import depends_on_rank, mutations, returned, sources
+from hvdkit.check.script import assigned_name, dotted, result_discarded, sums
 
 
 def judge(f):
     avgs = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and e.ctx.reached and not _of_gradients(f, e)]
+    hang = next((e for e in avgs if f.rank_guards(e)), None)
+    if hang is not None:
+        return Finding(WRONG, f"metrics averaged at line {hang.line} on some ranks only: the collective hangs or "
+                       "mixes with others", hang.line, "average on every rank, then print on rank 0")
     for e in avgs:
         if f.api(e, "MetricAverageCallback") and not f.flows_to_callbacks(e):
             return Finding(WRONG, f"MetricAverageCallback made at line {e.line} is never passed to fit", e.line,
                            "add it to fit(callbacks=[...]), before other metric-based callbacks")
-        if f.rank_guards(e):
-            return Finding(WRONG, f"metrics averaged at line {e.line} on some ranks only: the collective hangs or "
-                           "mixes with others", e.line, "average on every rank, then print on rank 0")
-        kw = {k.arg: ast.unparse(k.value) for k in e.node.keywords}
-        if sums(e.node) or kw.get("average") == "False":
-            if not _divided_later(f, e) and not _computed_on(f, e):
-                return Finding(WRONG, f"line {e.line} sums a metric over ranks and reports the sum as its value",
-                               e.line, "divide the summed total by the summed count")
+    evals = [ev for ev in evaluations(f) if _reported(f, ev)]
+    parts = [ev for ev in evals if ev.per_rank]
+    if evals and all(ev.per_rank is False and not f.rank0_only(ev.event) for ev in evals):
+        # Every rank evaluates the same, whole evaluation data with the same weights: the evaluation's
+        # metrics are the job's; training logs beside them are progress (the labels' convention).
+        summed = _summed(f, avgs)
+        if summed is not None:
+            return summed
+        ev = evals[0]
+        return Finding(OK, f"every rank evaluates the whole evaluation data (line {ev.line}): its metrics are the "
+                       "job's without averaging", ev.line)
+    summed = _summed(f, avgs)
+    if summed is not None:
+        return summed
+    for e in avgs:
         # A mean of per-rank means is exact when the shards are equal (DistributedSampler pads them): not flagged.
         last = _last_batch_only(f, e)
         if last is not None:
             return last
+    reports = [e for e in _reports(f) if e.ctx.reached]
     if avgs:
         lost = _average_not_used(f)
         if lost is not None:
             return lost
-        # Only step 3's own evaluation partitions here: a script that averages some metrics may log others
-        # per rank by design (each rank its own summary), which a wider per-rank test would flag.
-        eval_parts = step3_shard.shares(f).eval_parts
-        raw = [e for e in _reports(f) if e.ctx.reached and any(not _averaged(f, v) for v in _eval_values(e.node))]
-        if raw and eval_parts:
+        # Only the evaluations on each rank's part: a script that averages some metrics may log others per rank
+        # by design (each rank its own summary, per-batch progress).
+        raw = [e for e in reports if not per_batch(f, e) and any(
+            not _averaged(f, v) for v in _evaluation_values(f, e, parts))]
+        if raw and parts:
+            unread = _unread(f, raw[0])
+            if unread is not None:
+                return unread
             return Finding(MISSING, f"the evaluation metric reported at line {raw[0].line} is this rank's part's "
-                           f"(evaluated on a shard, line {eval_parts[0].line}) and is never averaged", raw[0].line,
+                           f"(evaluated on a shard, line {parts[0].line}) and is never averaged", raw[0].line,
                            "average it over ranks before reporting (allreduce sum and count, then divide)")
         return Finding(OK, f.text(avgs[0].line), avgs[0].line)
-    sh = step3_shard.shares(f)
-    eval_parts = _eval_parts(f)
     unused = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and not e.ctx.reached
               and not _of_gradients(f, e)]
-    if unused and (sh.train_partitioned or eval_parts):
+    train = _train_per_rank(f)
+    if unused and (train or parts):
         func = unused[0].ctx.frames[0].func.name if unused[0].ctx.frames else "?"
         return Finding(MISSING, f"the averaging at line {unused[0].line} is in `{func}()`, which nothing calls: the "
                        "metrics reported are each rank's own", unused[0].line,
                        f"call {func}() on every metric reported")
-    if not sh.train_partitioned and not eval_parts and not f.fits and not any(e.ctx.reached for e in _reports(f)):
+    if not train and not parts and not f.fits and not reports:
         return Finding(UNKNOWN, "no metric is reported", None, None)
-    if not sh.train_partitioned and not eval_parts:
+    if not parts and train is None or any(ev.per_rank is None for ev in evals) and not parts:
+        where = next((ev.data for ev in evals if ev.per_rank is None), None) or _unread_training_data(f)
+        return Finding(UNKNOWN, f"the data comes from code the pass does not read ({ast.unparse(where)[:60]}): "
+                       "cannot tell whether each rank computes its metrics on its own part", where.lineno)
+    if not train and not parts:
         return Finding(OK, "no rank has a part of its own: every rank computes its metrics on the same, whole data, "
                        "so rank 0's are the job's")
-    reports = [e for e in _reports(f) if e.ctx.reached]
-    # Rank 0 alone reports its training metrics as the job's (each rank labelling its own is a per-rank log).
-    train_reports = [e for e in reports if sh.train_partitioned and _in_training_loop(f, e)
-                     and not names.EVAL_NAMES.search(ast.unparse(e.node))]
-    rank0_train = [e for e in train_reports if f.rank0_only(e)]
-    if any(f.runs(e).rank0 is False and f.runs(e).rank1 is not False for e in train_reports):
-        rank0_train = []  # other ranks log theirs in branches of their own: a per-rank log by design
-    evals = _eval_data(f)
-    if evals and not eval_parts and not f.fits and not rank0_train:
-        return Finding(OK, f"the evaluation (line {evals[0].line}) reads the whole evaluation set on every rank: its "
-                       "metrics are the job's without averaging", evals[0].line)
+    for e in reports:  # the metric comes from code the pass does not read: it may be averaged there
+        unread = _unread(f, e)
+        if unread is not None:
+            return unread
     if f.fits:
         return Finding(MISSING, "fit's metrics are each rank's own (rank 0's shard in the log)", f.fits[0].line,
                        "callbacks=[hvd.callbacks.MetricAverageCallback(), ...]")
@@ -72,11 +85,64 @@ def judge(f):
         who = "rank 0's alone" if f.rank_guards(reports[0]) else "each rank's own"
         return Finding(MISSING, f"the metrics reported (line {reports[0].line}) are {who}: never averaged over ranks",
                        reports[0].line, "allreduce (sum, count) pairs, then divide: hvd.allreduce(t, op=hvd.Sum)")
-    if eval_parts:
-        e = eval_parts[0]
-        return Finding(MISSING, f"evaluation runs on this rank's part (line {e.line}) and its result is never "
-                       "averaged over ranks", e.line, "allreduce (sum, count) pairs, then divide")
+    if parts:
+        ev = parts[0]
+        return Finding(MISSING, f"evaluation runs on this rank's part (line {ev.line}) and its result is never "
+                       "averaged over ranks", ev.line, "allreduce (sum, count) pairs, then divide")
     return Finding(UNKNOWN, "no metric is reported", None, None)
+
+
+def _reported(f, ev):
+    """The evaluation's results are reported: a report prints a value it computed, fit logs its validation
+    metrics, evaluate() prints them (unless verbose=0) or its result is printed."""
+    if getattr(ev.event.node.func, "attr", "") in ("fit", "fit_generator"):
+        return True
+    verbose = next((k.value for k in ev.event.node.keywords if k.arg == "verbose"), None)
+    if ev.loop is None and not (isinstance(verbose, ast.Constant) and verbose.value == 0):
+        return True
+    return any(_from_evaluations(f, v, r, [ev]) for r in _reports(f) for v in _report_values(r.node))
+
+
+def _updated_in(f, expr, at, loops):
+    """A name in the expression is an object the evaluation's loop updates (`val_loss.update_state(...)`,
+    `meter.update(...)`, `preds.append(...)`), the same object where `at` reads it."""
+    chains = [n for n in ast.walk(expr) if isinstance(n, (ast.Name, ast.Attribute)) and dotted(n)
+              and dotted(n).split(".")[0] not in f.s.aliases]
+    return any(any(id(lp) in loops for lp in e.ctx.loops) for n in chains for _, e in mutations(f, n, at))
+
+
+def _summed(f, avgs):
+    for e in avgs:
+        kw = {k.arg: ast.unparse(k.value) for k in e.node.keywords}
+        if (sums(e.node) or kw.get("average") == "False") and not _divided_later(f, e) and not _computed_on(f, e):
+            return Finding(WRONG, f"line {e.line} sums a metric over ranks and reports the sum as its value",
+                           e.line, "divide the summed total by the summed count")
+    return None
+
+
+def _train_per_rank(f):
+    """Each rank trains on its own part: step 3's partitions of the training data, or the data the stepping
+    loops (or fit) read, by data flow; None when that data comes from code the pass cannot read."""
+    if step3_shard.shares(f).train_partitioned:
+        return True
+    verdicts = [data_per_rank(f, data, at) for data, at in training_data(f)]
+    return True if True in verdicts else None if None in verdicts else False
+
+
+def _unread_training_data(f):
+    return next((data for data, at in training_data(f) if data_per_rank(f, data, at) is None), None)
+
+
+def _unread(f, report):
+    """A report whose value comes through code the pass does not read (a project module's `evaluate` or
+    `metric_average`): it may be averaged there; cannot tell."""
+    for v in report.node.args + [k.value for k in report.node.keywords]:
+        calls = unread_calls(f, v, report)
+        if calls:
+            what = ast.unparse(calls[0])[:60]
+            return Finding(UNKNOWN, f"the metric reported at line {report.line} comes from {what}, whose code the "
+                           "pass does not read: cannot tell whether it is averaged over ranks", report.line)
+    return None
 
 
 def _last_batch_only(f, e):
@@ -98,30 +164,61 @@ def _last_batch_only(f, e):
 
 
 def _reports(f):
-    return [e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in names.REPORTERS
-            and names.REPORTED.search(ast.unparse(e.node))]
+    """Calls that report a metric (print, a logger, TensorBoard, ...): a value they print comes from the model
+    (evaluation.metric_value); where a printed name cannot be followed (a parameter Keras fills), the words
+    printed with it say it is a loss, an accuracy, a score. A report that prints the rank beside its values
+    is each rank's own log by design, not the job's metric."""
+    if getattr(f, "_rules_b_reports", None) is None:
+        out = []
+        for e in f.s.events:
+            if f.s.qual(e.node.func).split(".")[-1] not in names.REPORTERS:
+                continue
+            values = _report_values(e.node)
+            if not f.rank0_only(e) and any(depends_on_rank(f, v, e) or depends_on_rank(f, v, e, local=True)
+                                           for v in values):
+                continue  # every rank prints its own, labelled with its rank
+            found = [metric_value(f, v, e) for v in values]
+            if True in found or None in found and names.REPORTED.search(ast.unparse(e.node)):
+                out.append(e)
+        f._rules_b_reports = out
+    return f._rules_b_reports
 
 
-def _eval_values(call):
-    """The values a report labels as evaluation metrics: in `print(f"loss={loss} test_acc={acc}")` only acc
-    (its label, the text before it, or its own name says val/test/eval). A report that names an evaluation
-    but whose values cannot be told apart (`log("%s %s", a, b)`) is one value, the whole call."""
-    parts = []
-    for a in call.args:
-        parts += a.values if isinstance(a, ast.JoinedStr) else [a]
-    label, values, found = "", [], False
-    for part in parts:
-        if isinstance(part, ast.Constant):
-            label = str(part.value)
-            continue
-        value = part.value if isinstance(part, ast.FormattedValue) else part
-        found = found or isinstance(part, ast.FormattedValue)
-        if names.EVAL_NAMES.search(label.rsplit(",", 1)[-1].rsplit(" ", 1)[-1] + " " + ast.unparse(value)):
-            values.append(value)
-        label = ""
-    if found:
-        return values
-    return [call] if names.EVAL_NAMES.search(ast.unparse(call)) else []
+def _report_values(call):
+    """The values a report prints: its arguments and the fields of its f-strings (not the text around them)."""
+    out = []
+    for a in call.args + [k.value for k in call.keywords]:
+        if isinstance(a, ast.JoinedStr):
+            out += [v.value for v in a.values if isinstance(v, ast.FormattedValue)]
+        elif isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr == "format" and \
+                isinstance(a.func.value, ast.Constant):
+            out += a.args + [k.value for k in a.keywords]
+        elif isinstance(a, ast.BinOp) and isinstance(a.op, ast.Mod) and isinstance(a.left, ast.Constant):
+            out += a.right.elts if isinstance(a.right, ast.Tuple) else [a.right]
+        elif not isinstance(a, ast.Constant):
+            out.append(a)
+    return out
+
+
+def _evaluation_values(f, report, parts):
+    """The values of a report computed by an evaluation on each rank's part (inside its loop, or returned by
+    the function that runs it, or evaluate()'s result), whatever they are called."""
+    return [v for v in _report_values(report.node) if _from_evaluations(f, v, report, parts)]
+
+
+def _from_evaluations(f, node, at, parts, depth=0):
+    loops = {id(ev.loop) for ev in parts if ev.loop is not None}
+    calls = {id(ev.event.node) for ev in parts if ev.loop is None}
+    for expr, a in sources(f, node, at):
+        if any(id(lp) in loops for lp in a.ctx.loops) or _updated_in(f, expr, a, loops):
+            return True
+        for n in ast.walk(expr):
+            if id(n) in loops:
+                return True  # sum(loss(model(a), b) for a, b in loader): the evaluation is the expression
+            if isinstance(n, ast.Call) and (id(n) in calls or depth < 4 and any(
+                    _from_evaluations(f, v, b, parts, depth + 1) for v, b in returned(f, n, a))):
+                return True
+    return False
 
 
 def _averaging(f, node, deep=True):
@@ -154,13 +251,13 @@ def _walked(f):
 
 
 def _is_averager(f, e):
-    return f.api(e, *names.METRIC_AVERAGERS) and not re.search(r"grad", ast.unparse(e.node), re.I)
+    return f.api(e, *names.METRIC_AVERAGERS) and not _of_gradients(f, e)
 
 
 def _averaged(f, node):
     """The value depends on an average over ranks: through assignments, through a list it was appended to,
     or through an object whose method averages (meter.update(x) allreducing inside)."""
-    if f.mentions(node, lambda n: _averaging(f, n)):
+    if f.mentions(node, lambda n: _averaging(f, n)) or _fit_averaged(f, node):
         return True
     for sub in ast.walk(node):
         name = dotted(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
@@ -177,6 +274,12 @@ def _averaged(f, node):
             if any(_averages_inside(f, m) for m in f.s.methods.get(func.attr, ())):
                 return True
     return False
+
+
+def _fit_averaged(f, node):
+    """A value from the history of a fit given Horovod's MetricAverageCallback: averaged at each epoch's end."""
+    fits = [x for x in f.fits if any(f.api(c, "MetricAverageCallback") and x in f.fits_given(c) for c in f.s.events)]
+    return bool(fits) and f.mentions(node, lambda n: any(n is x.node for x in fits))
 
 
 def _averages_inside(f, func):
@@ -227,39 +330,15 @@ def _in_training_loop(f, e):
     return any(any(loop is mine for loop in s.ctx.loops for mine in e.ctx.loops) for s in f.steps)
 
 
-_DATA_WORDS = re.compile(r"data|set|loader|iter|ds$|batches|gen", re.I)
-
-
-def _eval_data(f):
-    """Evaluation data sources: a loader or data set named (or built from something named) val/test/eval,
-    or fit's validation data."""
-    out = []
-    for e in f.s.events:
-        last = f.s.qual(e.node.func).split(".")[-1]
-        if not (names.DATA_SOURCES.match(last) or last in ("DataLoader", "batch")) or not e.ctx.reached:
-            continue
-        text = (assigned_name(e.node) or "") + " " + " ".join(ast.unparse(a) for a in e.node.args[:1])
-        if names.EVAL_NAMES.search(text):
-            out.append(e)
-    for a in f.s.assigns:  # test_data = batchify(corpus.test, ...): a helper building evaluation data
-        name = assigned_name(a.node.value) if isinstance(a.node, ast.Assign) and isinstance(a.node.value, ast.Call) \
-            else None
-        if name and a.ctx.reached and names.EVAL_NAMES.search(name) and _DATA_WORDS.search(name.split(".")[-1]):
-            out.append(a)
-    out += [e for e in f.fits if any(k.arg in ("validation_data", "validation_split") for k in e.node.keywords)]
-    return out
-
-
-def _is_division(n):
-    return isinstance(n, (ast.BinOp, ast.AugAssign)) and isinstance(n.op, (ast.Div, ast.FloorDiv))
-
-
 def _of_gradients(f, e):
-    """An allreduce of gradients (step 5's, whatever their names), or one that takes a minimum or maximum
-    (`hvd.allreduce(n_batches, op=hvd.Min)`: the ranks agree on a count): not the averaging of a metric."""
+    """Not the averaging of a metric: an allreduce of gradients (step 5's, found by what it is given, not by
+    its name), one that takes a minimum or maximum (`hvd.allreduce(n_batches, op=hvd.Min)`: the ranks agree on
+    a count), or a collective whose result is thrown away (`hvd.allreduce(torch.tensor(0))` as a barrier:
+    it averages nothing that is read; the in-place `allreduce_` is read through its argument)."""
     op = next((ast.unparse(k.value).split(".")[-1] for k in e.node.keywords if k.arg == "op"), "")
-    return bool(re.search(r"grad", ast.unparse(e.node), re.I)) or op.strip("'\"").lower() in ("min", "max", "product") \
-        or any(e is g for g in gradient_allreduces(f))
+    barrier = result_discarded(e.node) and not (e.api and e.api[1].endswith("_"))
+    agree = op.strip("'\"").lower() in ("min", "max", "product")
+    return barrier or agree or any(e is g for g in gradient_allreduces(f))
 
 
 def _computed_on(f, e):
@@ -304,73 +383,3 @@ def _stored_from(f, e, name):
                 and len(t.elts) == len(a.node.value.elts) else [(t, a.node.value)]
             held |= {dotted(x) for x, v in pairs if dotted(x) and _names_in(v) & held}
     return held
-
-
-def _eval_parts(f):
-    """Evaluation data read per rank: step 3's evaluation partitions, and evaluation data built from any
-    partition step 3 recognises (`tfds.load(split=even_splits("test", n=size)[rank])`, a local `shard(x)`)."""
-    sh = step3_shard.shares(f)
-    return sh.eval_parts + [e for e in _eval_data(f) if not any(e is p for p in sh.eval_parts)
-                            and any(per_rank(f, x) for x in _eval_inputs(e))]
-
-
-def _eval_inputs(e):
-    """What an evaluation source is built from (fit's: its validation data, not its training data)."""
-    if isinstance(e.node, ast.Call) and getattr(e.node.func, "attr", "") in ("fit", "fit_generator"):
-        return validation_inputs(e.node)
-    return [e.node.value if isinstance(e.node, ast.Assign) else e.node]
-
-
-def validation_inputs(fit):
-    """fit's validation data: validation_data, or the training data validation_split takes its tail from."""
-    kw = {k.arg: k.value for k in fit.keywords}
-    if "validation_data" in kw:
-        return [kw["validation_data"]]
-    if "validation_split" in kw:
-        return fit.args[:1] + [v for k, v in kw.items() if k == "x"]
-    return []
-
-
-def per_rank(f, node):
-    """The data `node` evaluates to depends on the rank in a way step 3 recognises as a partition: through
-    its names, or through what a local function returns (`x_va, y_va = shard(x_va, y_va)`)."""
-    return f.mentions(node, lambda n: _partitions(f, n))
-
-
-def _partitions(f, n):
-    """Memoised per node (a node being judged counts as no partition: cycle-safe, and each node costs once)."""
-    if getattr(f, "_step8_parts", None) is None:
-        sh = step3_shard.shares(f)
-        f._step8_parts = {id(p.node): True for p in sh.parts + sh.eval_parts}
-    memo = f._step8_parts
-    if id(n) not in memo:
-        memo[id(n)] = False
-        memo[id(n)] = _partitions_through(f, n)
-    return memo[id(n)]
-
-
-def _partitions_through(f, n):
-    deeper = lambda m: _partitions(f, m)  # noqa: E731 - a predicate for mentions()
-    if isinstance(n, ast.Call) and not _unpacked(n):
-        return any(f.mentions(r, deeper) for r in _returns(f, n))
-    name = dotted(n) if isinstance(n, (ast.Name, ast.Attribute)) else None
-    for a in f.s.assignments_to(name) if name else ():
-        # `train, test = load()`: `test` is per rank when load's returned `test` (same position) is
-        t = a.node.targets[0] if isinstance(a.node, ast.Assign) else None
-        if isinstance(t, ast.Tuple) and isinstance(a.node.value, ast.Call):
-            i = next(i for i, x in enumerate(t.elts) if dotted(x) == name)
-            if any(f.mentions(r.elts[i] if isinstance(r, ast.Tuple) and len(r.elts) == len(t.elts) else r, deeper)
-                   for r in _returns(f, a.node.value)):
-                return True
-    return False
-
-
-def _unpacked(call):
-    parent = getattr(call, "parent", None)
-    return isinstance(parent, ast.Assign) and isinstance(parent.targets[0], ast.Tuple)
-
-
-def _returns(f, call):
-    """The values returned by the local functions the walk entered at `call`."""
-    funcs = {fr.func for e in _walked(f)[0].get(id(call), ()) for fr in e.ctx.frames if fr.call is call}
-    return [n.value for func in funcs for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None]

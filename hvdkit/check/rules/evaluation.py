@@ -1,0 +1,298 @@
+"""What the script evaluates and trains on, by what the code does with the data (step 8 and the notes):
+evaluation data is data the model runs on without an optimizer step (a loop that calls the model and takes
+no step, `model.evaluate(x)`, `predict`, fit's validation data), training data is what the loops that step
+iterate (and fit's x). Whether each rank reads its own part: a partition step 3 recognises on the data's
+path, or a data source told the rank (a file named by the rank or local rank); "cannot tell" when the data
+comes from code the pass cannot read. What a report prints is a metric when its value comes from the
+model's output, a loss, or fit/evaluate's results."""
+import ast
+import sys
+from typing import NamedTuple, Optional
+
+from hvdkit.check import names
+from hvdkit.check.rules.held import depends_on_rank, memo, imported, mutations, reaching, returned, sources
+from hvdkit.check.rules.models import MODEL_METHODS, STATE, is_model
+
+# Libraries whose calls the pass reads as what they are (a framework's data set does not know the rank unless
+# told): the standard library, the frameworks, and the data and ML libraries scripts load data with. A call
+# into any other module (the project's own, or a helper library) is code the pass does not read.
+READABLE = set(sys.stdlib_module_names) | {
+    "torch", "torchvision", "torchaudio", "torchtext", "tensorflow", "tensorflow_datasets", "keras", "tf_keras",
+    "numpy", "scipy", "pandas", "sklearn", "PIL", "cv2", "h5py", "yaml", "omegaconf", "transformers", "datasets",
+    "tqdm", "horovod", "hvdkit", "mpi4py", "matplotlib", "tensorboard", "tensorboardX", "wandb", "timm"}
+_COUNTERS = ("range", "itertools.count", "itertools.repeat", "enumerate", "zip")
+# Model methods that run it on data without a step, and fit, whose validation data is evaluated.
+_EVALUATING = ("evaluate", "predict", "evaluate_generator", "predict_generator", "test_on_batch",
+               "predict_on_batch")
+
+
+# The frameworks' methods of a model that do not run it on data.
+_NOT_FORWARD = STATE + MODEL_METHODS + ("to", "cuda", "cpu", "train", "eval", "apply", "half", "float", "double",
+                                        "modules", "children", "named_modules", "requires_grad_", "build", "save",
+                                        "summary", "get_layer", "evaluate", "predict", "fit", "fit_generator",
+                                        "add_module", "register_buffer", "share_memory", "type", "get_config")
+
+
+class Evaluation(NamedTuple):
+    """The model run on `data` without an optimizer step, at `line` (`event`: a model call of it, or the
+    evaluate / fit call); per_rank: each rank reads its own part (True), the same data (False), or cannot
+    tell (None)."""
+    event: object
+    data: ast.expr
+    per_rank: Optional[bool]
+    line: int
+    loop: Optional[ast.AST]
+
+
+def evaluations(f):
+    """The script's evaluations, computed once."""
+    if getattr(f, "_rules_b_evaluations", None) is None:
+        f._rules_b_evaluations = _find_evaluations(f)
+    return f._rules_b_evaluations
+
+
+def _find_evaluations(f):
+    out, seen = [], set()
+    stepping = {id(lp) for s in _training_events(f) for lp in s.ctx.loops}
+    for e in f.s.events:
+        if not e.ctx.reached or not calls_model(f, e):
+            continue
+        for lp in reversed(e.ctx.loops):  # the innermost loop around the model's call that iterates
+            data = _iterable(lp)
+            if data is None:
+                continue
+            if _counter(f, data):  # for i in range(0, n, bs): model(x[i:i + bs]) reads what it is given
+                data = (e.node.args or [k.value for k in e.node.keywords] or [None])[0]
+                if data is None:
+                    break
+            if id(lp) not in stepping and id(lp) not in seen:
+                seen.add(id(lp))
+                where = _in_frame_of(f, e, lp) if data is _iterable(lp) else e
+                out.append(Evaluation(e, data, data_per_rank(f, data, where), getattr(lp, "lineno", e.line), lp))
+            break
+    for e in f.s.events:
+        attr = getattr(e.node.func, "attr", "")
+        if e.ctx.reached and attr in _EVALUATING[:4] and is_model(f, e.node.func.value, e):
+            x = e.node.args[0] if e.node.args else next((k.value for k in e.node.keywords if k.arg == "x"), None)
+            if x is not None:
+                out.append(Evaluation(e, x, data_per_rank(f, x, e), e.line, None))
+    for fit in f.fits:
+        for v in validation_inputs(fit.node):
+            out.append(Evaluation(fit, v, data_per_rank(f, v, fit), fit.line, None))
+    return out
+
+
+def _training_events(f):
+    """Optimizer steps, and gradients taken (loss.backward(), tape.gradient: a loop that takes them trains,
+    whatever the step is called, `optimizer.apply(grads, vars)` included)."""
+    return f.steps + [e for e in f.s.events if getattr(e.node.func, "attr", "") in ("backward", "gradient")
+                      and e.ctx.reached]
+
+
+def per_batch(f, e):
+    """The event runs once per batch: its innermost loop is one in which the model runs or a step is taken at
+    that same level (not an epoch loop around a loop over batches)."""
+    if not e.ctx.loops:
+        return False
+    inner = e.ctx.loops[-1]
+    return any(x.ctx.loops and x.ctx.loops[-1] is inner for x in _training_events(f) + _model_calls(f))
+
+
+def _model_calls(f):
+    if getattr(f, "_rules_b_model_calls", None) is None:
+        f._rules_b_model_calls = [e for e in f.s.events if e.ctx.reached and calls_model(f, e)]
+    return f._rules_b_model_calls
+
+
+def validation_inputs(fit):
+    """fit's validation data: validation_data, or the training data validation_split takes its tail from."""
+    kw = {k.arg: k.value for k in fit.keywords}
+    if "validation_data" in kw:
+        return [kw["validation_data"]]
+    if "validation_split" in kw:
+        return fit.args[:1] + [v for k, v in kw.items() if k == "x"]
+    return []
+
+
+def _in_frame_of(f, e, loop):
+    """An event of the call that runs `loop` (where its iterable is read): `e` itself, or the call, made from
+    that frame, through which the walk reached `e` (`for x, y in val_ds: self.val_step(x, y)`)."""
+    frames = e.ctx.frames
+    for k in range(len(frames) - 1, -1, -1):
+        node = loop
+        while node is not None and node is not frames[k].func:
+            node = getattr(node, "parent", None)
+        if node is None:
+            continue
+        if k == len(frames) - 1:
+            return e
+        call = frames[k + 1].call
+        return next((x for x in f.s.events if x.node is call and x.ctx.frames == frames[:k + 1]), e)
+    return e
+
+
+def training_data(f):
+    """[(data, event)]: what the loops that take optimizer steps iterate, and the data fit trains on."""
+    out, seen = [], set()
+    for s in f.steps:
+        if getattr(s.node.func, "attr", "") in ("fit", "fit_generator"):
+            x = s.node.args[0] if s.node.args else next((k.value for k in s.node.keywords if k.arg == "x"), None)
+            if x is not None:
+                out.append((x, s))
+            continue
+        for lp in reversed(s.ctx.loops):
+            data = _iterable(lp)
+            if data is not None and not _counter(f, data):
+                if id(lp) not in seen:
+                    seen.add(id(lp))
+                    out.append((data, _in_frame_of(f, s, lp)))
+                break
+    return out
+
+
+def calls_model(f, e):
+    """The event runs the model on something: `model(x)`, `model(**batch)`, `model.predict_on_batch(x)`."""
+    func = e.node.func
+    if isinstance(func, ast.Attribute) and func.attr in _EVALUATING[4:]:
+        return is_model(f, func.value, e)
+    if isinstance(func, ast.Attribute) and func.attr in _NOT_FORWARD:
+        return False  # a method of the model (model.state_dict()), not the model run on data
+    return isinstance(func, (ast.Name, ast.Attribute)) and not f.s.api(func) and is_model(f, func, e)
+
+
+def _iterable(loop):
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        return loop.iter
+    gens = getattr(loop, "generators", None)
+    return gens[0].iter if gens else None
+
+
+def _counter(f, it):
+    """An iterable of counts or constants, not of data: range(n), itertools.count(), a literal list; through
+    enumerate / zip, every part of it."""
+    if isinstance(it, (ast.Constant, ast.List, ast.Tuple, ast.Set)):
+        return True
+    if isinstance(it, ast.Call):
+        q = f.s.qual(it.func)
+        if q in ("enumerate", "zip"):
+            return all(_counter(f, a) for a in it.args)
+        return q in _COUNTERS
+    return False
+
+
+def data_per_rank(f, node, at):
+    """Each rank reads its own part of the data `node` is, where `at` reads it: on the values that reach it
+    (through names, parameters and the script's functions' returns), a slice by the rank, a call given the
+    rank or local rank (a sampler, shard(), a loader, a file named by the rank: `TFDataset(prefix +
+    str(hvd.local_rank()))`) or Horovod's and hvdkit's own partitions -> True; built from code the pass
+    cannot read -> None; else False (the same data on every rank)."""
+    unread = False
+    for expr, a in _data_sources(f, node, at):
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Subscript) and depends_on_rank(f, n.slice, a):
+                return True
+            if isinstance(n, ast.Call) and f.s.is_api(n, *names.SELF_PARTITIONING):
+                return True  # hk.shard, hvd.elastic.ElasticSampler: they read the rank themselves
+            if not isinstance(n, ast.Call) or f.s.api(n.func):
+                continue
+            if any(depends_on_rank(f, x, a) or depends_on_rank(f, x, a, local=True)
+                   for x in n.args + [k.value for k in n.keywords]):
+                return True
+            module = None if f.local_function(n) else imported(f, n.func)
+            unread |= module is not None and module.split(".")[0] not in READABLE
+    return None if unread else False
+
+
+def _data_sources(f, node, at, depth=0, seen=None):
+    """sources() and, for each call of the script's own functions among them, what it returns."""
+    seen = set() if seen is None else seen
+    out = []
+    for expr, a in sources(f, node, at):
+        out.append((expr, a))
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Call) and id(n) not in seen and depth < 6:
+                seen.add(id(n))
+                for v, b in returned(f, n, a):
+                    out += _data_sources(f, v, b, depth + 1, seen)
+    return out
+
+
+def unread_calls(f, node, at, depth=0):
+    """Calls whose result the value is made of (not the calls that made the objects it calls: a model built
+    by a project class is not where a metric is averaged) into code the pass does not read (a function of a
+    module that is not in READABLE), through names and the script's own functions' returns."""
+    if depth > 10 or node is None:
+        return []
+    deeper = lambda n, a=at: unread_calls(f, n, a, depth + 1)  # noqa: E731 - a local shorthand
+    if isinstance(node, ast.Call):
+        module = None if f.local_function(node) else imported(f, node.func)  # a walked call is read
+        if module is not None and not f.s.api(node.func) and module.split(".")[0] not in READABLE:
+            # once per batch it computes the metric (a loss function), it does not average it over ranks
+            return [] if per_batch(f, at) else [node]
+        if returned(f, node, at):  # the script's own function: the value is what it returns
+            return [c for v, a in returned(f, node, at) for c in deeper(v, a)]
+        out = []
+        if isinstance(node.func, ast.Attribute) and module is None and not is_model(f, node.func.value, at):
+            out += deeper(node.func.value)  # total.item(): total's calls; not the model's construction
+        args = [p for p in node.args + [k.value for k in node.keywords] if not is_model(f, p, at)]
+        return out + [c for p in args for c in deeper(p)]
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return [c for v, a in reaching(f, node, at) for c in deeper(v, a)]
+    return [c for n in ast.iter_child_nodes(node) if isinstance(n, ast.expr) for c in deeper(n)]
+
+
+def metric_value(f, node, at, depth=0):
+    """The value comes from running the model (its output, a loss of it, an accumulation of those), from
+    fit / evaluate's results, or from a collective of such a value: True; from nothing of that: False; a
+    name the pass cannot follow (a parameter Keras fills, `logs`): None."""
+    if depth > 10 or node is None:
+        return False
+    cache, key = memo(f, "metric"), (id(node), id(at))
+    if key not in cache:
+        cache[key] = False  # cycle-safe
+        cache[key] = _metric_value(f, node, at, depth)
+    return cache[key]
+
+
+def _metric_value(f, node, at, depth):
+    deeper = lambda n, a=at: metric_value(f, n, a, depth + 1)  # noqa: E731 - a local shorthand
+    if isinstance(node, (ast.Lambda, ast.Constant)):
+        return False  # a function handed on (timeit(lambda: step())) is no value of the model's output
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _EVALUATING + ("fit", "fit_generator", "train_on_batch"):
+            return True
+        if isinstance(func, (ast.Name, ast.Attribute)) and not f.s.api(func) and is_model(f, func, at):
+            return True
+        if returned(f, node, at):
+            return _any(deeper(v, a) for v, a in returned(f, node, at))
+        parts = node.args + [k.value for k in node.keywords]
+        module = None if f.local_function(node) else imported(f, func)
+        if module is not None and module.split(".")[0] not in READABLE and any(is_model(f, p, at) for p in parts):
+            return None  # code the pass does not read, given the model: it may well evaluate it
+        if isinstance(func, ast.Attribute) and imported(f, func) is None:
+            parts = [func.value] + parts  # loss.item(), total.cpu(), acc.numpy()
+        return _any(deeper(p) for p in parts)
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        values = reaching(f, node, at) + mutations(f, node, at)
+        if not values:
+            return False if isinstance(node, ast.Attribute) and _module(f, node) else None
+        return _any(deeper(v, a) for v, a in values)
+    return _any(deeper(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
+
+
+def _module(f, node):
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in f.s.aliases
+
+
+def _any(results):
+    """True if any is True; None if none is True and one is None; False otherwise."""
+    out = False
+    for r in results:
+        if r is True:
+            return True
+        if r is None:
+            out = None
+    return out

@@ -1,0 +1,429 @@
+"""What a name holds where it is used, for the rules of steps 5 to 8: the values that reach a use (the
+last assignment before it in the same call, and those a condition may skip back to), the values a name was
+ever given, and names read in the caller's terms. Built on the walk's order of events (Script/Facts)."""
+import ast
+
+from hvdkit.check.facts import same_walk
+from hvdkit.check.script import dotted
+from hvdkit.check.values import Evaluator, Where, truthy
+
+
+def reaching(f, node, at, depth=0):
+    """[(value, assignment event)] that a name or dotted attribute may hold at the event `at`, latest first:
+    the last assignment before it (in the same function for a plain name, in the same walk for an
+    attribute), and earlier ones while those after them are under a condition `at` is not or add to the
+    value (`x += v`: both x's value and v reach). A parameter of a walked function is read at its call
+    site; a global at the module's level."""
+    name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if name is None or depth > 6:
+        return []
+    cache, key = memo(f, "reaching"), (name, id(at))
+    if key not in cache:
+        cache[key] = []  # a cycle through parameters reaches nothing more
+        cache[key] = _reaching(f, name, at, depth)
+    return cache[key]
+
+
+def _reaching(f, name, at, depth):
+    every = [a for n in instance_names(name, at) for a in f.s.assignments_to(n) if a.order < at.order
+             and a.ctx.reached and a.node.value is not None]
+    every.sort(key=lambda a: a.order)
+    if "." in name:
+        mine = [a for a in every if same_walk(a, at)]
+    else:
+        frame = at.ctx.frames[-1] if at.ctx.frames else None
+        func = frame.func if frame is not None else None
+        # the same call of the function (another call's locals are other variables)
+        mine = [a for a in every if (a.ctx.frames[-1] if a.ctx.frames else None) is frame]
+        if not mine and func is not None:
+            b = frame.bindings.get(name)
+            call = next((e for e in reversed(f.s.events) if e.node is frame.call and e.order < at.order), None)
+            if b is not None and not b.default and call is not None:
+                if isinstance(b.expr, (ast.Name, ast.Attribute)):
+                    return reaching(f, b.expr, call, depth + 1)
+                return [(b.expr, call)]
+            mine = []
+            for outer in _enclosing_functions(func):  # a closure's free name: its defining function's
+                calls = [fr for fr in at.ctx.frames if fr.func is outer] or [None]
+                mine = [a for a in every if a.ctx.frames and a.ctx.frames[-1].func is outer
+                        and (calls[-1] is None or a.ctx.frames[-1] is calls[-1])]
+                if mine:
+                    break
+            mine = mine or [a for a in every if not a.ctx.frames]
+    out = []
+    for a in reversed(mine):
+        if _never(f, a):
+            continue  # `if split == "train": files = files[rank::size]` in the call made with "validation"
+        out += _unpacked_returns(f, a, name) or [(a.node.value, a)]
+        if not conditional(a, at) and not isinstance(a.node, ast.AugAssign):  # `x += v` keeps what x held
+            break
+    return out
+
+
+def instance_names(name, at):
+    """`self.opt` inside a method is also `trainer.opt` where the walk called `trainer.fit()` (or made
+    `trainer = Trainer(...)`): the names of one attribute of one instance, in every frame of the walk."""
+    out = [name]
+    for frame in reversed(at.ctx.frames):
+        if not name.startswith("self.") or frame.call is None:
+            break
+        func = frame.call.func
+        if isinstance(func, ast.Attribute):
+            owner = dotted(func.value)
+        else:  # Trainer(...): the instance is what the call is assigned to
+            parent = getattr(frame.call, "parent", None)
+            targets = parent.targets if isinstance(parent, ast.Assign) else []
+            owner = dotted(targets[0]) if len(targets) == 1 else None
+        if not owner:
+            break
+        name = owner + name[len("self"):]
+        out.append(name)
+    return out
+
+
+def holds(f, node, at, value, depth=0):
+    """`node` holds the object the expression `value` makes, where the event `at` reads it: `value` itself,
+    or a name one of whose reaching values (through further names) is it."""
+    if node is value:
+        return True
+    if depth > 6:
+        return False
+    if isinstance(node, ast.Call):
+        return any(holds(f, v, a, value, depth + 1) for v, a in returned(f, node, at))
+    if not isinstance(node, (ast.Name, ast.Attribute)):
+        return False
+    return any(holds(f, v, a, value, depth + 1) for v, a in reaching(f, node, at))
+
+
+def returned(f, call, at=None):
+    """[(value, event)] that the script's own functions the walk entered at `call` return, each with a point
+    just after that call's last event (where a returned name is read). `at`: an event of the caller, so that
+    a call node walked several times (a helper's line reached from several callers) is taken in this
+    caller's walk."""
+    frames = at.ctx.frames if at is not None else None
+    key = (id(call), tuple(id(x) for x in frames) if frames is not None else None)
+    cache = memo(f, "returned")
+    if key not in cache:
+        cache[key] = _returned(f, call, frames)
+    return cache[key]
+
+
+def _returned(f, call, frames):
+    inside, frame = [], None
+    for k, e in _entered(f).get(id(call), ()):
+        fs = e.ctx.frames
+        if frames is not None and not (k == len(frames) and all(x is y for x, y in zip(fs, frames))):
+            continue
+        frame = frame or fs[k]
+        if fs[k] is frame:
+            inside.append(e)
+    if not inside:
+        return returned(f, call) if frames else []
+    last = max((e for e in inside if e.ctx.frames[-1] is frame), key=lambda e: e.order, default=None) or inside[-1]
+    end = _After(last)  # after the call's last event: its own last assignment reaches the return
+    return [(node.value, end) for node in _own_nodes(frame.func) if isinstance(node, ast.Return)
+            and node.value is not None]
+
+
+def _entered(f):
+    """{id(call): [(depth of its frame, event)]}: the events run inside the calls the walk entered."""
+    cache = memo(f, "entered")
+    if not cache:
+        for e in f.s.events + f.s.assigns:
+            for k, fr in enumerate(e.ctx.frames):
+                if fr.call is not None:
+                    cache.setdefault(id(fr.call), []).append((k, e))
+        cache[None] = []
+    return cache
+
+
+def memo(f, name):
+    """A per-script cache of the helpers below (the rules ask the same questions many times)."""
+    if getattr(f, "_rules_b_memo", None) is None:
+        f._rules_b_memo = {}
+    return f._rules_b_memo.setdefault(name, {})
+
+
+class _After:
+    """A point just after an event, in its context (where a function returns)."""
+
+    def __init__(self, event):
+        self.node, self.ctx, self.order, self.qual, self.api = event.node, event.ctx, event.order + 0.5, "", None
+
+    @property
+    def line(self):
+        return self.node.lineno
+
+
+def _own_nodes(func):
+    """The nodes of a function's body, not those of functions or classes defined inside it."""
+    todo = list(func.body)
+    while todo:
+        node = todo.pop()
+        yield node
+        todo += [c for c in ast.iter_child_nodes(node)
+                 if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))]
+
+
+def sources(f, expr, at, depth=0, seen=None):
+    """[(node, event)]: `expr` where the event `at` reads it, then, through each name in it, the values that
+    reach that name (each where its assignment runs), and so on."""
+    seen = set() if seen is None else seen
+    out = [(expr, at)]
+    if depth > 6:
+        return out
+    for n in ast.walk(expr):
+        parent = getattr(n, "parent", None)
+        if not isinstance(n, (ast.Name, ast.Attribute)) or isinstance(parent, ast.Attribute) and parent.value is n:
+            continue  # the whole chain `self.state` is followed, not its `self`
+        while isinstance(n, (ast.Name, ast.Attribute)):
+            key = (dotted(n), id(at))
+            if key[0] is None or key in seen:
+                break
+            seen.add(key)
+            values = reaching(f, n, at)
+            for v, a in values:
+                out += sources(f, v, a, depth + 1, seen)
+            if values or not isinstance(n, ast.Attribute):
+                break
+            n = n.value  # `ds.prefetch` has no value of its own: ds's
+    return out
+
+
+def _enclosing_functions(func):
+    node = getattr(func, "parent", None)
+    while node is not None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node
+        node = getattr(node, "parent", None)
+
+
+def _unpacked_returns(f, a, name):
+    """`train, val = datasets(args)` with datasets returning (train, val): val is the returned tuple's second
+    element (the walk binds each name to the whole call)."""
+    target = a.node.targets[0] if isinstance(a.node, ast.Assign) and len(a.node.targets) == 1 else None
+    if not isinstance(target, (ast.Tuple, ast.List)) or not isinstance(a.node.value, ast.Call):
+        return []
+    index = next((i for i, t in enumerate(target.elts) if dotted(t) == name.split(".")[-1] or dotted(t) == name),
+                 None)
+    rets = returned(f, a.node.value, a)
+    if index is None or not rets or not all(isinstance(r, (ast.Tuple, ast.List)) and len(r.elts) == len(target.elts)
+                                            for r, _ in rets):
+        return []
+    return [(r.elts[index], end) for r, end in rets]
+
+
+def _never(f, a):
+    """A condition around the assignment is false whatever the step and the rank: a constant, or a
+    parameter of the walked call (`split == "train"` in input_fn(cfg, "validation"))."""
+    ev = Evaluator(f.s, Where(None, False))
+    return any((_none_test(g) if _none_test(g) is not None else truthy(ev.value(g.test, g.frame, a))) is (not g.branch)
+               for g in a.ctx.guards)
+
+
+def _none_test(g):
+    """`x is None` / `x != None` / `if x:` on a parameter the walked call left at its default None: its value
+    (the evaluator reads numbers, strings and booleans only); None when the test is not of that form."""
+    test, negate = g.test, False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negate = test.operand, True
+    name, op = test, None
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value is None:
+        name, op = test.left, test.ops[0]
+    b = g.frame.bindings.get(name.id) if isinstance(name, ast.Name) and g.frame is not None else None
+    if b is None or not (isinstance(b.expr, ast.Constant) and b.expr.value is None):
+        return None
+    value = False if op is None else isinstance(op, (ast.Is, ast.Eq))
+    return value != negate
+
+
+# Methods that put a value into the object they are called on.
+PUTS = ("append", "extend", "insert", "add", "update", "update_state", "add_", "put", "setdefault")
+
+
+def mutations(f, node, at):
+    """[(value, event)]: values put into the object a name holds before `at` (`losses.append(loss.item())`,
+    `meter.update(loss)`, `acc.update_state(y, p)`), in the same walk (a plain name: in the same call)."""
+    name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if not name:
+        return []
+    frame = at.ctx.frames[-1] if at.ctx.frames else None
+    puts = [e for e in f.s.events if e.order < at.order and e.ctx.reached and isinstance(e.node.func, ast.Attribute)
+            and e.node.func.attr in PUTS and dotted(e.node.func.value) == name and same_walk(e, at)
+            and ("." in name or (e.ctx.frames[-1] if e.ctx.frames else None) is frame)]  # a local: this call's
+    return [(v, e) for e in puts for v in e.node.args + [k.value for k in e.node.keywords]]
+
+
+def conditional(a, at):
+    """The event `a` is under a condition that `at` is not under."""
+    return any(not any(g.test is h.test for h in at.ctx.guards) for g in a.ctx.guards)
+
+
+def with_values(f, expr, limit=200):
+    """The expression and, through names, the values ever assigned to them (`state = model.state_dict()`)
+    and the arguments a walked function was called with; each name followed once."""
+    out, todo, seen = [], [expr], set()
+    while todo and len(out) < limit:
+        node = todo.pop()
+        out.append(node)
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and n.id not in seen:
+                seen.add(n.id)
+                todo += [a.node.value for a in f.s.assignments_to(n.id) if a.node.value is not None]
+                todo += f.frames_binding(n.id)
+    return out
+
+
+def resolve(event, name):
+    """A dotted name in the caller's terms: a parameter of a walked function replaced by its argument."""
+    for frame in reversed(event.ctx.frames):
+        head, _, rest = (name or "").partition(".")
+        b = frame.bindings.get(head)
+        if b is None or not dotted(b.expr):
+            break
+        name = dotted(b.expr) + ("." + rest if rest else "")
+    return name
+
+
+def model_key(name):
+    """A model's name without wrappers' attribute (`model.module` is `model`)."""
+    while name and name.endswith((".module", "._orig_mod")):
+        name = name.rsplit(".", 1)[0]
+    return name
+
+
+# torch.nn.Module methods that return the module itself: `Net().to(device)` is the Net.
+_SELF_RETURNING = ("to", "cuda", "cpu", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_")
+
+
+def origin(f, node, at, depth=0):
+    """The call that made the object `node` holds where the event `at` reads it (through names, attributes
+    of one instance, parameters, `.to(device)`, and the returns of walked helpers); None when no reaching
+    value is a call."""
+    if depth > 8 or node is None:
+        return None
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _SELF_RETURNING:
+            inner = origin(f, node.func.value, at, depth + 1)
+            if inner is not None:
+                return inner
+        for v, a in returned(f, node, at):
+            got = origin(f, v, a, depth + 1)
+            if got is not None:
+                return got
+        return node
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        for v, a in reaching(f, node, at):
+            got = origin(f, v, a, depth + 1)
+            if got is not None:
+                return got
+    return None
+
+
+def makers(f, node, at, depth=0):
+    """[(call, event)]: every call that may have made the object `node` holds where `at` reads it, through
+    names, parameters and the returns of the script's own functions (each return path)."""
+    if depth > 8:
+        return []
+    if isinstance(node, ast.Call):
+        inner = [m for v, a in returned(f, node, at) for m in makers(f, v, a, depth + 1)]
+        return inner or [(node, at)]
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return [m for v, a in reaching(f, node, at) for m in makers(f, v, a, depth + 1)]
+    return []
+
+
+class Ref:
+    """An object named by a dotted name where an event reads it: the call that made the longest prefix of the
+    name that has one (`Net()` for `self.model.head` when self.model holds that Net) and the rest of the name
+    ("head"); with no such call, the name in the caller's terms."""
+
+    def __init__(self, f, name, at):
+        self.f, self.name = f, model_key(resolve(at, name))
+        self.made, self.rest = None, ""
+        parts = (name or "").split(".")
+        for i in range(len(parts), 0, -1):
+            made = origin(f, ast.parse(".".join(parts[:i]), mode="eval").body, at) if parts[0] else None
+            if made is not None:
+                self.made, self.rest = made, ".".join(p for p in parts[i:] if p not in ("module", "_orig_mod"))
+                break
+
+    def within(self, other):
+        """This object is `other` or one of its sub-modules."""
+        if self.made is not None and other.made is not None:
+            if self.made is not other.made:
+                # nn.Sequential(encoder, decoder) holds decoder: a module built from modules
+                return not other.rest and not self.rest and any(
+                    self._holds_made(a) for a in other.made.args + [k.value for k in other.made.keywords])
+            return not other.rest or self.rest == other.rest or self.rest.startswith(other.rest + ".")
+        return bool(self.name) and (self.name == other.name or self.name.startswith(f"{other.name}."))
+
+    def _holds_made(self, arg):
+        """An argument (or an element of a list or tuple argument) is this object: the call itself, or a
+        name assigned it."""
+        for a in [arg] + list(getattr(arg, "elts", [])):
+            if a is self.made or dotted(a) and any(x.node.value is self.made for x in self.f.s.assignments_to(dotted(a))
+                                                   if getattr(x.node, "value", None) is not None):
+                return True
+        return False
+
+    def __repr__(self):
+        return f"Ref({self.name!r})"
+
+
+# torch.distributed's own rank queries: a Horovod script that also uses them reads a rank (or crashes when
+# the process group was never initialised: a crash, another finding).
+_OTHER_RANK_QUERIES = ("torch.distributed.get_rank",)
+# Calls whose value is their argument's, converted.
+_CONVERSIONS = ("int", "str", "bool", "float", "abs", "min", "max", "round", "len")
+
+
+def depends_on_rank(f, node, at, local=False, depth=0):
+    """The value of `node` where `at` reads it is computed from the rank (or, local=True, the local rank):
+    through arithmetic and comparisons, names and parameters (their reaching values), the returns of the
+    script's own functions, and attributes of objects made with the rank as a keyword (`dist.rank` with
+    dist = init() returning SimpleNamespace(rank=hvd.rank())). Data read per rank is not: a value computed
+    from this rank's batches, or a collective's result (equal on every rank), does not say who runs."""
+    if depth > 12 or node is None:
+        return False
+    cache, key = memo(f, "rank"), (id(node), id(at), local)
+    if key not in cache:
+        cache[key] = False  # cycle-safe
+        cache[key] = _depends_on_rank(f, node, at, local, depth)
+    return cache[key]
+
+
+def _depends_on_rank(f, node, at, local, depth):
+    deeper = lambda n, a=at: depends_on_rank(f, n, a, local, depth + 1)  # noqa: E731 - a local shorthand
+    if f.is_local_rank(node) if local else f.is_rank(node) or isinstance(node, ast.Call) and \
+            f.s.qual(node.func) in _OTHER_RANK_QUERIES:
+        return True
+    if isinstance(node, ast.Call):
+        if f.s.api(node.func):
+            return False  # a collective (equal on every rank), or another Horovod call
+        if f.s.qual(node.func) in _CONVERSIONS:
+            return any(deeper(a) for a in node.args)
+        if returned(f, node, at):
+            return any(deeper(v, a) for v, a in returned(f, node, at))
+        if isinstance(node.func, ast.Attribute) and imported(f, node.func) is None:
+            return deeper(node.func.value)  # a method of a value: `rank_str.strip()`, `t.item()`
+        return False
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        if any(deeper(v, a) for v, a in reaching(f, node, at)):
+            return True
+        if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
+            for call, b in makers(f, node.value, at):
+                kw = next((k.value for k in call.keywords if k.arg == node.attr), None)
+                if kw is not None and deeper(kw, b):
+                    return True
+        return False
+    return any(deeper(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
+
+
+def imported(f, func):
+    """The module a called dotted name starts from, when its first name is an import; else None."""
+    node = func
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return f.s.aliases.get(node.id) if isinstance(node, ast.Name) else None
