@@ -8,6 +8,10 @@ the check corpus is (benchmarks/check_bench.py): a fault is a step labelled miss
 missing or wrong, per step over all scripts, steps labelled `applicable: false` skipped. Every miss and false
 alarm is listed. The README says which sets later served as development data (rules were fixed on them) and
 what each set scored when it was first run, before any fix; those first scores are the held-out measure.
+Sets j, k and l are projects (`projects/projects.json`, the scripts inside their own multi-module
+repositories): they are scored twice, flat and inside their projects (with the crash finding), as the check
+corpus is. "pooled" adds up the single-file sets a to i, the ones the targets apply to; "pooled_projects"
+adds up the project sets read inside their projects.
 Writes benchmarks/results/check_heldout.json.
 """
 import argparse
@@ -25,10 +29,21 @@ COUNTS = ("faults", "tp", "fn", "fp")
 
 
 def score_sets(root=SETS):
-    """{set: score_corpus(set)} for every set folder, and "pooled": the per-step counts added over the sets."""
-    sets = {name: score_corpus(os.path.join(root, name)) for name in sorted(os.listdir(root))
-            if os.path.isdir(os.path.join(root, name)) and not name.startswith((".", "_"))}
-    return {"sets": sets, "pooled": pool(s["all"] for s in sets.values())}
+    """{"sets": {set: score_corpus(set)}, "projects": {set: score_corpus(set, projects=True)} for the sets
+    that are projects, "pooled": the single-file sets' per-step counts added, "pooled_projects": the project
+    sets' (read inside their projects) added}."""
+    names = [name for name in sorted(os.listdir(root))
+             if os.path.isdir(os.path.join(root, name)) and not name.startswith((".", "_"))]
+    sets = {name: score_corpus(os.path.join(root, name)) for name in names}
+    projects = {name: score_corpus(os.path.join(root, name), projects=True) for name in names
+                if is_projects_set(os.path.join(root, name))}
+    return {"sets": sets, "projects": projects,
+            "pooled": pool(s["all"] for name, s in sets.items() if name not in projects),
+            "pooled_projects": pool(s["all"] for s in projects.values())}
+
+
+def is_projects_set(path):
+    return os.path.isfile(os.path.join(path, "projects", "projects.json"))
 
 
 def pool(scores):
@@ -42,7 +57,10 @@ def pool(scores):
         per_step[n] = c
     tot = {k: sum(c[k] for c in per_step.values()) for k in COUNTS}
     tot["recall"], tot["precision"] = ratio(tot["tp"], tot["faults"]), ratio(tot["tp"], tot["tp"] + tot["fp"])
-    return {"scripts": sum(s["scripts"] for s in scores), "per_step": per_step, "overall": tot,
+    crash = {k: sum(s["crash"][k] for s in scores if "crash" in s) for k in ("fatal", "found", "reported")}
+    crash["recall"], crash["precision"] = ratio(crash["found"], crash["fatal"]), ratio(crash["found"],
+                                                                                      crash["reported"])
+    return {"scripts": sum(s["scripts"] for s in scores), "per_step": per_step, "overall": tot, "crash": crash,
             "misses": [m for s in scores for m in s["misses"]],
             "false_alarms": [m for s in scores for m in s["false_alarms"]]}
 
@@ -61,9 +79,11 @@ def main(argv=None):
                        "any fix."]
     record["seconds"] = round(time.time() - t0, 1)
     harness.write(record, args.out, load_before)
-    pooled = record["pooled"]["overall"]
-    print(f"pooled over {len(record['sets'])} sets: {pooled['faults']} faults, recall {pooled['recall']}, "
-          f"precision {pooled['precision']} -> {args.out}")
+    for key in ("pooled", "pooled_projects"):
+        pooled = record[key]["overall"]
+        print(f"{key}: {record[key]['scripts']} scripts, {pooled['faults']} faults, recall {pooled['recall']}, "
+              f"precision {pooled['precision']}")
+    print(f"-> {args.out}")
     return 0
 
 

@@ -1,0 +1,1 @@
+CLASSES = ["water", "tree", "grass", "crop", "built", "bare", "snow"]

@@ -1,0 +1,1 @@
+from .unet3d import UNet3D

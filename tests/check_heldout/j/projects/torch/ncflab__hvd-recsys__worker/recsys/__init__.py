@@ -1,0 +1,1 @@
+"""NeuMF on implicit feedback (MovieLens-style ratings.dat)."""

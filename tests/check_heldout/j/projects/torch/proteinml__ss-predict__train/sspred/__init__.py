@@ -1,0 +1,1 @@
+"""Three-state protein secondary structure prediction (H/E/C) from sequence."""

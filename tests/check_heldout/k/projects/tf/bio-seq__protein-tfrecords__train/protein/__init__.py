@@ -1,0 +1,2 @@
+AMINO_ACIDS = "ACDEFGHIKLMNPQRSTVWYXBZUO"
+VOCAB_SIZE = len(AMINO_ACIDS) + 2   # + padding (0) and unknown

@@ -1,0 +1,1 @@
+from .resnet import resnet_cifar  # noqa: F401

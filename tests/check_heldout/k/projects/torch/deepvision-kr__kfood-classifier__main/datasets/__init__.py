@@ -1,0 +1,1 @@
+from .kfood import build_loaders  # noqa: F401

@@ -1,0 +1,1 @@
+from .io import save_state, load_state  # noqa: F401

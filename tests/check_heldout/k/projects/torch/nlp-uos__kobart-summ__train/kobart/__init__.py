@@ -1,0 +1,1 @@
+"""KoBART abstractive summarisation fine-tuning."""

@@ -1,0 +1,1 @@
+from .models import resnet20, resnet56  # noqa: F401

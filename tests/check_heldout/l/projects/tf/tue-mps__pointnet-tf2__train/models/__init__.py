@@ -1,0 +1,1 @@
+from .pointnet import PointNet

@@ -1,0 +1,1 @@
+"""Trajectory forecasting with a small transformer (ETH/UCY-style pedestrian data)."""

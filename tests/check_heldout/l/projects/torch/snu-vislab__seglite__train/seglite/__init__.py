@@ -1,0 +1,3 @@
+"""SegLite: small real-time semantic segmentation models."""
+
+__version__ = "0.3.1"
