@@ -243,3 +243,66 @@ def test_divided_steps_over_data_shuffled_alike_on_every_rank_is_wrong(tmp_path)
     src = DIVIDED.replace("#IMPORT#", "").replace(
         "#DATA#", "    ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1000, seed=seed).repeat().batch(32)")
     assert check(tmp_path, src)[3].verdict == "wrong"
+
+
+# An LR set by hand in the training loop. Set at decay milestones only, the LR the optimizer is built with trains
+# until the first one (and, unscaled, the whole run when the run ends first); set each epoch, or on both sides
+# of a warmup's branch (its length read from a file), it replaces the built LR from the first step.
+HAND_SCHEDULE = '''
+import argparse
+import json
+
+import torch
+import horovod.torch as hvd
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--base-lr", type=float, default=0.01)
+parser.add_argument("--epochs", type=int, default=90)
+args = parser.parse_args()
+hvd.init()
+torch.set_num_threads(1)
+data = torch.randn(4096, 8)
+sampler = torch.utils.data.distributed.DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+loader = torch.utils.data.DataLoader(data, batch_size=32, sampler=sampler)
+model = torch.nn.Linear(8, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=args.base_lr)
+optimizer = hvd.DistributedOptimizer(optimizer, named_parameters=model.named_parameters())
+hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+with open("schedule.json") as fh:
+    milestones, warmup_steps = json.load(fh)
+done = 0
+for epoch in range(args.epochs):
+    sampler.set_epoch(epoch)
+#SET#
+    for x in loader:
+        done += 1
+        optimizer.zero_grad()
+        model(x).pow(2).mean().backward()
+        optimizer.step()
+'''
+AT_MILESTONES = '''    for k, step in enumerate(milestones):
+        if done >= step:
+            for g in optimizer.param_groups:
+                g["lr"] = args.base_lr * hvd.size() * 0.1 ** (k + 1)
+'''
+EACH_EPOCH = '''    for g in optimizer.param_groups:
+        g["lr"] = args.base_lr * hvd.size() * 0.1 ** sum(done >= m for m in milestones)
+'''
+WARMUP_BRANCHES = '''    if done < warmup_steps:
+        for g in optimizer.param_groups:
+            g["lr"] = args.base_lr * hvd.size() * (done + 1) / warmup_steps
+    else:
+        for g in optimizer.param_groups:
+            g["lr"] = args.base_lr * hvd.size()
+'''
+
+
+def test_an_lr_scaled_only_at_decay_milestones_leaves_the_built_lr_unscaled(tmp_path):
+    got = check(tmp_path, HAND_SCHEDULE.replace("#SET#\n", AT_MILESTONES))[4]
+    assert got.verdict == "missing" and "only when done >= step" in got.evidence, got.evidence
+
+
+def test_an_lr_set_scaled_from_the_first_step_replaces_the_built_one(tmp_path):
+    for setter in (EACH_EPOCH, WARMUP_BRANCHES):
+        got = check(tmp_path, HAND_SCHEDULE.replace("#SET#\n", setter))[4]
+        assert got.verdict == "ok", (setter, got.evidence)

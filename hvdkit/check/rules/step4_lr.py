@@ -148,20 +148,45 @@ def _with_lr_setters(f, opts, verdicts, same):
     """A statement that sets a built optimizer's LR (a hand-written schedule over `param_groups`, `K.set_value`,
     an elastic reset callback) decides the LR of the optimizer it drives from then on."""
     out = list(verdicts)
-    for st in lr_setters(f):
-        v = _setter_verdict(f, st, same)
+    setters = [(st, _setter_verdict(f, st, same)) for st in lr_setters(f)]
+    scaled = {(id(g.test), g.branch) for st, v in setters if v is not None and v.verdict == OK
+              for g in st.event.ctx.guards}
+    noted = set()  # the optimizers whose unscaled LR has been told to be set scaled only later
+    for st, v in setters:
         if v is None:
             continue
         skip = f.path_guards(st.event)
+        driven = [o for o in opts if any(x is o.node for x in origins(f, [st.optimizer]))] or opts
+        later = _set_later(f, st, skip, scaled)
+        if v.verdict == OK and later is not None:
+            # the optimizer trains with the LR it was built with until the condition first holds (a decay
+            # milestone): a scaled LR set only then does not make an unscaled construction right
+            note = f"; line {st.line} sets it scaled only when {ast.unparse(later.test)}"
+            out = [Finding(old.verdict, old.evidence + note, old.line, old.fix)
+                   if o in driven and old.verdict == MISSING and id(o) not in noted else old
+                   for o, old in zip(opts, out)] + out[len(opts):]
+            noted |= {id(o) for o in driven}
+            continue
         if values.runs(f.s, st.event, skip, defaults=True).kind == "never":
             if v.verdict == OK:
                 continue  # a scaled LR set only with an option on: the default run does not have it
             off = values.off_by_default(f.s, st.event, skip)
             v = Finding(WRONG, f"with {', '.join(off)}: {v.evidence}", v.line, v.fix)
-        driven = [o for o in opts if any(x is o.node for x in origins(f, [st.optimizer]))] or opts
         out = [v if o in driven and (v.verdict == WRONG or old.verdict == MISSING) else old
                for o, old in zip(opts, out)] + out[len(opts):]
     return out
+
+
+def _set_later(f, st, skip, scaled):
+    """The guard, evaluated inside the training loops, that keeps the setter `st` from running from the start
+    when the checker cannot tell its value on the default run (`if iter_sum in cfg["lr_steps"]:`), else None.
+    A branch whose other side sets a scaled LR too (`if epoch < warmup: ... else: ...`) sets it either way."""
+    for g in st.event.ctx.guards:
+        if g.loop_depth == 0 or (g.test, g.branch) in skip or (id(g.test), not g.branch) in scaled:
+            continue
+        if values.runs(f.s, st.event, skip, defaults=True, guards=[g]).kind == "unknown":
+            return g
+    return None
 
 
 def _setter_verdict(f, st, same):
