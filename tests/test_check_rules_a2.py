@@ -306,3 +306,72 @@ def test_an_lr_set_scaled_from_the_first_step_replaces_the_built_one(tmp_path):
     for setter in (EACH_EPOCH, WARMUP_BRANCHES):
         got = check(tmp_path, HAND_SCHEDULE.replace("#SET#\n", setter))[4]
         assert got.verdict == "ok", (setter, got.evidence)
+
+
+# A package whose Horovod calls live in one module (`get_world_size()` returns hvd.size()), called from the data
+# module: the split is given the size and the rank through the project's own functions, or the local rank.
+DIST_HELPERS = {"proj/__init__.py": "", "proj/dist.py": '''
+    import horovod.torch as hvd
+
+
+    def setup():
+        hvd.init()
+        torch_threads()
+        return hvd.rank(), hvd.size()
+
+
+    def torch_threads():
+        import torch
+        torch.set_num_threads(1)
+
+
+    def get_rank():
+        return hvd.#RANK#()
+
+
+    def get_world_size():
+        return hvd.size()
+    ''', "proj/data.py": '''
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
+
+    from .dist import get_rank, get_world_size
+
+
+    def build_loader(data):
+        sampler = DistributedSampler(data, num_replicas=get_world_size(), rank=get_rank())
+        return sampler, DataLoader(data, batch_size=32, sampler=sampler)
+    '''}
+DIST_TRAIN = '''
+import torch
+import horovod.torch as hvd
+
+from proj.data import build_loader
+from proj.dist import setup
+
+rank, world = setup()
+sampler, loader = build_loader(torch.randn(4096, 8))
+model = torch.nn.Linear(8, 1)
+optimizer = hvd.DistributedOptimizer(torch.optim.SGD(model.parameters(), lr=0.01 * world),
+                                     named_parameters=model.named_parameters())
+hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+for epoch in range(3):
+    sampler.set_epoch(epoch)
+    for x in loader:
+        optimizer.zero_grad()
+        model(x).pow(2).mean().backward()
+        optimizer.step()
+'''
+
+
+def test_size_and_rank_returned_by_the_projects_own_functions_are_seen(tmp_path):
+    files = {k: v.replace("#RANK#", "rank") for k, v in DIST_HELPERS.items()}
+    got = check(tmp_path, DIST_TRAIN, files=files)
+    assert got[3].verdict == "ok", got[3].evidence
+    assert got[4].verdict == "ok", got[4].evidence
+
+
+def test_a_split_by_the_local_rank_from_the_projects_helper_is_wrong(tmp_path):
+    files = {k: v.replace("#RANK#", "local_rank") for k, v in DIST_HELPERS.items()}
+    got = check(tmp_path, DIST_TRAIN, files=files)[3]
+    assert got.verdict == "wrong" and "local_rank" in got.evidence, got.evidence

@@ -7,6 +7,7 @@ from hvdkit.check.defs import assigned_value, owner_of_arg
 from hvdkit.check.findings import UNKNOWN, Finding
 from hvdkit.check.names import (API_MODULES, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
                                 UNREAD_HINTS)
+from hvdkit.check.sources import returns
 from hvdkit.check.script import SCHEDULER_MAKERS, dotted, spelled_scheduler, training_call
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
 
@@ -72,6 +73,9 @@ class Facts:
             if pred(sub):
                 return True
             todo.extend(c for c in ast.iter_child_nodes(sub) if not (sizes_hide_rank and self._sized(sub, c)))
+            if isinstance(sub, ast.Call) and id(sub) not in seen and self.local_function(sub):
+                seen.add(id(sub))
+                todo.extend(returns(self, sub))  # `get_world_size()` of the project: what it returns
             if isinstance(sub, ast.Name):  # by its reaching definitions: assignments, or a parameter's arguments
                 if id(sub) not in seen:
                     seen.add(id(sub))

@@ -94,13 +94,12 @@ def unpacked(f, a, name):
 def returns(f, call):
     """The values the script's own function that `call` runs returns (a method: the one method of that name)."""
     func = call.func
-    if isinstance(func, ast.Name):
-        body = f.s.funcs.get(func.id) or f.s.classes.get(func.id)
-        if isinstance(body, ast.ClassDef):
-            return []  # an instance: what it holds is its attributes, not a returned value
-    else:
-        found = f.s.methods.get(func.attr, []) if isinstance(func, ast.Attribute) else []
+    body = f.s.defined(func) if isinstance(func, (ast.Name, ast.Attribute)) else None  # by its definition
+    if body is None and isinstance(func, ast.Attribute):
+        found = f.s.methods.get(func.attr, [])
         body = found[0] if len(found) == 1 else None
+    if isinstance(body, ast.ClassDef):
+        return []  # an instance: what it holds is its attributes, not a returned value
     return [r.value for r in ast.walk(body) if isinstance(r, ast.Return) and r.value is not None] if body else []
 
 
