@@ -67,13 +67,16 @@ class Facts:
         # it (steps per epoch, a warmup length) neither differs between ranks nor scales the LR by the
         # number of ranks. (Step 3 still sees hvd.size() in a shard's size: is_size is not hidden.)
         sizes_hide_rank = pred in (self.is_rank, self.is_local_rank, self.is_global_size)
+        # the queries (hvd.rank(), hvd.size(), ...) hold for what the project's own functions return at every
+        # call; a node's identity does not (two calls of one function share its return's nodes)
+        queried = getattr(pred, "__self__", None) is self
         todo = collections.deque([node])
         while todo:
             sub = todo.popleft()
             if pred(sub):
                 return True
             todo.extend(c for c in ast.iter_child_nodes(sub) if not (sizes_hide_rank and self._sized(sub, c)))
-            if isinstance(sub, ast.Call) and id(sub) not in seen and self.local_function(sub):
+            if queried and isinstance(sub, ast.Call) and id(sub) not in seen and self.local_function(sub):
                 seen.add(id(sub))
                 todo.extend(returns(self, sub))  # `get_world_size()` of the project: what it returns
             if isinstance(sub, ast.Name):  # by its reaching definitions: assignments, or a parameter's arguments
