@@ -29,3 +29,21 @@ class Source(str):
         if n != 1:
             raise AssertionError(f"{old!r} occurs {n} times in the script, not once")
         return Source(str.replace(self, old, new))
+
+
+def write_project(root, files):
+    """Write {relative path: source} under `root` (a pyproject.toml marks it as the project's root)."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text("[project]\nname = \"proj\"\n")
+    for rel, source in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source).lstrip())
+
+
+def check_project(root, files, script="train.py"):
+    """(crash dict or None, {step: verdict} of the flagged steps, {step: Finding}) for a project written
+    from `files` into `root`, checked from its script."""
+    write_project(root, files)
+    findings, _, info = analyze(str(root / script))
+    return info["crash"], {n: f.verdict for n, f in findings.items() if f.verdict in FLAGGED}, findings

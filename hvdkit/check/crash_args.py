@@ -1,20 +1,25 @@
 """`args.x` read from an argparse namespace on which nothing declares or sets x: AttributeError.
 
-The parsed namespace is followed as a value: out of `parse_args()` / `parse_known_args()`, through names
-(by scope), returns of the script's functions, their parameters (every call site), `self.<attr>` of a
-class, `copy.copy`. An attribute is declared by `add_argument` on the parser, its argument groups,
-sub-parsers and `parents=`, by `set_defaults(x=...)`, or set anywhere on the namespace (`args.x = ...`,
-`setattr(args, "x", ...)`). Nothing is reported for a namespace that leaves what can be read: given to a
-function of another module (which may set attributes: `init_distributed_mode(args)`), merged into a
-config object, changed through `vars(args)` / `args.__dict__`, `setattr` with a computed name,
-`parse_args(namespace=...)`; nor for a parser built by another module, given to one
-(`Model.add_model_specific_args(parser)`), or declaring a computed option name.
+The parsed namespace is followed as a value, across the script and the project's modules that run (a
+parser built in one module, `args.x` read in another): out of `parse_args()` / `parse_known_args()`,
+through names (by their definitions, `from opts import args` too), returns of the project's functions,
+their parameters (every call site), `self.<attr>` of a class, `copy.copy`. An attribute is declared by
+`add_argument` on the parser, its argument groups, sub-parsers and `parents=`, by `set_defaults(x=...)`, or
+set anywhere on the namespace (`args.x = ...`, `setattr(args, "x", ...)`). Nothing is reported for a
+namespace that leaves what can be read: given to a function of code that is not read (which may set
+attributes: `init_distributed_mode(args)` of a library), merged into a config object, changed through
+`vars(args)` / `args.__dict__`, `setattr` with a computed name, `parse_args(namespace=...)`; nor for a
+parser built by code that is not read, given to such code (`Model.add_model_specific_args(parser)` of a
+library), or declaring a computed option name.
 """
 import ast
 
-from hvdkit.check.crash_scopes import class_of_self, subclassed
+from hvdkit.check.crash_names import FUNCS, enclosing_function, returns
+from hvdkit.check.defs import assigned_value, owner_of_arg
+from hvdkit.check.project import module_of
 
 UNKNOWN = "unknown"
+UNSURE = object()  # an option whose value without the flag the source does not make certain
 # Calls that only read what they are given (the namespace passed to them gains no attribute).
 READERS = {"print", "str", "repr", "format", "len", "bool", "id", "type", "isinstance", "hasattr", "getattr",
            "sorted", "dict", "list", "pprint.pprint", "pprint.pformat", "json.dumps", "json.dump", "vars"}
@@ -28,6 +33,8 @@ class Parser:
 
     def __init__(self, node):
         self.node, self.dests, self.open, self.merged, self.escapes = node, set(), False, [self], []
+        self.defaults, self.set = {}, set()  # dest: its declared default (a literal) or UNSURE; attributes set after
+        self.argv_written = False  # parse_args given a literal list of options
 
 
 class Namespace:
@@ -36,11 +43,11 @@ class Namespace:
 
 
 class Args:
-    def __init__(self, script, scopes, qualname):
-        self.s, self.scopes, self.qualname = script, scopes, qualname
-        self._memo, self._busy, self._calls, self._cycles, self._attrs = {}, set(), {}, 0, {}
+    def __init__(self, names):
+        self.n, self.qualname = names, names.qual
+        self._memo, self._busy, self._cycles, self._attrs = {}, set(), 0, {}
         self.parsers = {}  # id(construction call) -> Parser
-        self.funcs = _single_functions(scopes)
+        self._declared = False
 
     # --- abstract values ------------------------------------------------------------------------
     def objs(self, node):
@@ -109,50 +116,64 @@ class Args:
         func = self._callee(call)
         if func is None:
             return UNKNOWN
-        values = [r.value for r in _returns(func)]
+        values = [r.value for r in returns(func)]
         if not values or any(v is None for v in values):
             return UNKNOWN
         return _union(self.objs(v) for v in values)
 
     def _callee(self, call):
-        if isinstance(call.func, ast.Name):
-            _, bindings = self.scopes.resolve(call.func)
-            if len(bindings) == 1 and bindings[0].kind == "def" and bindings[0].node in self.funcs:
-                return bindings[0].node
-        return None
+        """The project's plain function a call runs (undecorated, not a method), else None."""
+        func = self.n.sole(call.func)
+        return func if isinstance(func, FUNCS) and not func.decorator_list and \
+            not isinstance(getattr(func, "parent", None), ast.ClassDef) else None
+
+    def _init(self, call):
+        """The __init__ a call of a project class runs (the class undecorated, one undecorated __init__ of
+        its own), else None."""
+        cls = self.n.sole(call.func)
+        if not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.keywords:
+            return None
+        inits = [f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"]
+        return inits[0] if len(inits) == 1 and not inits[0].decorator_list else None
 
     def _name(self, node):
-        _, bindings = self.scopes.resolve(node)
-        if not bindings:
+        defs = self.n.definitions(node)
+        if not defs:
             return UNKNOWN
-        return _union(self._binding(b, node.id) for b in bindings)
+        return _union(self._binding(d) for d, _ in defs)
 
-    def _binding(self, b, name):
-        if b.kind == "assign":
-            return self.objs(b.value)
-        if b.kind == "other" and isinstance(b.node, ast.Assign) and len(b.node.targets) == 1:
-            # `args, unknown = parser.parse_known_args()`: the first name holds the namespace
-            t, v = b.node.targets[0], self.objs(b.node.value)
-            if isinstance(v, tuple) and isinstance(t, (ast.Tuple, ast.List)) and t.elts and \
-                    isinstance(t.elts[0], ast.Name) and t.elts[0].id == name:
-                return v[1]
+    def _binding(self, d):
+        if isinstance(d, ast.arg):
+            return self._param(d, owner_of_arg(d))
+        if not isinstance(d, ast.Name):
             return UNKNOWN
-        if b.kind == "param":
-            return self._param(b.node, b.value)
+        value = assigned_value(d)
+        if value is not None:
+            return self.objs(value)
+        stmt = getattr(getattr(d, "parent", None), "parent", None)
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+        if isinstance(target, (ast.Tuple, ast.List)) and target.elts and target.elts[0] is d:
+            # `args, unknown = parser.parse_known_args()`: the first name holds the namespace
+            v = self.objs(stmt.value)
+            return v[1] if isinstance(v, tuple) else UNKNOWN
         return UNKNOWN
 
     def _param(self, arg, func):
         """A parameter: what every call of its function passes (a function used as a value, or called
-        from nowhere in the script, gives nothing to go on)."""
-        if func not in self.funcs or isinstance(func, ast.Lambda):
+        from nowhere in the code read, gives nothing to go on)."""
+        if not isinstance(func, FUNCS) or func.decorator_list:
             return UNKNOWN
-        init_of = self.funcs[func]  # the class whose __init__ this is, or None for a plain function
+        cls = getattr(func, "parent", None)
         params = func.args.posonlyargs + func.args.args
-        if init_of is not None:
-            params = params[1:]
+        if isinstance(cls, ast.ClassDef):
+            if func.name != "__init__" or cls.decorator_list or cls.keywords or \
+                    [f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"] != [func]:
+                return UNKNOWN
+            params, calls = params[1:], self.n.calls_of(cls)
+        else:
+            calls = self.n.calls_of(func)
         if arg not in params and arg not in func.args.kwonlyargs:
             return UNKNOWN
-        calls = self._calls_of(init_of if init_of is not None else func)
         if not calls:
             return UNKNOWN
         values = []
@@ -167,31 +188,12 @@ class Args:
                 return UNKNOWN  # its default: not a namespace
         return _union(values)
 
-    def _calls_of(self, definition):
-        """Every call of a function or class of the script by its name; None when the name is also used
-        otherwise (passed on, stored: called from somewhere unseen)."""
-        if id(definition) not in self._calls:
-            self._calls[id(definition)] = self._find_calls(definition)
-        return self._calls[id(definition)]
-
-    def _find_calls(self, definition):
-        out = []
-        for node in self.scopes.loads.get(definition.name, ()):
-            _, bindings = self.scopes.resolve(node)
-            if not any(b.node is definition for b in bindings):
-                continue
-            parent = getattr(node, "parent", None)
-            if not (isinstance(parent, ast.Call) and parent.func is node):
-                return None
-            out.append(parent)
-        return out
-
     def _self_attr(self, node):
         """`self.args` in a method of a class: what every assignment to self.args in the class holds."""
-        if node.attr not in self.scopes.stored_attrs:
+        if node.attr not in self.n.stored_attrs:
             return UNKNOWN
-        cls = class_of_self(self.scopes, node.value)
-        if cls is None or subclassed(self.scopes, cls):
+        cls = self.n.self_class(node)
+        if cls is None or self.n.subclassed(cls):
             return UNKNOWN
         key = (id(cls), node.attr)
         if key not in self._attrs:
@@ -199,20 +201,16 @@ class Args:
         return self._attrs[key]
 
     def _class_attr(self, cls, attr):
-        values = []
-        for n in ast.walk(cls):
-            if isinstance(n, ast.Attribute) and n.attr == attr and not isinstance(n.ctx, ast.Load) and \
-                    isinstance(n.value, ast.Name) and class_of_self(self.scopes, n.value) is cls:
-                stmt = n.parent
-                if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and stmt.targets[0] is n):
-                    return UNKNOWN
-                values.append(self.objs(stmt.value))
-        return _union(values) if values else UNKNOWN
+        values = self.n.self_assignments(cls, attr)
+        return _union(self.objs(v) for v in values) if values else UNKNOWN
 
     # --- what the parsers declare, and where namespaces go ---------------------------------------
     def declare(self):
         """Collect declarations and writes; open what cannot be followed."""
-        for node in self.scopes.nodes:
+        if self._declared:
+            return
+        self._declared = True
+        for node in self.n.nodes:
             if isinstance(node, ast.Call) and self.qualname(node.func) == "argparse.ArgumentParser":
                 p = self._parser(node)
                 parents = next((k.value for k in node.keywords if k.arg == "parents"), None)
@@ -228,7 +226,7 @@ class Args:
                                     _merge(p, q)
         if not self.parsers:
             return  # no parser built here: no namespace to follow
-        for node in self.scopes.nodes:
+        for node in self.n.nodes:
             if isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) and not isinstance(
                     getattr(node, "ctx", ast.Load()), (ast.Store, ast.Del)):
                 held = self.objs(node) if isinstance(node, (ast.Name, ast.Call, ast.Subscript)) or \
@@ -251,6 +249,7 @@ class Args:
                 self._parser_method(parent, parser)
             elif not isinstance(parent.ctx, ast.Load) or isinstance(getattr(parent, "parent", None), ast.AugAssign):
                 parser.dests.add(parent.attr)  # args.x = ... sets it
+                parser.set.add(parent.attr)
             elif parent.attr == "__dict__":
                 if not _read_only(parent, self.qualname):
                     self._escape(o, node)
@@ -262,6 +261,7 @@ class Args:
                 name = call.args[1] if len(call.args) > 1 else None
                 if isinstance(name, ast.Constant) and isinstance(name.value, str):
                     parser.dests.add(name.value)
+                    parser.set.add(name.value)
                 else:
                     self._escape(o, node)
             elif q == "vars":
@@ -269,7 +269,7 @@ class Args:
                     self._escape(o, node)
             elif q in ("copy.copy", "copy.deepcopy"):
                 pass  # the copy is followed as a value of its own
-            elif self._callee(call) is not None or _is_class_call(self.scopes, call, self.funcs):
+            elif self._callee(call) is not None or self._init(call) is not None:
                 if self._arg_followed(call, node) is UNKNOWN:
                     self._escape(o, node)
             elif q in READERS or isinstance(call.func, ast.Attribute) and call.func.attr in LOG_METHODS:
@@ -279,8 +279,8 @@ class Args:
             return
         if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node:
             targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
-            for t in targets:
-                held = self.objs(t) if isinstance(t, ast.Name) else \
+            for t in targets:  # a name is followed where it is read, by the definitions that reach the read
+                held = None if isinstance(t, ast.Name) else \
                     self._self_attr(t) if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) else UNKNOWN
                 if held is UNKNOWN:
                     self._escape(o, node)
@@ -293,8 +293,9 @@ class Args:
                 isinstance(parent, (ast.Tuple, ast.List)) and isinstance(getattr(parent, "parent", None), ast.Assign) \
                 and isinstance(node, ast.Call):
             if isinstance(parent, ast.Return):
-                func = _enclosing_function(parent)
-                if func is None or func not in self.funcs or self._calls_of(func) is None:
+                func = enclosing_function(parent)
+                if not isinstance(func, FUNCS) or func.decorator_list or \
+                        isinstance(getattr(func, "parent", None), ast.ClassDef) or self.n.calls_of(func) is None:
                     self._escape(o, node)
             return
         self._escape(o, node)
@@ -315,20 +316,17 @@ class Args:
             return True
         if isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1:
             t = parent.targets[0]
-            return isinstance(t, (ast.Tuple, ast.List)) and bool(t.elts) and isinstance(t.elts[0], ast.Name) and \
-                self.objs(t.elts[0]) is not UNKNOWN
+            return isinstance(t, (ast.Tuple, ast.List)) and bool(t.elts) and isinstance(t.elts[0], ast.Name)
         return False
 
     def _arg_followed(self, call, node):
         """The parameter of the script's own function that `node` is passed to, as followed (UNKNOWN when
         that parameter may hold anything else)."""
-        func = self._callee(call)
-        if func is None:
-            func = _init_of(self.scopes, call, self.funcs)
+        func = self._callee(call) or self._init(call)
         if func is None:
             return UNKNOWN
         params = func.args.posonlyargs + func.args.args
-        if self.funcs.get(func) is not None:
+        if isinstance(getattr(func, "parent", None), ast.ClassDef):
             params = params[1:]
         by_kw = {a.arg: a for a in params + func.args.kwonlyargs}
         for a, p in zip(call.args, params):
@@ -352,8 +350,12 @@ class Args:
                 parser.open = True
             else:
                 parser.dests.add(dest)
+                parser.defaults.setdefault(dest, _declared_default(call))
         elif method == "set_defaults":
             parser.dests |= {k.arg for k in call.keywords if k.arg}
+            # argparse: a parser-level default wins over the option's own, whichever is written first
+            parser.defaults.update({k.arg: k.value.value if isinstance(k.value, ast.Constant) else UNSURE
+                                    for k in call.keywords if k.arg})
             if call.args or any(k.arg is None for k in call.keywords):
                 parser.open = True
         elif method == "add_subparsers":
@@ -368,13 +370,29 @@ class Args:
         elif method in ("parse_args", "parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args"):
             if any(k.arg == "namespace" for k in call.keywords) or len(call.args) > 1:
                 parser.open = True
+            if call.args and isinstance(call.args[0], (ast.List, ast.Tuple)):
+                parser.argv_written = True  # options given in the source: a default may not be what runs
+
+    def default(self, node):
+        """The declared default of `args.x` (a literal given as `default=`) when the namespace is one the
+        source follows, its parsers all declare x with that default and nothing sets x; else None."""
+        self.declare()
+        held = self.objs(node.value) if isinstance(node.value, (ast.Name, ast.Call)) else UNKNOWN
+        if held is UNKNOWN or not held or isinstance(held, tuple) or not all(isinstance(o, Namespace) for o in held):
+            return None
+        parsers = {q for o in held for q in _group(o.parser)}
+        if any(p.open or p.argv_written or node.attr in p.set for p in parsers):
+            return None
+        found = {repr(p.defaults[node.attr]): p.defaults[node.attr] for p in parsers if node.attr in p.defaults}
+        value = next(iter(found.values())) if len(found) == 1 else UNSURE
+        return None if value is UNSURE else value
 
     # --- the finding ----------------------------------------------------------------------------------
     def undeclared(self):
         """[(Attribute node, parser)] for namespace reads of attributes nothing declares or sets."""
         self.declare()
         out = []
-        for node in self.scopes.nodes if self.parsers else ():
+        for node in self.n.nodes if self.parsers else ():
             if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)):
                 continue
             if isinstance(getattr(node, "parent", None), ast.AugAssign) and node.parent.target is node:
@@ -398,10 +416,10 @@ class Args:
 
 
 def _may_precede(escape, read):
-    """Code at `escape` may run before `read`: unless both are in one function, the escape after the read's
-    statement, and no loop around both runs the read again after the escape."""
+    """Code at `escape` may run before `read`: unless both are in one function (of one module), the escape
+    after the read's statement, and no loop around both runs the read again after the escape."""
     from hvdkit.check.script import statement_of
-    if _enclosing_function(escape) is not _enclosing_function(read):
+    if module_of(escape) is not module_of(read) or enclosing_function(escape) is not enclosing_function(read):
         return True
     stmt = statement_of(read)
     head = stmt.iter if isinstance(stmt, (ast.For, ast.AsyncFor)) else stmt.test if isinstance(
@@ -417,6 +435,20 @@ def _may_precede(escape, read):
                 return True
         node = parent
     return False
+
+
+def _declared_default(call):
+    """What an option holds when the command line does not give it: the literal `default=` of an optional
+    `--x` stored as given; UNSURE for a positional or required option, another action, or a computed default
+    (argparse converts a string default through `type=`, so only a default of the type's own kind is sure)."""
+    kw = {k.arg: k.value for k in call.keywords}
+    optional = bool(call.args) and isinstance(call.args[0], ast.Constant) and str(call.args[0].value).startswith("-")
+    required = isinstance(kw.get("required"), ast.Constant) and kw["required"].value is not False
+    stored = "action" not in kw or isinstance(kw["action"], ast.Constant) and kw["action"].value == "store"
+    default = kw.get("default")
+    if not (optional and stored and not required and "nargs" not in kw and isinstance(default, ast.Constant)):
+        return UNSURE
+    return default.value
 
 
 def _dest(call):
@@ -481,52 +513,3 @@ def _merge(p, q):
 
 def _group(p):
     return p.merged
-
-
-def _returns(func):
-    """The return statements of a function, not of functions nested in it."""
-    todo = list(func.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Return):
-            yield node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            todo.extend(ast.iter_child_nodes(node))
-
-
-def _enclosing_function(node):
-    while node is not None and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        node = getattr(node, "parent", None)
-    return node
-
-
-def _single_functions(scopes):
-    """{def node: class or None} for functions bound once in their scope without decorators, and the
-    __init__ of classes bound once (whose calls are the class's calls)."""
-    out = {}
-    for scope in scopes.scopes():
-        for name, bindings in scopes.names_in(scope).items():
-            if len(bindings) != 1:
-                continue
-            b = bindings[0]
-            if b.kind == "def" and not b.node.decorator_list and not isinstance(scope, ast.ClassDef):
-                out[b.node] = None
-            elif b.kind == "class" and not b.node.decorator_list and not b.node.keywords:
-                inits = [f for f in b.node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"]
-                if len(inits) == 1 and not inits[0].decorator_list:
-                    out[inits[0]] = b.node
-    return out
-
-
-def _is_class_call(scopes, call, funcs):
-    return _init_of(scopes, call, funcs) is not None
-
-
-def _init_of(scopes, call, funcs):
-    if not isinstance(call.func, ast.Name):
-        return None
-    _, bindings = scopes.resolve(call.func)
-    if len(bindings) != 1 or bindings[0].kind != "class":
-        return None
-    return next((f for f, c in funcs.items() if c is bindings[0].node), None)
-

@@ -1,34 +1,59 @@
-"""Calls and attributes that raise by their definitions alone: an attribute or imported name Horovod
-0.28.1's module does not have (`hvd.callbacks` on horovod.tensorflow: AttributeError), a call of Horovod's
-API that its signature rejects (`LearningRateWarmupCallback(warmup_epochs=5)` without the required
-`initial_lr`, `DistributedGradientTape(tape, odevice_dense=...)`: TypeError), and a call of the script's
-own function or class with arguments its definition does not take (`train(a, b, c)` for `def train(a, b)`).
+"""Calls and attributes that raise by their definitions alone, in the script and the project's modules
+that run: an attribute or imported name Horovod 0.28.1's module does not have (`hvd.callbacks` on
+horovod.tensorflow: AttributeError), a call of Horovod's API that its signature rejects
+(`LearningRateWarmupCallback(warmup_epochs=5)` without the required `initial_lr`,
+`BroadcastGlobalVariablesCallback(root=0)`: TypeError), a call of the project's own function or class with
+arguments its definition does not take (`train(a, b, c)` for `def train(a, b)`), and Horovod's queries
+(`hvd.size()`, `hvd.rank()`) evaluated before `hvd.init()` (ValueError: Horovod has not been initialized).
 
-Horovod's facts come from horovod_api.json (generated from the installed package's source). A script
+Horovod's facts come from horovod_api.json (generated from the installed package's source). A project
 function counts only when its name is bound to that one definition where it is called, without a
 decorator that could change its signature; a method only through `self` in a class nothing subclasses.
 """
 import ast
 
 from hvdkit.check import horovod_api
-from hvdkit.check.crash_scopes import class_of_self, subclassed
+from hvdkit.check.crash_names import FUNCS
 
 # Decorators that keep a function's signature (what the call binds is what the def declares).
 KEEPS_SIGNATURE = ("tensorflow.function", "torch.no_grad", "torch.inference_mode", "torch.enable_grad",
                    "functools.lru_cache", "functools.cache", "functools.wraps")
 
 
-def find(script, scopes, qualname):
+def find(names):
     """(node, error, why, kind) for each call or attribute that raises by definition."""
     out = []
-    for node in scopes.nodes:
+    for node in names.nodes:
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and \
                 not isinstance(getattr(node, "parent", None), ast.Attribute):
-            out += _horovod_attribute(node, qualname, scopes.stored_attrs)
+            out += _horovod_attribute(node, names.qual, names.stored_attrs)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             out += _horovod_import(node)
         if isinstance(node, ast.Call):
-            out += _call(node, scopes, qualname)
+            out += _call(node, names)
+    return out
+
+
+# Horovod's queries that raise ValueError until hvd.init() has run (horovod/common/basics.py).
+BEFORE_INIT = ("rank", "size", "local_rank", "local_size", "cross_rank", "cross_size")
+
+
+def before_init(facts):
+    """(node, error, why, kind) for Horovod's queries that run before the first hvd.init() the walk reaches
+    (none when nothing calls init: the script may be a library, or init may be done where it is not read).
+    Only calls reached through call sites count: a Keras callback's methods or a function handed to another
+    are walked where the instance is made or handed, not where they run."""
+    inits = sorted((e for e in facts.s.api_calls("init") if e.api == ("horovod", "init") and e.ctx.reached),
+                   key=lambda e: e.order)
+    if not inits:
+        return []
+    out = []
+    for e in facts.s.api_calls(*BEFORE_INIT, owner="horovod"):
+        if e.ctx.reached and e.order < inits[0].order and e.api[1] in BEFORE_INIT and \
+                all(fr.call is not None for fr in e.ctx.frames):
+            out.append((e.node, "ValueError: Horovod has not been initialized; use hvd.init().",
+                        f"{ast.unparse(e.node.func)}() runs before {ast.unparse(inits[0].node.func)}() at line "
+                        f"{inits[0].line}", "ValueError"))
     return out
 
 
@@ -76,8 +101,8 @@ def _version():
     return horovod_api.load().get("version") or "0.28.1"
 
 
-def _call(call, scopes, qualname):
-    q = qualname(call.func)
+def _call(call, names):
+    q = names.qual(call.func)
     if q.startswith("horovod."):
         found = horovod_api.lookup(q)
         if not found or found[0] != "entry":
@@ -92,7 +117,7 @@ def _call(call, scopes, qualname):
         if error:
             return [(call, f"TypeError: {error}", f"Horovod {_version()}'s {q}({_signature(params)})", "TypeError")]
         return []
-    target = _local_signature(call, scopes)
+    target = _local_signature(call, names)
     if target is None:
         return []
     params, name, where, bound = target
@@ -147,30 +172,25 @@ def _signature(params):
     return ", ".join(out)
 
 
-def _local_signature(call, scopes):
-    """(params, name, 'where', bound) of the script's own function, class or self-method a call runs, else
+def _local_signature(call, names):
+    """(params, name, 'where', bound) of the project's own function, class or self-method a call runs, else
     None; bound: a method's parameters after self or cls."""
     func = call.func
-    if isinstance(func, ast.Name):
-        _, bindings = scopes.resolve(func)
-        if len(bindings) != 1:
-            return None
-        b = bindings[0]
-        if b.kind == "def" and _plain(b.node, scopes):
-            return params_of(b.node.args), func.id, f"{func.id}() defined at line {b.node.lineno}", False
-        if b.kind == "class":
-            init = _constructor(b.node, scopes)
-            params = params_of(init.args, bound=True) if init is not None else None
-            if params is not None:
-                return params, f"{func.id}.__init__", f"{func.id}() (its __init__ at line {init.lineno})", True
+    target = names.sole(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
+    if isinstance(target, FUNCS) and _plain(target, names):
+        return params_of(target.args), target.name, f"{target.name}() defined at line {target.lineno}", False
+    if isinstance(target, ast.ClassDef):
+        init = _constructor(target, names)
+        params = params_of(init.args, bound=True) if init is not None else None
+        if params is not None:
+            return params, f"{target.name}.__init__", f"{target.name}() (its __init__ at line {init.lineno})", True
         return None
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        cls = _self_class(func.value, scopes)
+        cls = _self_class(func, names)
         if cls is None:
             return None
-        methods = [f for f in cls.body
-                   if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == func.attr]
-        if len(methods) != 1 or func.attr in scopes.stored_attrs:  # an instance attribute may hide it
+        methods = [f for f in cls.body if isinstance(f, FUNCS) and f.name == func.attr]
+        if len(methods) != 1 or func.attr in names.stored_attrs:  # an instance attribute may hide it
             return None
         m = methods[0]
         decorators = [ast.unparse(d) for d in m.decorator_list]
@@ -179,7 +199,7 @@ def _local_signature(call, scopes):
                 f"{cls.name}.{func.attr}() defined at line {m.lineno}", False
         params = params_of(m.args, bound=True)
         if params is not None and (decorators in ([], ["classmethod"]) or
-                                   all(_keeps(d, scopes) for d in m.decorator_list)):
+                                   all(_keeps(d, names) for d in m.decorator_list)):
             return params, f"{cls.name}.{func.attr}", f"{cls.name}.{func.attr}() defined at line {m.lineno}", True
     return None
 
@@ -199,46 +219,42 @@ def params_of(args, bound=False):
     return out
 
 
-def _plain(func, scopes):
-    return all(_keeps(d, scopes) for d in func.decorator_list) and \
+def _plain(func, names):
+    return all(_keeps(d, names) for d in func.decorator_list) and \
         not isinstance(getattr(func, "parent", None), ast.ClassDef)
 
 
-def _keeps(decorator, scopes):
-    from hvdkit.check.crashes import Qualnames
+def _keeps(decorator, names):
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    q = Qualnames(scopes)(target)
+    q = names.qual(target)
     return q in KEEPS_SIGNATURE or q.startswith("horovod.") and q.endswith(".elastic.run")
 
 
-def _constructor(cls, scopes, depth=0):
-    from hvdkit.check.crashes import Qualnames
+def _constructor(cls, names, depth=0):
     """The __init__ a call of the class runs, when the source shows it: defined in the class (or in a base
-    class of the script that it inherits from), with no decorator, metaclass or __new__ in the way."""
+    class of the project that it inherits from), with no decorator, metaclass or __new__ in the way."""
     if cls.decorator_list or cls.keywords or depth > 5:
         return None
-    names = {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    if "__new__" in names or any(not isinstance(b, (ast.Name, ast.Attribute)) or
-                                 Qualnames(scopes)(b).startswith(_METACLASS_BASES) for b in cls.bases):
+    own = {f.name for f in cls.body if isinstance(f, FUNCS)}
+    if "__new__" in own or any(not isinstance(b, (ast.Name, ast.Attribute)) or
+                               names.qual(b).startswith(_METACLASS_BASES) for b in cls.bases):
         return None
-    inits = [f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == "__init__"]
+    inits = [f for f in cls.body if isinstance(f, FUNCS) and f.name == "__init__"]
     if len(inits) == 1:
         return inits[0] if not inits[0].decorator_list else None
-    if inits or len(cls.bases) != 1 or not isinstance(cls.bases[0], ast.Name):
+    if inits or len(cls.bases) != 1:
         return None
-    _, bindings = scopes.resolve(cls.bases[0])
-    if len(bindings) == 1 and bindings[0].kind == "class":
-        return _constructor(bindings[0].node, scopes, depth + 1)
-    return None
+    base = names.sole(cls.bases[0])
+    return _constructor(base, names, depth + 1) if isinstance(base, ast.ClassDef) else None
 
 
 # Bases whose metaclass decides what calling the class does (Enum(value), NamedTuple fields, pydantic).
 _METACLASS_BASES = ("enum.", "typing.", "pydantic", "attr", "collections.")
 
 
-def _self_class(name, scopes):
-    """The class of `self` in its method, when nothing in the file subclasses that class."""
-    cls = class_of_self(scopes, name)
-    if cls is None or subclassed(scopes, cls) or cls.decorator_list or cls.keywords:
+def _self_class(func, names):
+    """The class of `self` in `self.m` in its method, when nothing the project runs subclasses that class."""
+    cls = names.self_class(func)
+    if cls is None or names.subclassed(cls) or cls.decorator_list or cls.keywords:
         return None
     return cls

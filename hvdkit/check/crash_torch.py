@@ -13,6 +13,9 @@ there (a sampler class of torch or Horovod, or a class of the script), not a nam
 """
 import ast
 
+from hvdkit.check.crash_names import enclosing_function
+from hvdkit.check.defs import assigned_value
+from hvdkit.check.project import module_of
 from hvdkit.check.script import dotted as _dotted
 
 LOADERS = ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
@@ -22,25 +25,25 @@ LOADER_PARAMS = ("dataset", "batch_size", "shuffle", "sampler", "batch_sampler",
 WRAPS = ("horovod.torch.DistributedOptimizer", "horovod.torch.optimizer.DistributedOptimizer")
 
 
-def find(script, scopes, qualname):
+def find(names):
     out = []
-    for node in scopes.nodes:
+    for node in names.nodes:
         if isinstance(node, ast.Call):
-            q = qualname(node.func)
+            q = names.qual(node.func)
             if q in LOADERS:
-                out += _loader(node, scopes, qualname)
+                out += _loader(node, names)
             elif q in WRAPS:
-                out += _unnamed_parameters(node, scopes, qualname)
+                out += _unnamed_parameters(node, names)
     return out
 
 
 # --- DataLoader ------------------------------------------------------------------------------------
-def _loader(call, scopes, qualname):
+def _loader(call, names):
     a = dict(zip(LOADER_PARAMS, call.args))
     a.update({k.arg: k.value for k in call.keywords if k.arg})
     if any(isinstance(x, ast.Starred) for x in call.args) or any(k.arg is None for k in call.keywords):
         return []
-    built = lambda key: key in a and _built_object(a[key], scopes, qualname)  # noqa: E731 - a local predicate
+    built = lambda key: key in a and _built_object(a[key], names)  # noqa: E731 - a local predicate
     true = lambda key: key in a and _constant(a[key]) is True  # noqa: E731
     workers = _constant(a["num_workers"]) if "num_workers" in a else 0
     msg = None
@@ -71,46 +74,42 @@ def _constant(node):
     return "?"
 
 
-def _built_object(node, scopes, qualname, depth=0):
+def _built_object(node, names, depth=0):
     """The expression is an object built right there (never None): a class of torch.utils.data or Horovod,
-    or a class of the script, called; or a name every binding of which is one."""
+    or a class of the project, called; or a name every definition of which is one."""
     if isinstance(node, ast.Call):
-        q = qualname(node.func)
+        q = names.qual(node.func)
         if q.startswith(("torch.utils.data.", "horovod.")) and q.rsplit(".", 1)[-1][:1].isupper():
             return True
-        if isinstance(node.func, ast.Name):
-            _, bindings = scopes.resolve(node.func)
-            return len(bindings) == 1 and bindings[0].kind == "class"
-        return False
+        return isinstance(node.func, (ast.Name, ast.Attribute)) and isinstance(names.sole(node.func), ast.ClassDef)
     if isinstance(node, ast.Name) and depth < 5:
-        _, bindings = scopes.resolve(node)
-        return bool(bindings) and all(b.kind == "assign" and _built_object(b.value, scopes, qualname, depth + 1)
-                                      for b in bindings)
+        values = names.values(node)
+        return bool(values) and all(_built_object(v, names, depth + 1) for v in values)
     return False
 
 
 # --- DistributedOptimizer(named_parameters=...) ----------------------------------------------------
-def _unnamed_parameters(call, scopes, qualname):
+def _unnamed_parameters(call, names):
     named = next((k.value for k in call.keywords if k.arg == "named_parameters"), None)
     if named is None and len(call.args) > 1:
         named = call.args[1]
     opt = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "optimizer"), None)
     if named is None or not isinstance(opt, ast.Name):
         return []
-    naming = _modules(named, scopes, "named_parameters")
-    trained = _optimizer_modules(opt, call, scopes, qualname)
+    naming = _modules(named, names, "named_parameters")
+    trained = _optimizer_modules(opt, call, names)
     if not naming or not trained or len(naming) != 1:
         return []
     (n,) = naming
     for m in trained:
-        if _disjoint(m, n, scopes):
+        if _disjoint(m, n):
             return [(call, "ValueError: named_parameters was specified, but one or more model parameters were "
                            "not named", f"the optimizer holds {m}.parameters(), which {n}.named_parameters() "
                                         "does not contain", "ValueError")]
     return []
 
 
-def _modules(node, scopes, method, depth=0):
+def _modules(node, names, method, depth=0):
     """The dotted module expressions whose `method()` (parameters / named_parameters) the expression lists:
     a set, or None when it holds anything else."""
     if depth > 5:
@@ -120,15 +119,15 @@ def _modules(node, scopes, method, depth=0):
         if isinstance(f, ast.Attribute) and f.attr == method and not node.args and _dotted(f.value):
             return {_dotted(f.value)}
         if isinstance(f, ast.Name) and f.id in ("list", "tuple") and len(node.args) == 1:
-            return _modules(node.args[0], scopes, method, depth + 1)
+            return _modules(node.args[0], names, method, depth + 1)
         if isinstance(f, ast.Name) and f.id == "filter" and len(node.args) == 2:
-            return _modules(node.args[1], scopes, method, depth + 1)
+            return _modules(node.args[1], names, method, depth + 1)
         if isinstance(f, ast.Attribute) and f.attr == "chain" and node.args:
-            parts = [_modules(a, scopes, method, depth + 1) for a in node.args]
+            parts = [_modules(a, names, method, depth + 1) for a in node.args]
             return None if any(p is None for p in parts) else set().union(*parts)
         return None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        a, b = _modules(node.left, scopes, method, depth + 1), _modules(node.right, scopes, method, depth + 1)
+        a, b = _modules(node.left, names, method, depth + 1), _modules(node.right, names, method, depth + 1)
         return None if a is None or b is None else a | b
     if isinstance(node, (ast.List, ast.Tuple)) and node.elts:
         parts = []
@@ -137,52 +136,53 @@ def _modules(node, scopes, method, depth=0):
                 params = [v for k, v in zip(e.keys, e.values) if isinstance(k, ast.Constant) and k.value == "params"]
                 if len(params) != 1 or None in e.keys:
                     return None
-                parts.append(_modules(params[0], scopes, method, depth + 1))
+                parts.append(_modules(params[0], names, method, depth + 1))
             else:
-                parts.append(_modules(e, scopes, method, depth + 1))
+                parts.append(_modules(e, names, method, depth + 1))
         return None if any(p is None for p in parts) else set().union(*parts)
     if isinstance(node, ast.Name):
-        _, bindings = scopes.resolve(node)
-        if len(bindings) == 1 and bindings[0].kind == "assign":
-            return _modules(bindings[0].value, scopes, method, depth + 1)
+        values = names.values(node)
+        if values and len(values) == 1:
+            return _modules(values[0], names, method, depth + 1)
     return None
 
 
-def _optimizer_modules(opt, wrap, scopes, qualname):
+def _optimizer_modules(opt, wrap, names):
     """The modules whose parameters the optimizer `opt` holds when `wrap` runs: from the one torch.optim
-    construction it was given before, plus its add_param_group calls; None when anything else may have
+    construction that reaches it, plus its add_param_group calls; None when anything else may have
     changed it (it was passed to other code, or built in more than one place)."""
-    scope, bindings = scopes.resolve(opt)
-    before = [b for b in bindings if b.node.lineno < wrap.lineno]
-    if len(before) != 1 or before[0].kind != "assign" or not isinstance(before[0].value, ast.Call):
+    defs = names.definitions(opt)
+    if not defs or len(defs) != 1 or not isinstance(defs[0][0], ast.Name):
         return None
-    built = before[0].value
-    if not qualname(built.func).startswith("torch.optim."):
+    made = defs[0][0]
+    built = assigned_value(made)
+    if not isinstance(built, ast.Call) or not names.qual(built.func).startswith("torch.optim."):
         return None
     params = built.args[0] if built.args else next((k.value for k in built.keywords if k.arg == "params"), None)
-    found = _modules(params, scopes, "parameters") if params is not None else None
+    found = _modules(params, names, "parameters") if params is not None else None
     if found is None:
         return None
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Name) and node.id == opt.id and isinstance(node.ctx, ast.Load) and \
-                built.lineno < node.lineno < wrap.lineno and scopes.scope_of(node) is scopes.scope_of(opt):
-            parent = node.parent
-            if isinstance(parent, ast.Attribute) and parent.attr == "add_param_group" and \
-                    isinstance(parent.parent, ast.Call) and len(parent.parent.args) == 1:
-                more = _modules(ast.List(elts=[parent.parent.args[0]]), scopes, "parameters")
-                if more is None:
-                    return None
-                found |= more
-            elif isinstance(parent, ast.Attribute) and parent.attr in ("zero_grad", "state_dict", "param_groups") \
-                    and isinstance(parent.ctx, ast.Load) and not isinstance(parent.parent, (ast.Attribute,
-                                                                                           ast.Subscript)):
-                continue
-            else:
+    scope, mod = enclosing_function(wrap), module_of(wrap)
+    for node in names.loads.get(opt.id, ()):
+        if module_of(node) is not mod or enclosing_function(node) is not scope or \
+                not built.lineno < node.lineno < wrap.lineno or made not in (names.s.reaching(node) or ()):
+            continue
+        parent = node.parent
+        if isinstance(parent, ast.Attribute) and parent.attr == "add_param_group" and \
+                isinstance(parent.parent, ast.Call) and len(parent.parent.args) == 1:
+            more = _modules(ast.List(elts=[parent.parent.args[0]]), names, "parameters")
+            if more is None:
                 return None
+            found |= more
+        elif isinstance(parent, ast.Attribute) and parent.attr in ("zero_grad", "state_dict", "param_groups") \
+                and isinstance(parent.ctx, ast.Load) and not isinstance(parent.parent, (ast.Attribute, ast.Subscript)):
+            continue
+        else:
+            return None
     return found
 
 
-def _disjoint(m, n, scopes):
+def _disjoint(m, n):
     """Module m's parameters cannot be among module n's: two different attributes of one object
     (`g.style` and `g.body`), neither holding the other."""
     a, b = m.split("."), n.split(".")

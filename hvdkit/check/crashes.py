@@ -1,21 +1,25 @@
 """The crash finding: statements certain to raise when the script trains, reported on their own (the
-steps keep their verdicts, judged on what their code would do).
+steps keep their verdicts, judged on what their code would do), in the script and in the project's modules
+whose code runs (Script.imported), read through the core's definitions (crash_names.py).
 
 What is found, with no framework imported:
-- names never defined (pyflakes' undefined names; not in notebook exports, whose runtime defines names,
-  nor where the script writes `globals()` or runs `exec`);
-- `args.x` read from an argparse namespace that declares no x (crash_args.py);
+- names never defined (pyflakes' undefined names, per module; not in notebook exports, whose runtime
+  defines names, nor where the project writes `globals()` or runs `exec`);
+- `args.x` read from an argparse namespace that declares no x, across modules (crash_args.py);
 - attributes Horovod 0.28.1's modules do not have, imports of names they do not export, calls that do
-  not match their signatures (horovod_api.json), and calls of the script's own functions and classes with
+  not match their signatures (horovod_api.json), and calls of the project's own functions and classes with
   arguments their definitions do not take (crash_calls.py);
-- library constraints that raise before training: torch's DataLoader given a sampler and shuffle=True,
-  hvd.DistributedOptimizer told to name fewer parameters than the optimizer holds (crash_torch.py);
-- statements that need a terminal, which ranks under mpirun do not have (`stty size`), in the script or in
-  the project's modules it imports (crash_imports.py).
+- Horovod's queries (`hvd.size()`, `hvd.rank()`) evaluated before `hvd.init()` runs (crash_calls.py);
+- library constraints that raise: torch's DataLoader given a sampler and shuffle=True,
+  hvd.DistributedOptimizer told to name fewer parameters than the optimizer holds (crash_torch.py), the
+  batches of a DataLoader over one tensor unpacked into several names (crash_batches.py);
+- statements that need a terminal, which ranks under mpirun do not have (`stty size`) (crash_imports.py).
 
 A crash counts only when certain: its statement runs whenever the script trains (crashes.certain), and
-nothing around it catches the error. Precision comes before recall: a crash reported on a script that runs
-is a worse mistake than one left out.
+nothing around it (or around the calls and imports that lead to it) catches the error. Precision comes
+before recall: a crash reported on a script that runs is a worse mistake than one left out. A crash in a
+step's own call (the Horovod call, a checkpoint's save, or what they are handed) makes that step wrong too
+(charge()): the step cannot achieve its purpose.
 """
 import ast
 import builtins
@@ -24,7 +28,12 @@ from typing import NamedTuple, Optional
 from pyflakes import checker as _pyflakes
 from pyflakes import messages as _messages
 
-from hvdkit.check.script import statement_of
+from hvdkit.check import names as vocabulary
+from hvdkit.check.crash_names import Names
+from hvdkit.check.defs import assigned_value
+from hvdkit.check.findings import FLAGGED, WRONG, Finding
+from hvdkit.check.project import module_of
+from hvdkit.check.script import parents, statement_of
 
 
 class Crash(NamedTuple):
@@ -39,71 +48,166 @@ class Crash(NamedTuple):
         return {"line": self.line, "file": self.file, "error": self.error, "why": self.why}
 
 
-def find(facts, root=None):
-    """[Crash] certain to happen when the script trains, first to happen first. `root`: the project's root
-    folder (its modules are read where the script imports them)."""
-    from hvdkit.check import crash_calls, crash_imports, crash_torch
+def find(facts, names=None):
+    """[Crash] certain to happen when the script trains, first to happen first. `names`: the script's
+    crash_names.Names, when the caller has made it."""
+    from hvdkit.check import crash_batches, crash_calls, crash_imports, crash_torch
     from hvdkit.check.crash_args import Args
-    from hvdkit.check.crash_scopes import Scopes
-    s = facts.s
-    scopes = Scopes(s.tree)
-    qualname = Qualnames(scopes)
-    candidates = list(_undefined_names(s, scopes))
-    args = Args(s, scopes, qualname)
+    names = names or Names(facts.s)
+    args = Args(names)
+    candidates = list(_undefined_names(names))
     for node, parser in args.undeclared():
         candidates.append((node, f"AttributeError: 'Namespace' object has no attribute {node.attr!r}",
                            f"no add_argument of the parser made at line {parser.node.lineno} declares "
                            f"{node.attr}, and nothing sets it", "AttributeError"))
-    candidates += crash_calls.find(s, scopes, qualname)
-    candidates += crash_torch.find(s, scopes, qualname)
-    for node in scopes.nodes:
-        terminal = isinstance(node, (ast.Assign, ast.Expr, ast.AnnAssign)) and crash_imports.needs_terminal(node)
-        if terminal:
-            candidates.append((node, *terminal, terminal[0].split(":")[0]))
-    out, seen = [], set()
+    candidates += crash_calls.find(names)
+    candidates += crash_calls.before_init(facts)
+    candidates += crash_torch.find(names)
+    candidates += crash_batches.find(names, args)
+    candidates += crash_imports.find(names)
+    certain, out, seen = Certain(facts, names), [], set()
     for node, error, why, kind in candidates:
-        witness = certain(facts, node, kind)
-        if witness is not None and not _after_training(facts, witness) and (node.lineno, error) not in seen:
-            seen.add((node.lineno, error))
-            out.append(Crash(node.lineno, error, why, node, witness.order))
-    for line, file, error, why, kind, stmt in crash_imports.find(s, root):
-        witness = certain(facts, stmt, kind)
+        witness = certain(node, kind) if (id(node), error) not in seen else None
         if witness is not None and not _after_training(facts, witness):
-            out.append(Crash(line, error, why, stmt, witness.order, file))
+            seen.add((id(node), error))
+            out.append(Crash(int(node.lineno), error, why, node, witness.order, getattr(node.lineno, "file", None)))
     return sorted(out, key=lambda c: (c.order, c.line))
 
 
-def first(facts, root=None):
-    """The report's `crash`: {"line", "file", "error", "why"} of the first certain crash, or None."""
-    found = find(facts, root)
+def first(found):
+    """The report's `crash`: {"line", "file", "error", "why"} of the first of the crashes found, or None."""
     return found[0].as_dict() if found else None
+
+
+# --- a crash in a step's own call -------------------------------------------------------------------
+# Horovod's (and hvdkit's) calls that do a step, by the step; a broadcast of any value (`broadcast_object`:
+# a counter as well as the weights) is left out, as its step depends on the value, which is not judged here.
+STEP_CALLS = {1: ("init",), 3: vocabulary.SELF_PARTITIONING,
+              4: ("LearningRateWarmupCallback", "LearningRateScheduleCallback", "scale_lr"),
+              5: vocabulary.WRAPPERS + ("allreduce", "allreduce_", "grouped_allreduce", "grouped_allreduce_"),
+              6: tuple(b for b in vocabulary.BROADCASTS if b not in ("broadcast", "broadcast_", "broadcast_object")),
+              8: ("MetricAverageCallback", "average_metrics", "allreduce", "allreduce_", "grouped_allreduce")}
+# The step whose own work is a call that is not Horovod's: the checkpoint's save.
+SAVE_STEPS = (7,)
+
+
+def charge(facts, findings, found, names=None):
+    """A step whose own call crashes cannot achieve its purpose: its verdict (ok or cannot tell) becomes
+    wrong, its evidence the crash. Its own call is the Horovod call on its verdict's line that does the step
+    (STEP_CALLS), or for the checkpoint the save there; a crash counts when it is in that call (its
+    receiver, its arguments) or in the value of a name handed to it as an option (not the object it wraps:
+    `compression = hvd.Compression.fp16 if args.fp16 else ...`). A crash elsewhere (the data code, a sibling
+    element of the callbacks list, a logging line) is the crash alone."""
+    names = names or Names(facts.s)
+    for n, finding in findings.items():
+        if finding.verdict in FLAGGED or finding.line is None:
+            continue
+        calls = _own_calls(facts, names, finding.line, n)
+        crash = next((c for c in found if any(_within(c.node, call, names) for call in calls)), None)
+        if crash is not None:
+            findings[n] = Finding(WRONG, f"its own call raises at line {crash.node.lineno}: {crash.error}",
+                                  crash.node.lineno, "fix the crash reported above: the step never runs")
+
+
+def _own_calls(facts, names, line, step):
+    """The calls on a verdict's line that do the step: its Horovod calls, or for the checkpoint the
+    outermost calls there (the save)."""
+    file = getattr(line, "file", None)
+    mod = next((m for m in names.modules if m.rel == file), None)
+    if mod is None:
+        return []
+    at = [n for n in ast.walk(mod.tree) if isinstance(n, ast.Call) and n.lineno == line]
+    if step in SAVE_STEPS:
+        return [c for c in at if not any(p in at for p in parents(c))]
+    return [c for c in at if facts.s.api(c.func) and facts.s.api(c.func)[1].split(".")[-1] in STEP_CALLS.get(step, ())]
+
+
+def _within(node, call, names):
+    """`node` is part of `call`, or of the value of a name handed to it other than its first argument."""
+    if any(p is call for p in parents(node)) or node is call:
+        return True
+    handed = call.args[1:] + [k.value for k in call.keywords]
+    for arg in handed:
+        for name in (n for n in ast.walk(arg) if isinstance(n, ast.Name)):
+            for d, _ in names.definitions(name) or ():
+                value = assigned_value(d) if isinstance(d, ast.Name) else None
+                if value is not None and (node is value or any(p is value for p in parents(node))):
+                    return True
+    return False
 
 
 # --- undefined names ------------------------------------------------------------------------------
 _NOTEBOOK_MARKS = ("# Databricks notebook source", "# MAGIC ", "# COMMAND ----------")
 
 
-def _undefined_names(script, scopes):
-    """(Name node, error, why, kind) for pyflakes' undefined names and locals read before assignment."""
-    if any(mark in script.source for mark in _NOTEBOOK_MARKS) or _defines_dynamically(scopes.nodes):
+def _undefined_names(names):
+    """(Name node, error, why, kind) for pyflakes' undefined names and locals read before assignment, in the
+    script and each module that ran. A module's global that some code sets as an attribute (`config.args =
+    args`, `setattr(utils, "logger", ...)`) is defined."""
+    if _defines_dynamically(names.nodes):
         return
-    names = {(n.lineno, n.col_offset, n.id): n for n in scopes.nodes if isinstance(n, ast.Name)}
-    for m in _pyflakes.Checker(script.tree, filename=script.path).messages:
-        if isinstance(m, _messages.UndefinedName):
-            node = names.get((m.lineno, m.col, m.message_args[0]))
-            if node is not None:
+    unbound = _unbound(names)
+    for mod in names.modules:
+        if any(mark in mod.source for mark in _NOTEBOOK_MARKS) or id(mod) not in unbound:
+            continue
+        where = "the script" if mod.main else mod.rel
+        index = {(n.lineno, n.col_offset, n.id): n for n in names.nodes_of[id(mod)] if isinstance(n, ast.Name)}
+        postponed = any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and
+                        any(a.name == "annotations" for a in n.names) for n in mod.tree.body)
+        for m in _pyflakes.Checker(mod.tree, filename=mod.path).messages:
+            node = index.get((m.lineno, m.col, m.message_args[0]))
+            if node is None or _annotation_never_evaluated(node, postponed):
+                continue
+            if isinstance(m, _messages.UndefinedName) and (mod.main or node.id not in names.stored_attrs):
                 yield node, f"NameError: name {node.id!r} is not defined", \
-                    f"nothing in the script defines or imports {node.id}", "NameError"
-        elif isinstance(m, _messages.UndefinedLocal):
-            node = names.get((m.lineno, m.col, m.message_args[0]))
-            if node is not None:
+                    f"nothing in {where} defines or imports {node.id}", "NameError"
+            elif isinstance(m, _messages.UndefinedLocal):
                 yield node, f"UnboundLocalError: cannot access local variable {node.id!r} where it is not " \
                             "associated with a value", f"{node.id} is assigned later in the same function, " \
                             "which makes it local there", "UnboundLocalError"
 
 
+def _annotation_never_evaluated(node, postponed):
+    """The name is in an annotation Python does not evaluate: any, under `from __future__ import annotations`;
+    a local variable's (`x: Tensor = ...` in a function) always."""
+    child = node
+    for parent in parents(node):
+        if isinstance(parent, ast.arg) and child is parent.annotation or \
+                isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and child is parent.returns:
+            return postponed
+        if isinstance(parent, ast.AnnAssign) and child is parent.annotation:
+            return postponed or any(isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef)) for p in parents(parent))
+        if isinstance(parent, ast.stmt):
+            return False
+        child = parent
+    return False
+
+
+def _unbound(names):
+    """The script, and the modules that read a name nothing in them binds by that spelling and that is no
+    builtin: those pyflakes reads (and decides on); a module without one is not read twice."""
+    out = {id(names.modules[0])}
+    for mod in names.modules[1:]:
+        bound, read = set(), set()
+        for n in names.nodes_of[id(mod)]:
+            if isinstance(n, ast.Name):
+                (read if isinstance(n.ctx, ast.Load) else bound).add(n.id)
+            elif isinstance(n, ast.alias):
+                bound.add(n.asname or n.name.split(".")[0])
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler)) or \
+                    type(n).__name__ in ("MatchAs", "MatchStar"):
+                bound.add(n.name)
+            elif isinstance(n, ast.arg):
+                bound.add(n.arg)
+            elif type(n).__name__ == "MatchMapping":
+                bound.add(n.rest)
+        if any(i not in bound and not hasattr(builtins, i) for i in read):
+            out.add(id(mod))
+    return out
+
+
 def _defines_dynamically(nodes):
-    """The script binds names the source does not show: globals()[...] = ..., globals().update, exec, a
+    """The code binds names the source does not show: globals()[...] = ..., globals().update, exec, a
     notebook's get_ipython()."""
     for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
@@ -120,90 +224,140 @@ def _defines_dynamically(nodes):
     return False
 
 
-# --- names of imported things, by scope -------------------------------------------------------------
-class Qualnames:
-    """`qualname(node)`: the dotted name an expression refers to through the imports that bind its root
-    name where it is read ('' when the root is not an import, or is bound to several things)."""
-
-    def __init__(self, scopes):
-        self.scopes = scopes
-
-    def __call__(self, node):
-        parts = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name):
-            return ""
-        _, bindings = self.scopes.resolve(node)
-        if not bindings:
-            root = node.id if hasattr(builtins, node.id) and self.scopes.scope_of(node) is not None else ""
-        else:
-            # `hvd = None` on the path without Horovod: any attribute of it raises there too
-            targets = {_import_target(b) for b in bindings if not _assigns_none(b)}
-            root = targets.pop() if len(targets) == 1 else ""
-        if not root:
-            return ""
-        return ".".join([root] + parts[::-1])
-
-
-def _assigns_none(b):
-    return b.kind == "assign" and isinstance(b.value, ast.Constant) and b.value.value is None
-
-
-def _import_target(b):
-    if b.kind == "import":
-        return b.value
-    if b.kind == "from":
-        module, name, level = b.value
-        return f"{module}.{name}" if module and not level else ""
-    return ""
-
-
 # --- certainty ---------------------------------------------------------------------------------------
-def certain(facts, node, error):
-    """The event that shows `node` is evaluated whenever the script trains, or None: its statement runs on
-    the script's path (a call or assignment in it, or after it in the same block, runs for sure: no
-    condition the source cannot evaluate, in code the walk reaches), it is not one of a condition's
-    branches (`a if c else b`, `x and y`, a lambda, a comprehension's body), and no `try` around it, or
-    around the calls that lead to it, catches `error`."""
-    conditions = _conditional(node)
-    if conditions is None:
-        return None
-    stmt = statement_of(node)
-    if stmt is None or _caught(node, error):
-        return None
-    witness = _witness(facts, stmt)
-    if witness is None or conditions and (statement_of(witness.node) is not stmt or
-                                          not _holds(facts, conditions, witness)):
-        return None
-    if any(fr.call is not None and _caught(fr.call, error) for fr in witness.ctx.frames):
-        return None
-    return witness
+class Certain:
+    """`certain(node, error)`: the event that shows `node` is evaluated whenever the script trains, or None.
+    Its statement runs on the script's path: a call or assignment in it, or after it in the same block, or
+    before it in the same block with nothing in between that may leave the block, runs for sure (no
+    condition the source cannot evaluate, in code the walk reaches, called from call sites that are not a
+    condition's branches). It is not itself one of a condition's branches (`a if c else b`, `x and y`, a
+    lambda, a comprehension's body), and no `try` around it, around the calls that lead to it, or around
+    the imports that ran its module catches `error`."""
 
+    def __init__(self, facts, names):
+        self.f, self.names = facts, names
+        self.index, self.frames = {}, {}
+        for e in facts.s.events + facts.s.assigns:
+            self.index.setdefault(id(e.node), []).append(e)
+            for fr in e.ctx.frames:
+                self.frames.setdefault(fr.func, {})[id(fr)] = fr
 
-def _witness(facts, stmt):
-    index = _event_index(facts)
-    for _ in range(8):
-        body, i = _body_of(stmt)
-        places = [_header(stmt)] + (body[i + 1:] if body is not None else [])
+    def __call__(self, node, error):
+        conditions = _conditional(node)
+        if conditions is None:
+            return None
+        stmt = statement_of(node)
+        if stmt is None or _caught(node, error):
+            return None
+        witness = self._witness(stmt, 0)
+        if witness is None or conditions and (statement_of(witness.node) is not stmt or
+                                              not _holds(self.f, conditions, witness)):
+            return None
+        if any(fr.call is not None and _caught(fr.call, error) for fr in witness.ctx.frames):
+            return None
+        modules = {module_of(node)} | {module_of(fr.call) for fr in witness.ctx.frames if fr.call is not None}
+        if any(self._import_caught(m, error, set()) for m in modules if m is not None and not m.main):
+            return None
+        return witness
+
+    def _witness(self, stmt, depth):
+        for _ in range(8):
+            body, i = _body_of(stmt)
+            places = [_header(stmt)] + (body[i + 1:] if body is not None else [])
+            found = self._sure_in(places) or self._sure_in(_before(body, i) if body is not None else [])
+            if found is not None:
+                return found
+            parent = getattr(stmt, "parent", None)
+            if isinstance(parent, (ast.With, ast.AsyncWith)) or \
+                    isinstance(parent, ast.Try) and body is parent.body:
+                stmt = parent
+                continue
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and body is parent.body and \
+                    not _exits_before(parent, stmt):
+                calls = [e for fr in self.frames.get(parent, {}).values() if fr.call is not None
+                         for e in self.index.get(id(fr.call), ())]
+                return next((e for e in calls if self._sure(e)), None)
+            mod = module_of(stmt) if isinstance(parent, ast.Module) and not _exits_before(parent, stmt) else None
+            if mod is not None and not mod.main and depth < 4:
+                # a module's own code runs where the module is imported: a statement at its level that nothing
+                # after it shows running runs when an import of the module does
+                found = (self._witness(statement_of(imp), depth + 1) for imp in self._importers(mod)
+                         if module_of(imp) is not mod)
+                return next((w for w in found if w is not None), None)
+            return None
+        return None
+
+    def _sure_in(self, places):
         for place in places:
             for node in _walk_same_function(place):
-                for e in index.get(id(node), ()):
-                    if _sure(facts, e):
+                for e in self.index.get(id(node), ()):
+                    if self._sure(e):
                         return e
-        parent = getattr(stmt, "parent", None)
-        if isinstance(parent, (ast.With, ast.AsyncWith)) or \
-                isinstance(parent, ast.Try) and body is parent.body:
-            stmt = parent
-            continue
-        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and body is parent.body and \
-                not _exits_before(parent, stmt):
-            calls = [e for fr in _frames_of(facts, parent) if fr.call is not None
-                     for e in index.get(id(fr.call), ())]
-            return next((e for e in calls if _sure(facts, e)), None)
         return None
-    return None
+
+    def _sure(self, event):
+        """The event runs whenever the script trains: reached, no guard that may be false, not a
+        condition's branch, and neither are the call sites that lead to it."""
+        if not (event.ctx.reached and _conditional(event.node) == [] and
+                self.f.guard_kind(event) in ("always", "rank")):
+            return False
+        for fr in event.ctx.frames:
+            conditions = _conditional(fr.call) if fr.call is not None else []
+            if conditions is None or conditions and not _holds(self.f, conditions, event):
+                return False
+        return True
+
+    def _import_caught(self, mod, error, seen):
+        """An import that runs `mod` (or a module that imports it) is in a `try` that catches `error`."""
+        seen.add(id(mod))
+        for node in self._importers(mod):
+            importer = module_of(node)
+            if _caught(node, error) or importer is not None and not importer.main and id(importer) not in seen \
+                    and self._import_caught(importer, error, seen):
+                return True
+        return False
+
+    def _importers(self, mod):
+        """The import statements (of the code read) that run module `mod`: `import a.b` runs a and a.b,
+        `from a.b import c` runs a, a.b and a.b.c when c is a module."""
+        project = self.f.s.project
+        out = []
+        for node in self.names.nodes:
+            if not isinstance(node, (ast.Import, ast.ImportFrom)) or project is None:
+                continue
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                base = project.absolute(module_of(node), node.module, node.level)
+                targets = [base] + [f"{base}.{a.name}" if base else a.name for a in node.names]
+            if any(t == mod.name or t.startswith(mod.name + ".") for t in targets if t):
+                out.append(node)
+        return out
+
+
+def _before(body, i):
+    """The statements before body[i], nearest first, as far as none of them (nor those between) may leave
+    the block (break, continue, return, raise, sys.exit(), an endless `while True`)."""
+    out = []
+    for stmt in reversed(body[:i]):
+        if _may_leave(stmt):
+            break
+        out.append(stmt)
+    return out
+
+
+_EXITS = ("sys.exit", "exit", "quit", "os._exit")
+
+
+def _may_leave(stmt):
+    if isinstance(stmt, ast.While) and isinstance(stmt.test, ast.Constant) and stmt.test.value:
+        return True
+    for node in _walk_same_function(stmt):
+        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Raise)):
+            return True
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in _EXITS:
+            return True
+    return False
 
 
 # The Keras callback method that Keras calls once training has finished.
@@ -224,29 +378,6 @@ def _after_training(facts, event):
                 not any(loop is mine for loop in step.ctx.loops for mine in event.ctx.loops):
             return True
     return False
-
-
-def _sure(facts, event):
-    return event.ctx.reached and _conditional(event.node) == [] and facts.guard_kind(event) in ("always", "rank")
-
-
-def _event_index(facts):
-    index = getattr(facts, "_crash_event_index", None)
-    if index is None:
-        index = {}
-        for e in facts.s.events + facts.s.assigns:
-            index.setdefault(id(e.node), []).append(e)
-        facts._crash_event_index = index
-    return index
-
-
-def _frames_of(facts, func):
-    seen = {}
-    for e in facts.s.events + facts.s.assigns:
-        for fr in e.ctx.frames:
-            if fr.func is func:
-                seen[id(fr)] = fr
-    return list(seen.values())
 
 
 def _body_of(stmt):
@@ -285,9 +416,11 @@ def _walk_same_function(node):
 
 
 def _exits_before(func, stmt):
-    """A return or raise in the function before stmt: stmt may not run when the function does."""
+    """A return, raise or sys.exit() in the function (or module) before stmt: stmt may not run when it does."""
     for node in _walk_same_function(func):
-        if node is not func and isinstance(node, (ast.Return, ast.Raise)) and node.lineno < stmt.lineno:
+        if node is not func and getattr(node, "lineno", stmt.lineno) < stmt.lineno and (
+                isinstance(node, (ast.Return, ast.Raise)) or
+                isinstance(node, ast.Call) and ast.unparse(node.func) in _EXITS):
             return True
     return False
 

@@ -405,6 +405,14 @@ class Script:
         mod = getattr(name, "hk_module", None)
         return mod.defs.reaching(name) if mod is not None else None
 
+    def quals(self, name):
+        """[(definition, its module, the dotted module path it binds or None)] for each definition that may
+        bind a Name where it is read (star imports of the project followed), as qual() reads each; None when
+        the node is not a read beniget knows. qual() picks one; a finding that must be certain (the crash
+        finding) asks that they all agree."""
+        defs = self._defs_of(name)
+        return None if defs is None else [(d, m, self._def_qual(d, m)) for d, m in defs]
+
     def api(self, node):
         return api_name(self.qual(node))
 

@@ -91,8 +91,12 @@ def analyze(path, root=None):
     findings = {n: judge(facts) for n, judge in rules.BY_STEP.items()}
     rules.NOTES(facts)
     # The crash finding (crashes.py): the first statement certain to raise when the script trains, reported
-    # on its own; the steps keep their verdicts, judged on what their code would do.
-    crash = crashes.first(facts, root) or import_crash(facts.s)
+    # on its own; the steps keep their verdicts, judged on what their code would do, unless the crash is in
+    # a step's own call (its Horovod call, its save, or what it is handed): then that step is wrong too.
+    names = crashes.Names(facts.s)
+    found = crashes.find(facts, names)
+    crashes.charge(facts, findings, found, names)
+    crash = crashes.first(found) or import_crash(facts.s)
     for finding in findings.values():  # a verdict read in a module of the project says which
         finding.file = getattr(finding.line, "file", None)
         finding.line = int(finding.line) if finding.line is not None else None

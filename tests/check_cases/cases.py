@@ -257,10 +257,16 @@ CASES = [
     Case("trainer_methods_called_through_an_instance", 6, CLASSES,
          [("    def fit(self, loader, sampler, epochs, folder):\n        self.prepare()\n",
            "    def fit(self, loader, sampler, epochs, folder):\n")], []),
-    # --- crashes: a finding of their own; the step whose code crashes keeps its verdict (issue 39) ---------
-    Case("name_never_defined", None, TORCH, [('os.path.join(opts.out, f"net', 'os.path.join(out_dir, f"net')], [],
-         crash="NameError"),
+    # --- crashes: a finding of their own; a step whose code crashes elsewhere keeps its verdict, a step whose
+    # own call crashes (the save, the Horovod call or what it is handed) is wrong too (issue 39) ---------------
+    Case("name_never_defined", None, TORCH, [("default_rng(7)", "default_rng(SEED)")], [], crash="NameError"),
+    Case("name_never_defined_in_the_save", 7, TORCH,
+         [('os.path.join(opts.out, f"net', 'os.path.join(out_dir, f"net')], [], crash="NameError"),
     Case("argument_never_declared", None, TORCH,
+         [(T_PRINT, '            print(f"epoch {epoch} mse {float(sums[0] / sums[1]):.5f}", opts.tag)\n')],
+         [(T_PRINT, '            print(f"epoch {epoch} mse {float(sums[0] / sums[1]):.5f}", opts.tag)\n'),
+          (T_ARGS, T_ARGS + '    cli.add_argument("--tag", default="")\n')], crash="AttributeError"),
+    Case("argument_never_declared_in_the_wrap", 5, TORCH,
          [("named_parameters=net.named_parameters())", "named_parameters=net.named_parameters(),\n"
            "                               compression=hvd.Compression.fp16 if opts.fp16 else hvd.Compression.none)")],
          [("named_parameters=net.named_parameters())", "named_parameters=net.named_parameters(),\n"

@@ -1,0 +1,55 @@
+"""Horovod's queries evaluated before hvd.init() (issue 39, item 5): `hvd.size()` asked at the level of a
+settings module that the script imports before `main()` calls init raises `ValueError: Horovod has not been
+initialized` on every rank. Correct twins: init first, a callback's method that asks only when fit runs it.
+
+The scripts are test_check_crash.py's trainers (written from scratch for these tests) with a settings
+module of their own."""
+import textwrap
+
+from crash_scripts import Source, check, check_project, line_of
+from test_check_crash import DATA_CODE, KERAS
+
+
+def src(text):
+    return Source(textwrap.dedent(text).lstrip())
+
+
+CONFIG_PROJECT = {
+    "train.py": DATA_CODE.replace("import os\n", "import os\n\nfrom settings import scaled_lr\n").replace(
+        "lr=args.lr * hvd.size()", "lr=scaled_lr(args.lr)"),
+    "settings.py": src("""
+        import horovod.torch as hvd
+
+        BASE_LR = 0.05
+
+
+        def scaled_lr(base):
+            return base * hvd.size()
+    """),
+}
+
+
+def test_the_correct_settings_module_has_no_crash(tmp_path):
+    crash, flagged, _ = check_project(tmp_path, CONFIG_PROJECT)
+    assert (crash, flagged) == (None, {})
+
+
+def test_the_size_asked_at_a_modules_import_before_init_is_a_value_error(tmp_path):
+    broken = {**CONFIG_PROJECT, "settings.py": CONFIG_PROJECT["settings.py"].replace(
+        "BASE_LR = 0.05\n", "BASE_LR = 0.05\nWORLD = hvd.size()\n")}
+    crash, flagged, _ = check_project(tmp_path, broken)
+    assert crash == {"line": line_of(broken["settings.py"], "WORLD = hvd.size()"), "file": "settings.py",
+                     "error": "ValueError: Horovod has not been initialized; use hvd.init().",
+                     "why": f"hvd.size() runs before hvd.init() at line {line_of(broken['train.py'], 'hvd.init()')}"}
+    assert flagged == {1: "wrong"}  # step 1's own verdict: a Horovod call before init
+
+
+def test_queries_that_run_after_init_are_not_crashes(tmp_path):
+    # init at the settings module's import, before it asks
+    first = {**CONFIG_PROJECT, "settings.py": CONFIG_PROJECT["settings.py"].replace(
+        "BASE_LR = 0.05\n", "hvd.init()\nBASE_LR = 0.05\nWORLD = hvd.size()\n")}
+    assert check_project(tmp_path / "first", first)[0] is None
+    # a Keras callback made before init asks for the rank only when fit runs it
+    keras = KERAS.replace("    hvd.init()\n", "    logger = EpochLogger(args)\n    hvd.init()\n").replace(
+        "EpochLogger(args)]", "logger]")
+    assert check(tmp_path, keras)[0] is None
