@@ -603,6 +603,10 @@ def main(argv=None):
         if "run_mutants" in last:
             record["run_mutants"] = dict(last["run_mutants"], measured_at=last["run_mutants"].get(
                 "measured_at", last.get("measured_at")))
+        for name, row in record["upstream_examples"].items():
+            ran = (last.get("upstream_examples") or {}).get(name)
+            if isinstance(row, dict) and isinstance(ran, dict) and "run" in ran:
+                row["run"] = dict(ran["run"], measured_at=ran["run"].get("measured_at", last.get("measured_at")))
     record["upstream_examples"] = upstream(run=not args.quick)
     speed = record["static_speed_300_lines"]["seconds"]["median"]
     project_speed = record["static_speed_20_modules"]["seconds"]["median"]

@@ -633,8 +633,9 @@ def test_the_root_option(tmp_path):
     run = lambda *extra: subprocess.run(  # noqa: E731 - the command line under test
         [sys.executable, "-m", "hvdkit", "check", str(root / "jobs" / "train.py"), "--json", *extra],
         capture_output=True, text=True, env=env)
-    without = run()
-    assert without.returncode == 2 and "not a Horovod script" in without.stderr
+    without = run()  # hvd taken by its use from lib.ckpt, which the script's folder alone does not show
+    alone = json.loads(without.stdout)
+    assert "lib/ckpt.py" not in alone["files_read"] and alone["steps"]["1"]["verdict"] == "cannot tell"
     given = run("--root", str(root))
     report = json.loads(given.stdout)
     assert given.returncode == 0 and report["flagged"] == [] and "lib/ckpt.py" in report["files_read"]

@@ -5,7 +5,9 @@ import collections
 
 from hvdkit.check.defs import assigned_value, owner_of_arg
 from hvdkit.check.findings import UNKNOWN, Finding
-from hvdkit.check.names import API_MODULES, LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES, UNREAD_HINTS
+from hvdkit.check.names import (API_MODULES, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
+                                UNREAD_HINTS)
+from hvdkit.check.sources import returns
 from hvdkit.check.script import SCHEDULER_MAKERS, dotted, spelled_scheduler, training_call
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
 
@@ -16,12 +18,38 @@ class Facts:
         self.ev = Evaluator(script)
         self.notes = []
         self._memo, self._bindings, self._frames, self._callbacks_fed, self._additions = {}, None, None, None, None
+        self._shared = {}  # memo(): facts several rules ask for, computed once
         mods = script.all_aliases()
         self.frameworks = {fw for fw, keys in (("torch", ("torch",)), ("tensorflow", ("tensorflow", "keras")))
                            if any(m.split(".")[0] in keys or f".{keys[0]}" in m for m in mods)}
         self.fits = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
                                  and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached)
         self.steps = script.calls(lambda e: e.ctx.reached and training_call(script, e, self.is_scheduler))
+
+    def memo(self, key, make):
+        """The value `make()` gives, computed once per script: the one cache of the facts rules share (a rule
+        keeps nothing of its own on Facts). `f.memo("default_run", dict)`."""
+        if key not in self._shared:
+            self._shared[key] = make()
+        return self._shared[key]
+
+    @property
+    def optimizers(self):
+        """The optimizer constructions the training uses ([Event]; rules/optimizers.py), for steps 4 and 5."""
+        from hvdkit.check.rules import optimizers
+        return self.memo("optimizers", lambda: optimizers.find_optimizers(self))
+
+    @property
+    def flows(self):
+        """Which data the training reads and which the evaluation reads (rules/data_flow.py), for steps 3, 8."""
+        from hvdkit.check.rules import data_flow
+        return self.memo("flows", lambda: data_flow.Flows(self))
+
+    @property
+    def shares(self):
+        """What the ranks read: partitions, shards, divided steps (rules/step3_shard.py), for steps 3 and 8."""
+        from hvdkit.check.rules import step3_shard
+        return self.memo("shares", lambda: step3_shard.find_shares(self))
 
     # --- data flow: does an expression depend on something, through assignments to names? ----------
     def mentions(self, node, pred, seen=None):
@@ -39,12 +67,18 @@ class Facts:
         # it (steps per epoch, a warmup length) neither differs between ranks nor scales the LR by the
         # number of ranks. (Step 3 still sees hvd.size() in a shard's size: is_size is not hidden.)
         sizes_hide_rank = pred in (self.is_rank, self.is_local_rank, self.is_global_size)
+        # the queries (hvd.rank(), hvd.size(), ...) hold for what the project's own functions return at every
+        # call; a node's identity does not (two calls of one function share its return's nodes)
+        queried = getattr(pred, "__self__", None) is self
         todo = collections.deque([node])
         while todo:
             sub = todo.popleft()
             if pred(sub):
                 return True
             todo.extend(c for c in ast.iter_child_nodes(sub) if not (sizes_hide_rank and self._sized(sub, c)))
+            if queried and isinstance(sub, ast.Call) and id(sub) not in seen and self.local_function(sub):
+                seen.add(id(sub))
+                todo.extend(returns(self, sub))  # `get_world_size()` of the project: what it returns
             if isinstance(sub, ast.Name):  # by its reaching definitions: assignments, or a parameter's arguments
                 if id(sub) not in seen:
                     seen.add(id(sub))
@@ -285,19 +319,161 @@ class Facts:
         return [v for h, v in self._additions if isinstance(h, ast.Attribute) and dotted(h) == dotted(holder)]
 
     # --- code that could not be read -----------------------------------------------------------
-    def unread_calls(self, could=None):
-        """Calls on the training's path (reached, not on the non-Horovod branch) into code that could not be
-        read, which could do a step: [script.Unread], in walk order. A call could do a step when `could(u)`
-        says so; by default when it is handed Horovod (the module, or a value made from rank, size or local
-        rank) or a keyword that asks for distributed work (names.UNREAD_HINTS: `distributed=True`,
-        `hvd=hvd`). A rule that finds its step missing asks this before saying so: the step may be done
-        there (the verdict is then "cannot tell", naming the call)."""
-        could = could or self.could_do_a_step
-        return [u for u in self.s.unread if u.event.ctx.reached and not self.off_path(u.event) and could(u)]
+    def unread_for(self, step, values=(), follow_call=None, skip=(), knows=None):
+        """The calls on the training's path (reached, not on the non-Horovod branch) into code that could not be
+        read which could do step `step`: [script.Unread], in walk order. The one query every rule asks before
+        "missing" (and before a verdict its step's unread code could change): judged by what each call is
+        handed and what its result becomes, never by its name. A call could do the step when both hold:
+
+        - it touches the step's work: it makes one of `values` (the step's own objects, given by the rule: the
+          LR's factors, the training data, the optimizer, the model, the metric values, the checkpoint path...;
+          its result is what one of them is made of, through `sources(values, follow_call)`), or it is handed
+          one (an argument holding one of those objects). Steps 1 and 2 work on the process itself
+          (hvd.init(), set_device, set_visible_devices): for them a call handed nothing at all also touches it
+          (for step 2 before the training starts), and for step 2 one handed the local rank;
+        - it could know what the step needs of Horovod (knows_horovod): it is handed Horovod's module or a
+          keyword asking for distributed work (hands_horovod), is into the module the script takes Horovod
+          from, is handed the value the step needs (`knows(argument)`: the local rank for step 2, the rank for
+          step 3, the size as a factor for step 4, which the rule passes), or a value an unread call that
+          knows it made; or Horovod itself is set up in code not read (horovod_unread: no init reached, and a
+          call that could do it runs first), and then every unread call could.
+
+        Step 1 takes no `values`: a call handed Horovod's module or nothing at all (or into the absent module
+        the script imports Horovod from), before the first Horovod call that needs init, while no init is
+        reached (init_candidates). `progress_bar(rank)` is handed a
+        rank but touches no optimizer: it cannot scale an LR; `tfds.load(...)` makes the training data but,
+        told neither the rank nor the size, cannot shard it. `skip`: call nodes the rule judges by what they
+        are visibly given (an optimizer class of a library given its LR). Rules of steps 5-8 pass their own
+        objects:
+        step 5 the optimizer, tape or gradients; step 6 the model, optimizer or variables; step 7 the model or
+        optimizer state and the path written; step 8 the metric values (and `fit`'s callbacks where those do
+        the work)."""
+        if step == 1:
+            return list(self.init_candidates)
+        made, skip = self._made_ids(values, follow_call), {id(n) for n in skip}
+        return [u for u in self.unread_on_path if id(u.event.node) not in skip and self.knows_horovod(u, step, knows)
+                and self._touches(u, made, step)]
+
+    @property
+    def unread_on_path(self):
+        """[Unread] on the training's path: reached, not on the non-Horovod branch."""
+        return self.memo("unread_on_path", lambda: [u for u in self.s.unread if u.event.ctx.reached
+                                                     and not self.off_path(u.event)])
+
+    @property
+    def init_candidates(self):
+        """[Unread] that could run hvd.init() when no init is reached: handed Horovod's module (or asked for
+        distributed work), or handed nothing at all (a setup that works on the process), and run before the
+        first Horovod call that needs init (after it, init would come too late anyway)."""
+        def find():
+            if self._inits():
+                return []
+            needs = [e.order for e in self.s.api_calls(*NEEDS_INIT) if e.ctx.reached
+                     and e.api[1].split(".")[-1] in NEEDS_INIT]
+            first = min(needs) if needs else None
+            return [u for u in self.unread_on_path if (first is None or u.event.order < first)
+                    and (self.hands_horovod(u) or not _handed(u.event.node) or self._horovod_source(u))]
+        return self.memo("init_candidates", find)
+
+    @property
+    def horovod_unread(self):
+        """Horovod is set up in code that could not be read: no init is reached, and a call that could init runs
+        (init_candidates) or Horovod itself comes from a module that is not there (horovod_from: importing it
+        may init). Then any unread call could do Horovod's work, as the code that set it up did."""
+        return bool(self.init_candidates) or bool(self.horovod_from) and not self._inits()
+
+    @property
+    def horovod_from(self):
+        """The names the script takes as Horovod's module from a module of its own that is not there (`from
+        sspred.dist import hvd`: static.horovod_by_use), sorted."""
+        return sorted(self.s.project.assumed) if self.s.project is not None else []
+
+    def _inits(self):
+        return [e for e in self.s.api_calls("init") if e.api[1] == "init" and e.ctx.reached]
+
+    def knows_horovod(self, u, step=None, knows=None):
+        """The unread call could do Horovod work for `step`: Horovod is set up in unread code (horovod_unread), the
+        call is handed Horovod (hands_horovod), is into the module the script takes Horovod from, or is handed
+        what the step needs (`knows(argument)`: by default, for step 2 a value made from the local rank, for
+        step 3 one made from the rank (or the local rank), for the others from the rank, the size or the local
+        rank), or a value made by an earlier unread call that knows it (`rank, world = dist.setup(hvd)`, then
+        `make_data(rank, world)`)."""
+        if self.horovod_unread:
+            return True
+        if knows is not None:  # the rule's own test: not kept
+            return self._knowing(knows)[id(u)]
+        return self.memo(("knowing", step), lambda: self._knowing(_KNOWS.get(step, _KNOWS[None])(self)))[id(u)]
+
+    def _knowing(self, knows):
+        out, aware = {}, []
+        for u in self.unread_on_path:  # in walk order: a value an earlier call made is known when it is handed
+            handed = _handed(u.event.node)
+            out[id(u)] = self.hands_horovod(u) or self._horovod_source(u) or any(knows(a) for a in handed) or \
+                bool(aware) and any(self.mentions(a, lambda n: any(n is w for w in aware)) for a in handed)
+            if out[id(u)]:
+                aware.append(u.event.node)
+        return out
+
+    def _horovod_source(self, u):
+        """The call is into the absent module the script takes Horovod itself from (`from sspred.dist import
+        hvd`: static.horovod_by_use): that module knows Horovod."""
+        return any(name == u.module or name.startswith(u.module + ".") for name in self.horovod_from)
+
+    def _made_ids(self, values, follow_call):
+        from hvdkit.check.sources import sources
+        return {id(n) for n in sources(self, [v for v in values if v is not None], follow_call)}
+
+    def _touches(self, u, made, step):
+        """The call makes one of the step's objects (its node is among the ids of what they are made of) or is
+        handed one: an argument holding one of those objects itself (`cfg`, `optimizer`, `dataset`), not a
+        number read from one (`cfg["classes"]`, `world` of `rank, world = setup()`): code handed a number cannot
+        change the step's objects through it."""
+        call = u.event.node
+        if id(call) in made:
+            return True
+        handed = _handed(call)
+        if step == 2 and (u in self.init_candidates or any(self.mentions(a, self.is_local_rank) for a in handed)):
+            return True  # the call that may set Horovod up may pin too, as may one told the local rank
+        if step == 2 and not handed and all(u.event.order < s.order for s in self.steps):
+            return True  # a setup that works on the process, before the training starts
+        return any(id(n) in made for a in handed for n in self.objects(a))
+
+    def objects(self, expr, limit=200):
+        """The expressions that make the object `expr` holds: through names (the whole value each definition
+        binds: not an element unpacked from a call's result, whose object is not known), parameters (the
+        arguments of the walked calls), attributes (by spelling), conditional branches; ending at what makes
+        it (a call, a literal, an entry read from a mapping, arithmetic)."""
+        out, todo, seen = [], [expr], set()
+        while todo and len(seen) < limit:
+            n = todo.pop()
+            if n is None or id(n) in seen:
+                continue
+            seen.add(id(n))
+            out.append(n)
+            if isinstance(n, ast.Name):
+                defs = self.s.reaching(n)
+                if defs is None:
+                    todo += [a.node.value for a in self.s.assignments_to(n.id) if getattr(a.node, "value", None)]
+                else:
+                    todo += [v for d in defs for v, index in _bound_value(d) if index is None]
+                todo += self.frames_binding(n)
+            elif isinstance(n, ast.Attribute) and dotted(n):
+                todo += [a.node.value for a in self.s.assignments_to(n) if getattr(a.node, "value", None)]
+            elif isinstance(n, ast.IfExp):
+                todo += [n.body, n.orelse]
+            elif isinstance(n, (ast.Starred, ast.NamedExpr)):
+                todo.append(n.value)
+        return out
 
     def could_do_a_step(self, u):
-        """Handed Horovod (hands_horovod), or a value made from the rank, size or local rank."""
+        """Handed Horovod (hands_horovod), or a value made from the rank, size or local rank (the test steps 5
+        and 6 ask; unread_for(step) is the query by step)."""
         return self.hands_horovod(u) or any(self.mentions(a, self._rank_or_size) for a in _handed(u.event.node))
+
+    def unread_calls(self, could=None):
+        """[Unread] on the training's path for which `could(u)` holds (by default could_do_a_step)."""
+        could = could or self.could_do_a_step
+        return [u for u in self.unread_on_path if could(u)]
 
     def feeds_callbacks(self, u):
         """The unread call's value ends up in a fit's callbacks (`callbacks=make_callbacks(cfg)`): a callback it
@@ -324,11 +500,15 @@ class Facts:
     def _rank_or_size(self, n):
         return self.is_rank(n) or self.is_size(n) or self.is_local_rank(n)
 
-    def unread_finding(self, what, could=None):
-        """Finding(cannot tell) naming the first call of unread_calls(could): `what` (the step's work) is not
-        seen in the code read, and that call could do it; None when there is no such call. A rule's
-        "missing" becomes `return f.unread_finding("hvd.init()", f.hands_horovod) or Finding(MISSING, ...)`."""
-        found = self.unread_calls(could)
+    def unread_finding(self, what, could=None, values=(), follow_call=None, skip=(), knows=None):
+        """Finding(cannot tell) naming the first calls that could do the step: `what` (the step's work) is not
+        seen in the code read, and code that could not be read could do it; None when no such call runs.
+        `could` is the step's number (unread_for(could, values, follow_call): a rule's "missing" becomes
+        `return f.unread_finding("hvd.init()", 1) or Finding(MISSING, ...)`), or a predicate on an Unread
+        (unread_calls(could): the older form)."""
+        found = self.unread_for(could, values, follow_call, skip, knows) if isinstance(could, int) else \
+            self.unread_calls(could)
+        found = list({id(u.event.node): u for u in reversed(found)}.values())[::-1]  # a call walked twice: once
         if not found:
             return None
         calls = "; ".join(self.describe(u) for u in found[:3]) + ("; ..." if len(found) > 3 else "")
@@ -352,6 +532,13 @@ class Facts:
 
 
 _API_MODULES = {m for m, _ in API_MODULES} | {"hvdkit.torch", "hvdkit.tensorflow"}
+# What an unread call must be handed to do a step's Horovod work (Facts.knows_horovod), by step: a predicate on
+# an argument expression, made for a Facts.
+_KNOWS = {
+    2: lambda f: lambda a: f.mentions(a, f.is_local_rank),
+    3: lambda f: lambda a: f.mentions(a, f.is_rank) or f.mentions(a, f.is_local_rank),
+    None: lambda f: lambda a: f.mentions(a, f._rank_or_size),
+}
 
 
 def _bound_value(d):

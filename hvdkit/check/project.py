@@ -140,6 +140,9 @@ class Project:
         if found and self.root != self.folder and self.root not in ups:
             ups.append(self.root)  # a root given that is not above the script: still searched
         self.inserted, self.appended, self.parents = [], [], ups
+        # {dotted name: Horovod module}: names the script imports from its own modules that are not there, taken
+        # as Horovod because the script uses them as Horovod's API (static.load decides)
+        self.assumed = {}
         self.modules = {}  # absolute path: Module, or None when it cannot be parsed
         self.failed = {}  # absolute path: the SyntaxError / UnicodeDecodeError that stopped it
         self._entries, self._found = {}, {}

@@ -285,6 +285,9 @@ class Script:
         `common.horovod_helpers.hvd.init` -> `horovod.torch.init`."""
         if not q or self.project is None or depth > 6:
             return q
+        for name, module in self.project.assumed.items():  # `from mypkg.dist import hvd`, mypkg not there
+            if q == name or q.startswith(name + "."):
+                return module + q[len(name):]
         key = q
         if key in self._through:
             return self._through[key]

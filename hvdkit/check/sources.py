@@ -31,7 +31,7 @@ def sources(f, exprs, follow_call=None):
 
 def _made_of(f, node, follow_call):
     if isinstance(node, ast.Name):
-        return _assigned(f, node) + list(f.frames_binding(node))
+        return _assigned(f, node) + list(f.frames_binding(node)) + _entered(f, node)
     if isinstance(node, ast.Attribute):
         return _assigned(f, node) if dotted(node) else []
     if isinstance(node, ast.Call):
@@ -56,8 +56,10 @@ def _made_of(f, node, follow_call):
         return [node.operand]
     if isinstance(node, ast.BoolOp):
         return list(node.values)
-    if isinstance(node, (ast.Starred, ast.Await, ast.NamedExpr)):
+    if isinstance(node, (ast.Starred, ast.Await, ast.NamedExpr, ast.FormattedValue)):
         return [node.value]
+    if isinstance(node, ast.JoinedStr):  # an f-string is made of the values it formats
+        return list(node.values)
     return []
 
 
@@ -65,6 +67,16 @@ def _assigned(f, node):
     """The values assigned to a Name (by the definitions that reach it) or an attribute (by spelling)."""
     name = dotted(node)
     return [v for a in f.s.assignments_to(node) if a.node.value is not None for v in unpacked(f, a, name)]
+
+
+def _entered(f, name):
+    """`with h5py.File(path) as fh`: what `fh` is made of, the context manager it entered."""
+    out = []
+    for d in f.s.reaching(name) or ():
+        item = getattr(d, "parent", None)
+        if isinstance(item, ast.withitem) and item.optional_vars is d:
+            out.append(item.context_expr)
+    return out
 
 
 def unpacked(f, a, name):
@@ -82,13 +94,12 @@ def unpacked(f, a, name):
 def returns(f, call):
     """The values the script's own function that `call` runs returns (a method: the one method of that name)."""
     func = call.func
-    if isinstance(func, ast.Name):
-        body = f.s.funcs.get(func.id) or f.s.classes.get(func.id)
-        if isinstance(body, ast.ClassDef):
-            return []  # an instance: what it holds is its attributes, not a returned value
-    else:
-        found = f.s.methods.get(func.attr, []) if isinstance(func, ast.Attribute) else []
+    body = f.s.defined(func) if isinstance(func, (ast.Name, ast.Attribute)) else None  # by its definition
+    if body is None and isinstance(func, ast.Attribute):
+        found = f.s.methods.get(func.attr, [])
         body = found[0] if len(found) == 1 else None
+    if isinstance(body, ast.ClassDef):
+        return []  # an instance: what it holds is its attributes, not a returned value
     return [r.value for r in ast.walk(body) if isinstance(r, ast.Return) and r.value is not None] if body else []
 
 

@@ -3,6 +3,7 @@
     findings, notes, info = analyze(path)              # the project's root found from the script upward
     findings, notes, info = analyze(path, root=DIR)    # the project's root given
 """
+import ast
 import os
 
 from hvdkit.check.facts import Facts
@@ -27,10 +28,58 @@ def load(path, root=None):
     except SyntaxError as exc:
         raise CheckInputError(f"{path}:{exc.lineno}: syntax error: {exc.msg} (fix it; `python -m py_compile "
                               f"{path}` shows the same)") from None
+    assumed = {} if any(m.startswith(API_PREFIXES) for m in script.all_aliases()) else horovod_by_use(script)
+    if assumed:  # read again, the names taken as Horovod's module
+        project = Project(path, root)
+        project.assumed = assumed
+        script = Script(source, path, project)
     if not any(m.startswith(API_PREFIXES) for m in script.all_aliases()):
         raise CheckInputError(f"{path}: not a Horovod script: it imports none of horovod.torch, horovod.tensorflow, "
                               "horovod.tensorflow.keras, hvdkit.torch, hvdkit.tensorflow")
     return script
+
+
+# Horovod's calls that other libraries also name: used alone, they do not say the module is Horovod's.
+_COMMON = {"init", "rank", "size", "shutdown", "is_initialized"}
+
+
+def horovod_by_use(script):
+    """{dotted name: Horovod module} for the names the script imports from a module of its own that is not there
+    (`from sspred.dist import hvd`, with no sspred/ in the project and none installed) and uses as Horovod's API:
+    every attribute read from the name is one the Horovod module of the script's framework has, and one of them
+    is Horovod's own (not init, rank or size alone: `hvd.DistributedOptimizer`, `hvd.broadcast_parameters`,
+    `hvd.local_rank`). The framework is the one the script imports (torch: horovod.torch; TensorFlow:
+    horovod.tensorflow.keras or horovod.tensorflow, whichever has every attribute used, Keras' first when the
+    script calls fit)."""
+    from hvdkit.check import horovod_api
+    tops = {m.split(".")[0] for m in script.all_aliases()}
+    fits = any(isinstance(n, ast.Attribute) and n.attr == "fit" for n in ast.walk(script.tree))
+    candidates = ["horovod.torch"] if "torch" in tops else []
+    if tops & {"tensorflow", "keras", "tf_keras"}:
+        tf = ["horovod.tensorflow.keras", "horovod.tensorflow"]
+        candidates += tf if fits else tf[::-1]
+    modules = horovod_api.load()["modules"]
+    used = {}
+    for node in ast.walk(script.tree):
+        if not (isinstance(node, ast.Name) and isinstance(getattr(node, "parent", None), ast.Attribute)):
+            continue
+        defs = script.reaching(node) or []
+        imp = [d for d in defs if isinstance(d, ast.alias) and isinstance(getattr(d, "parent", None), ast.ImportFrom)]
+        if len(imp) != len(defs) or not imp:
+            continue
+        q = script.qual(node)
+        top = q.split(".")[0]
+        if q.startswith(API_PREFIXES) or script.project.find(top) is not None or script.project.kind(top) != "absent":
+            continue
+        used.setdefault(q, set()).add(node.parent.attr)
+    out = {}
+    for q, attrs in used.items():
+        if not attrs - _COMMON:
+            continue
+        module = next((m for m in candidates if attrs <= set(modules[m]["names"])), None)
+        if module is not None:
+            out[q] = module
+    return out
 
 
 def analyze(path, root=None):

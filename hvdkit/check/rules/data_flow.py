@@ -3,7 +3,6 @@ around the optimizer steps iterate (and what next() draws in a while loop around
 what evaluate/predict, `validation_data` and loops run with gradients off read. Step 3 asks (and step 8,
 through step 3's shares)."""
 import ast
-import weakref
 
 from hvdkit.check import names
 from hvdkit.check.script import parents
@@ -43,24 +42,21 @@ def data_iterable(f, it):
                                                      and f.s.qual(n.func) in COUNTERS)
 
 
-class _Flows:
+class Flows:
     """Ids of the nodes the training data (what the optimizer steps consume) and the evaluation data are made
-    of, through the script's data flow."""
+    of, through the script's data flow; `inputs`, the expressions the training reads its data from."""
 
     def __init__(self, f):
         train, evaluation = _training_inputs(f)
+        self.inputs = train
         self.train = {id(n) for n in sources(f, train, derived)}
         # where the walk sees no training, a loop over data is no evidence of evaluation either
         self.evaluation = {id(n) for n in sources(f, evaluation, derived)} if train else set()
 
 
-_FLOWS = weakref.WeakKeyDictionary()
-
-
 def flows(f):
-    if f not in _FLOWS:
-        _FLOWS[f] = _Flows(f)
-    return _FLOWS[f]
+    """Facts.flows: computed once per script."""
+    return f.flows
 
 
 _EVALUATING = ("evaluate", "predict", "test_on_batch", "predict_on_batch", "evaluate_generator", "predict_generator")

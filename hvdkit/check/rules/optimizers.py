@@ -1,26 +1,25 @@
 """What the training uses as its optimizer, traced back to the call that made it, and where the script sets
 the LR of a built optimizer (steps 4 and 5)."""
 import ast
-import weakref
 
 from hvdkit.check import mappings, names
 from hvdkit.check.script import dotted, loop_bindings, parents
 
-_OPTIMIZERS = weakref.WeakKeyDictionary()  # per Facts: the optimizer constructions (step 5 asks too)
-
-
 def optimizers(f):
+    """The optimizer constructions (Facts.optimizers: computed once, find_optimizers())."""
+    return f.optimizers
+
+
+def find_optimizers(f):
     """Optimizer constructions [Event]: the frameworks' own classes (by the module path their import resolves
     to), and what the training uses as its optimizer (a receiver of step / apply_gradients / minimize, what
     Horovod wraps or broadcasts, what `compile` gets, what an LR scheduler drives), traced back through names,
     parameters, wrappers (a call given the optimizer itself) and the script's functions to the call that made
     it with a learning rate (`BertAdam(params, lr=...)`, `get_optimizer(name)(learning_rate=0.1)`)."""
-    if f not in _OPTIMIZERS:
-        made = {id(o): o for o in origins(f, _optimizer_uses(f))}
-        _OPTIMIZERS[f] = [e for e in f.s.events if e.ctx.reached and not e.api
-                          and (not f.local_function(e.node) or _project_optimizer(f, e))
-                          and (optimizer_class(f, e.node) or id(e.node) in made or _project_optimizer(f, e))]
-    return _OPTIMIZERS[f]
+    made = {id(o): o for o in origins(f, optimizer_uses(f))}
+    return [e for e in f.s.events if e.ctx.reached and not e.api
+            and (not f.local_function(e.node) or _project_optimizer(f, e))
+            and (optimizer_class(f, e.node) or id(e.node) in made or _project_optimizer(f, e))]
 
 
 def _project_optimizer(f, e):
@@ -29,7 +28,7 @@ def _project_optimizer(f, e):
     return any(names.OPTIMIZER_CLASS.match(b) for b in f.s.library_bases(e.node.func))
 
 
-def _optimizer_uses(f):
+def optimizer_uses(f):
     """Expressions the training uses as an optimizer."""
     out = []
     for e in f.s.events:

@@ -1,13 +1,18 @@
 """Step 1: hvd.init() runs on every rank before any other Horovod call."""
 
 from hvdkit.check import names
-from hvdkit.check.findings import MISSING, OK, WRONG, Finding
+from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 
 
 def judge(f):
     inits = [e for e in f.s.api_calls("init") if e.api[1] == "init" and e.ctx.reached]
+    if not inits and f.horovod_from and not f.init_candidates:
+        name = f.horovod_from[0]
+        return Finding(UNKNOWN, f"hvd.init() not seen in the code read; Horovod comes from `{name}`, "
+                       "a module not in the project: importing it may init: cannot tell",
+                       fix="give --root the project's folder")
     if not inits:
-        return f.unread_finding("hvd.init()", f.hands_horovod) or Finding(
+        return f.unread_finding("hvd.init()", 1) or Finding(
             MISSING, "no hvd.init() call", fix="call hvd.init() first, before any other Horovod call")
     first = inits[0]
     early = [e for e in f.s.api_calls(*names.NEEDS_INIT) if e.order < first.order and e.ctx.reached

@@ -54,8 +54,18 @@ def judge(f):
         return Finding(WRONG, why, line, f"select the GPU with hvd.local_rank(), e.g. {pins}")
     if good:
         return Finding(OK, "; ".join(sorted({w for _, w in good})), good[0][0])
-    return Finding(MISSING, "no GPU chosen by hvd.local_rank() and no CPU threads set per rank",
-                   fix=f"{pins}; on CPUs {threads}")
+    return f.unread_finding("a GPU chosen by the local rank", 2, _placed(f)) or Finding(
+        MISSING, "no GPU chosen by hvd.local_rank() and no CPU threads set per rank", fix=f"{pins}; on CPUs {threads}")
+
+
+def _placed(f):
+    """The devices and what is put on them: the receivers and arguments of `.to()` / `.cuda()`, `device=`."""
+    out = []
+    for e in f.s.events:
+        if e.ctx.reached and getattr(e.node.func, "attr", "") in names.GPU_PLACEMENT:
+            out += [e.node.func.value] + e.node.args
+        out += [k.value for k in e.node.keywords if k.arg == "device"]
+    return out
 
 
 def _fixes(f):

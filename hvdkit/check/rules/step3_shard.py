@@ -26,13 +26,11 @@ class Shares:
 
 
 def shares(f):
-    """Shares of the script (computed once; step 8 asks too)."""
-    if getattr(f, "_shares", None) is None:
-        f._shares = _find_shares(f)
-    return f._shares
+    """Shares of the script (Facts.shares: computed once; step 8 asks too)."""
+    return f.shares
 
 
-def _find_shares(f):
+def find_shares(f):
     s = f.s
     parts, discarded, bad_args, eval_parts, swapped, local = [], [], [], [], [], []
     for e in s.events:
@@ -54,6 +52,8 @@ def _find_shares(f):
                 parts.append(e)
         elif _loader_given_rank(f, e) or _per_rank_file(f, e) or name == "scatter" and e.ctx.reached:
             (eval_parts if _is_eval(f, e) else parts).append(e)
+        elif _per_rank_file(f, e, f.is_local_rank) and not _is_eval(f, e):
+            local.append(e)  # a file per local rank: on 2 nodes ranks 0 and 4 read the same one
     for node in ast.walk(s.tree):
         index = node.slice if isinstance(node, ast.Subscript) else node.args[0] if isinstance(node, ast.Call) and \
             s.qual(node.func) == "range" and len(node.args) == 3 else None
@@ -161,6 +161,9 @@ def judge(f):
                        e.line, "use the result: ds = ds.shard(...), or DataLoader(..., sampler=sampler)")
     if divided:
         d = divided[0]
+        unread = _unread_partition(f, f"steps divided by hvd.size() (line {d.lineno}); a partition of the data")
+        if unread is not None:
+            return unread  # the data may be partitioned there: the idiom's needs (a per-rank shuffle) do not apply
         same = _same_seed(f)
         if same is not None:
             return Finding(WRONG, f"steps divided by hvd.size() (line {d.lineno}) but the shuffle is seeded alike on "
@@ -178,9 +181,25 @@ def judge(f):
         what = "epochs" if any(d is x for x in _divided_epochs(f)) else "steps"
         return Finding(OK, f"Horovod's idiom: a per-rank shuffle and the {what} divided by hvd.size() (line "
                        f"{d.lineno})", d.lineno)
-    return Finding(MISSING, "every rank trains on the whole data set each epoch", None,
-                   "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / "
-                   "ds.shard(hvd.size(), hvd.rank()), or divide steps per epoch by hvd.size()")
+    return _unread_partition(f, "a partition of the training data") or Finding(
+        MISSING, "every rank trains on the whole data set each epoch", None,
+        "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / ds.shard(hvd.size(), hvd.rank()), "
+        "or divide steps per epoch by hvd.size()")
+
+
+def _unread_partition(f, what):
+    """Finding(cannot tell) when code that could not be read makes or is handed the training data and could know
+    the rank and the size (Facts.unread_for): it may partition the data; else None."""
+    unread = {id(u.event.node) for u in f.unread_on_path}
+
+    def chain(call):
+        """Data built step by step through a library's calls: the receiver and the first argument
+        (`ds.shuffle(n).batch(b)`, `DataLoader(ds, ...)`), not every option given (a path, a batch size); a
+        call into code not read makes the data itself (what it is handed is its input, a configuration)."""
+        if id(call) in unread:
+            return []
+        return ([call.func.value] if isinstance(call.func, ast.Attribute) else []) + call.args[:1]
+    return f.unread_finding(what, 3, f.flows.inputs, chain)
 
 
 _TRAINING_CALLS = ("fit", "fit_generator", "evaluate", "predict", "compile", "train_on_batch", "test_on_batch")
@@ -197,8 +216,9 @@ def _loader_given_rank(f, e):
     return bool(ranks) and bool(sizes)  # two keywords: how many parts, and which one is this rank's
 
 
-def _per_rank_file(f, e):
-    """Data read from a file whose name holds the rank: a partition made offline, one file per rank. Decided by
+def _per_rank_file(f, e, rank=None):
+    """Data read from a file whose name holds the rank (`rank`: the query that says so, by default the global
+    rank): a partition made offline, one file per rank. Decided by
     what the content is used for: it reaches the training (or evaluation) data; weights given to a model are a
     per-rank checkpoint. Where the flow reaches neither (the content goes into code not read), a reader's name
     says it is data (a documented fallback: names.DATA_SOURCES; torch.load, which reads both, must be seen
@@ -215,13 +235,32 @@ def _per_rank_file(f, e):
     reader = names.DATA_SOURCES.match(last) or last in ("open", "load", "loadtxt", "read_csv", "read_parquet")
     if not flowing and not reader:
         return False
-    named = lambda n: _path_text(f, n) and f.mentions(n, f.is_rank)  # noqa: E731 - a predicate for mentions()
+    rank = rank or f.is_rank
     given = e.node.args[:1] + [k.value for k in e.node.keywords if k.arg in ("file", "path", "filename")]
-    if not any(f.mentions(a, f.is_rank) and f.mentions(a, named) for a in given) or _loads_weights(f, e):
+    # the path's own value is built from the rank (`f"x-{rank}.npz"`, `prefix + str(rank)`), not only looked up
+    # by a key that holds it (`dirs[f"train_{local_rank}"]`: a folder the launcher gives each node)
+    named = any(_path_text(f, p) and any(rank(n) for n in _path_parts(f, [p])) for p in _path_parts(f, given))
+    if not named or _loads_weights(f, e):
         return False
     if flowing:
         return True
     return _feeds_data(f, e) if q.startswith("torch.") else True
+
+
+def _path_parts(f, exprs):
+    """What the path values `exprs` are built from: sources() through names, the script's own functions and the
+    calls that build strings and paths (os.path.join, str, format, pathlib), not other calls (a device given
+    to torch.load, a broadcast) and not the keys a value is looked up by (`dirs[f"train_{local_rank}"]` is one
+    of the folders `dirs` holds, given per node)."""
+    def builds(call):
+        q = f.s.qual(call.func)
+        if q in _PATH_BUILDERS or getattr(call.func, "attr", "") in ("format", "joinpath"):
+            return ([call.func.value] if isinstance(call.func, ast.Attribute) else []) + call.args
+        return []
+    return sources(f, exprs, builds)
+
+
+_PATH_BUILDERS = ("os.path.join", "posixpath.join", "str", "pathlib.Path", "pathlib.PurePath", "os.fspath")
 
 
 def _path_text(f, n):

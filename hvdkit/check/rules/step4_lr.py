@@ -1,11 +1,10 @@
 """Step 4: the learning rate scaled by the number of ranks (gradients are averaged)."""
 import ast
 import re
-import weakref
 
 from hvdkit.check import mappings, names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizers, origins, reads_lr
+from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
 from hvdkit.check.script import dotted, parents, sums
 from hvdkit.check.sources import returns, sources, unpacked
 
@@ -31,7 +30,23 @@ def judge(f):
     by_callbacks, from_start = _lr_callbacks(f)
     verdicts = by_callbacks + ([] if from_start and by_callbacks else verdicts)
     order = {WRONG: 0, MISSING: 1, UNKNOWN: 2, OK: 3}
-    return min(verdicts, key=lambda v: order[v.verdict])
+    found = min(verdicts, key=lambda v: order[v.verdict])
+    return (_unread_lr(f, opts) if found.verdict == MISSING else None) or found
+
+
+def _unread_lr(f, opts):
+    """Finding(cannot tell) when code that could not be read could set the LR (Facts.unread_for): a factor of
+    the LR's value comes from it (`lr = cfg["lr"] * world` with `rank, world = setup()`), or it is handed the
+    optimizer or the mapping the LR is read from; else None."""
+    given = {id(e): _lr_expr(f, e) for e in opts}
+    lrs = [x for x in given.values() if x is not None and x is not mappings.UNRESOLVED]
+    visible = [e.node for e in opts if given[id(e)] is not None]  # judged by the LR they are given
+    what = "an LR scaled by the number of ranks"
+    if not f.unread_on_path:
+        return None
+    knows = lambda a: _grows(f, a)  # noqa: E731 - handed the size as a factor (a step count made from it is not)
+    return f.unread_finding(what, 4, lrs, lambda c: _lr_arguments(f, c), visible, knows) or \
+        f.unread_finding(what, 4, optimizer_uses(f) + [e.node for e in opts], skip=visible, knows=knows)
 
 
 def _lr_expr(f, e):
@@ -133,20 +148,45 @@ def _with_lr_setters(f, opts, verdicts, same):
     """A statement that sets a built optimizer's LR (a hand-written schedule over `param_groups`, `K.set_value`,
     an elastic reset callback) decides the LR of the optimizer it drives from then on."""
     out = list(verdicts)
-    for st in lr_setters(f):
-        v = _setter_verdict(f, st, same)
+    setters = [(st, _setter_verdict(f, st, same)) for st in lr_setters(f)]
+    scaled = {(id(g.test), g.branch) for st, v in setters if v is not None and v.verdict == OK
+              for g in st.event.ctx.guards}
+    noted = set()  # the optimizers whose unscaled LR has been told to be set scaled only later
+    for st, v in setters:
         if v is None:
             continue
         skip = f.path_guards(st.event)
+        driven = [o for o in opts if any(x is o.node for x in origins(f, [st.optimizer]))] or opts
+        later = _set_later(f, st, skip, scaled)
+        if v.verdict == OK and later is not None:
+            # the optimizer trains with the LR it was built with until the condition first holds (a decay
+            # milestone): a scaled LR set only then does not make an unscaled construction right
+            note = f"; line {st.line} sets it scaled only when {ast.unparse(later.test)}"
+            out = [Finding(old.verdict, old.evidence + note, old.line, old.fix)
+                   if o in driven and old.verdict == MISSING and id(o) not in noted else old
+                   for o, old in zip(opts, out)] + out[len(opts):]
+            noted |= {id(o) for o in driven}
+            continue
         if values.runs(f.s, st.event, skip, defaults=True).kind == "never":
             if v.verdict == OK:
                 continue  # a scaled LR set only with an option on: the default run does not have it
             off = values.off_by_default(f.s, st.event, skip)
             v = Finding(WRONG, f"with {', '.join(off)}: {v.evidence}", v.line, v.fix)
-        driven = [o for o in opts if any(x is o.node for x in origins(f, [st.optimizer]))] or opts
         out = [v if o in driven and (v.verdict == WRONG or old.verdict == MISSING) else old
                for o, old in zip(opts, out)] + out[len(opts):]
     return out
+
+
+def _set_later(f, st, skip, scaled):
+    """The guard, evaluated inside the training loops, that keeps the setter `st` from running from the start
+    when the checker cannot tell its value on the default run (`if iter_sum in cfg["lr_steps"]:`), else None.
+    A branch whose other side sets a scaled LR too (`if epoch < warmup: ... else: ...`) sets it either way."""
+    for g in st.event.ctx.guards:
+        if g.loop_depth == 0 or (g.test, g.branch) in skip or (id(g.test), not g.branch) in scaled:
+            continue
+        if values.runs(f.s, st.event, skip, defaults=True, guards=[g]).kind == "unknown":
+            return g
+    return None
 
 
 def _setter_verdict(f, st, same):
@@ -289,13 +329,10 @@ def _name_powers(f, node, seen, down):
     return out or {0}
 
 
-_DEFAULT_RUN = weakref.WeakKeyDictionary()  # per Facts: {id(event): runs on the default run}
-
-
 def _default_run(f, events):
     """The events that run when every option has its declared default (an assignment behind `if
     args.scale_lr:` with the option off by default does not)."""
-    known = _DEFAULT_RUN.setdefault(f, {})
+    known = f.memo("default_run", dict)  # {id(event): runs on the default run}
     for e in events:
         if id(e) not in known:
             known[id(e)] = not e.ctx.guards or values.runs(f.s, e, f.path_guards(e), defaults=True).kind != "never"
