@@ -594,6 +594,7 @@ def main(argv=None):
                   "static_cases": cases_suite(os.path.join(made, "cases")),
                   "static_speed_300_lines": timing(args.repeats),
                   "static_speed_20_modules": timing_project(args.repeats)}
+    record["upstream_examples"] = upstream(run=not args.quick)
     if not args.quick:
         record["run_mutants"] = dynamic_suite()
     elif os.path.isfile(args.out):
@@ -607,7 +608,6 @@ def main(argv=None):
             ran = (last.get("upstream_examples") or {}).get(name)
             if isinstance(row, dict) and isinstance(ran, dict) and "run" in ran:
                 row["run"] = dict(ran["run"], measured_at=ran["run"].get("measured_at", last.get("measured_at")))
-    record["upstream_examples"] = upstream(run=not args.quick)
     speed = record["static_speed_300_lines"]["seconds"]["median"]
     project_speed = record["static_speed_20_modules"]["seconds"]["median"]
     per = record["static_mutants"]["per_step"]
