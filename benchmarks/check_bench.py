@@ -254,14 +254,30 @@ def dynamic_suite():
             rows.append({"script": name, "flagged": sorted(got), "run_verdicts": by_run, "seconds": seconds,
                          "crash": crash and crash.get("error")})
     return {"scripts": len(rows), "per_step": score(cases), "runs": rows,
-            "median_seconds": statistics.median(r["seconds"] for r in rows),
-            "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": harness_commit()}
+            "median_seconds": statistics.median(r["seconds"] for r in rows), "commit": _head_commit()}
 
 
-def harness_commit():
+def _head_commit():
     """The commit the --run figures were measured at (they outlive a --quick rerun)."""
     out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     return out.stdout.strip() or None
+
+
+def _keep_last_run(record, path):
+    """--quick measures the static pass only: the --run figures of the last full run written at `path` (the
+    mutants' and each upstream example's) stay in `record`, each with the time it was measured."""
+    if not os.path.isfile(path):
+        return
+    with open(path) as fh:
+        last = json.load(fh)
+    def stamped(ran):
+        return dict(ran, measured_at=ran.get("measured_at", last.get("measured_at")))
+    if "run_mutants" in last:
+        record["run_mutants"] = stamped(last["run_mutants"])
+    for name, row in record["upstream_examples"].items():
+        ran = (last.get("upstream_examples") or {}).get(name)
+        if isinstance(row, dict) and isinstance(ran, dict) and "run" in ran:
+            row["run"] = stamped(ran["run"])
 
 
 def timing(repeats):
@@ -597,19 +613,10 @@ def main(argv=None):
                   "static_speed_300_lines": timing(args.repeats),
                   "static_speed_20_modules": timing_project(args.repeats)}
     record["upstream_examples"] = upstream(run=not args.quick)
-    if not args.quick:
+    if args.quick:
+        _keep_last_run(record, args.out)
+    else:
         record["run_mutants"] = dynamic_suite()
-    elif os.path.isfile(args.out):
-        # --quick measures the static pass only: the last full run's --run figures stay, said as such
-        with open(args.out) as fh:
-            last = json.load(fh)
-        if "run_mutants" in last:
-            record["run_mutants"] = dict(last["run_mutants"], measured_at=last["run_mutants"].get(
-                "measured_at", last.get("measured_at")))
-        for name, row in record["upstream_examples"].items():
-            ran = (last.get("upstream_examples") or {}).get(name)
-            if isinstance(row, dict) and isinstance(ran, dict) and "run" in ran:
-                row["run"] = dict(ran["run"], measured_at=ran["run"].get("measured_at", last.get("measured_at")))
     speed = record["static_speed_300_lines"]["seconds"]["median"]
     project_speed = record["static_speed_20_modules"]["seconds"]["median"]
     per = record["static_mutants"]["per_step"]

@@ -20,7 +20,7 @@ import sys
 import time
 
 from benchmarks import harness
-from benchmarks.check_bench import CORPUS_TARGETS, corpus_shortfalls, ratio, score_corpus
+from benchmarks.check_bench import CORPUS_TARGETS, _projects, corpus_shortfalls, ratio, score_corpus
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SETS = os.path.join(ROOT, "tests", "check_heldout")
@@ -36,14 +36,10 @@ def score_sets(root=SETS):
              if os.path.isdir(os.path.join(root, name)) and not name.startswith((".", "_"))]
     sets = {name: score_corpus(os.path.join(root, name)) for name in names}
     projects = {name: score_corpus(os.path.join(root, name), projects=True) for name in names
-                if is_projects_set(os.path.join(root, name))}
+                if _projects(os.path.join(root, name))}
     return {"sets": sets, "projects": projects,
             "pooled": pool(s["all"] for name, s in sets.items() if name not in projects),
             "pooled_projects": pool(s["all"] for s in projects.values())}
-
-
-def is_projects_set(path):
-    return os.path.isfile(os.path.join(path, "projects", "projects.json"))
 
 
 def pool(scores):
