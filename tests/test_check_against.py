@@ -26,6 +26,15 @@ pytestmark = [pytest.mark.horovod, pytest.mark.slow,
               pytest.mark.skipif(not datasets.available()["fashion-mnist"],
                                  reason="Fashion-MNIST not installed (make setup installs dataset-fashion-mnist)")]
 STEPS = "3"  # the TensorFlow twins broadcast after step 1, so steps 2 and 3 are compared there
+# Each broken twin moves the weights by about 1e-3 at its first divergence: the LR (0.001 per worker), or the
+# 1e-3 x rank the check adds to each rank's weights before a broadcast (seen: 5.7e-4 to 4.0e-3). A tenth of
+# that is the literal floor; the tolerance is 16 x the spread of two sequential runs, which in TensorFlow
+# varies by 100x from run to run (1.6e-7 to 1.5e-5 seen), so it is only asked to be ten times smaller.
+CLEAR = 1e-4
+
+
+def clearly_diverged(d):
+    return d["max_abs"] > CLEAR and d["max_abs"] > 10 * d["tolerance"]
 EXPECTED = {(project, twin): step for project, twin, step, _, _ in twins.TWINS}
 
 
@@ -69,7 +78,7 @@ def test_torch_twins(tmp_path, twin):
         assert a["equivalent"] and a["first_divergence"] is None
     if step in (5, 6):
         d = a["first_divergence"]
-        assert d["step"] == 1 and d["max_abs"] > 1000 * d["tolerance"]
+        assert d["step"] == 1 and clearly_diverged(d), d
         assert not a["equivalent"]
     if step == 5:
         assert "started step 1 with the same weights and optimizer state and ended it with different" in lines[0]
@@ -93,7 +102,7 @@ def test_tensorflow_twins(tmp_path, twin):
     if twin in ("ok", "s34"):  # the replay steps at the Horovod LR and on the ranks' batches: the same weights
         assert a["equivalent"] is (twin == "ok") and a["first_divergence"] is None
     else:
-        assert not a["equivalent"] and a["first_divergence"]["max_abs"] > 1000 * a["first_divergence"]["tolerance"]
+        assert not a["equivalent"] and clearly_diverged(a["first_divergence"]), a["first_divergence"]
     if twin == "s34":
         assert any(e.startswith("3: ") and "the same batches at every step" in e for e in a["evidence"])
         assert any(e.startswith("4: LR ratio") for e in a["evidence"])
