@@ -538,3 +538,105 @@ def test_self_attributes_of_one_class_are_not_another_classs(tmp_path):
     assert _flagged(tmp_path, TWO_STAGES) == {}
     broken = TWO_STAGES.replace("self.lr = args.pretrain_lr * hvd.size()", "self.lr = args.pretrain_lr")
     assert list(_flagged(tmp_path, broken)) == [4]
+
+
+# The options namespace reaches the training function through main(args) and an update function; a data
+# module of the project binds its own local `args` (a bare object handed to a builder). Read by spelling,
+# that other `args` made the namespace unprovable and the --device option's default (None) unseen.
+DEVICE_OPTION = {
+    "graphs.py": '''
+        """Graph data sets for contrastive pre-training."""
+        import torch
+        from torch.utils.data import Dataset
+
+
+        def build(spec):
+            return [torch.randn(16, 8) for _ in range(spec.size)]
+
+
+        class WalkDataset(Dataset):
+            def __init__(self, size):
+                class Spec:
+                    pass
+                args = Spec()
+                args.size = size
+                self.items = build(args)
+
+            def __len__(self):
+                return len(self.items)
+
+            def __getitem__(self, i):
+                return self.items[i], i % 2
+        ''',
+    "pretrain.py": '''
+        """Contrastive pre-training on 8 GPUs: horovodrun -np 8 python pretrain.py --epochs 2"""
+        import argparse
+
+        import torch
+        import horovod.torch as hvd
+        from torch.utils.data import DataLoader, DistributedSampler
+
+        from graphs import WalkDataset
+
+
+        def parse_option():
+            p = argparse.ArgumentParser()
+            p.add_argument("--epochs", type=int, default=2)
+            p.add_argument("--lr", type=float, default=0.01)
+            p.add_argument("--device", type=str, default=None, help="cuda device for the batches")
+            return p.parse_args()
+
+
+        def option_update(opt):
+            opt.run_name = f"lr{opt.lr}"
+            return opt
+
+
+        def train_epoch(model, loader, optimizer, opt):
+            for x, y in loader:
+                x = x.to(torch.device(opt.device))
+                loss = torch.nn.functional.cross_entropy(model(x).mean(1), y.cuda())
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+        def main(args):
+            args = option_update(args)
+            hvd.init()
+            torch.cuda.set_device(hvd.local_rank())
+            data = WalkDataset(512)
+            sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+            loader = DataLoader(data, batch_size=16, sampler=sampler)
+            model = torch.nn.Linear(8, 2).cuda()
+            optimizer = torch.optim.SGD(model.parameters(), lr=args.lr * hvd.size())
+            optimizer = hvd.DistributedOptimizer(optimizer, named_parameters=model.named_parameters())
+            hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+            hvd.broadcast_optimizer_state(optimizer, root_rank=0)
+            for epoch in range(args.epochs):
+                sampler.set_epoch(epoch)
+                train_epoch(model, loader, optimizer, args)
+                if hvd.rank() == 0:
+                    torch.save(model.state_dict(), f"{args.run_name}-{epoch}.pt")
+
+
+        if __name__ == "__main__":
+            args = parse_option()
+            main(args)
+        ''',
+}
+
+
+def test_an_option_reached_through_calls_is_not_lost_to_another_modules_name(tmp_path):
+    """`x.to(torch.device(opt.device))` with --device defaulting to None: every rank's batches on one GPU
+    (or a TypeError); with the local rank's device, nothing to flag."""
+    for rel, source in DEVICE_OPTION.items():
+        (tmp_path / rel).write_text(textwrap.dedent(source).lstrip("\n"))
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'walks'\n")
+    findings, _, info = analyze(str(tmp_path / "pretrain.py"))
+    assert "graphs.py" in info["files_read"] and info["crash"] is None, info
+    flagged = {n: f for n, f in findings.items() if f.verdict in FLAGGED}
+    assert list(flagged) == [2] and "--device" in flagged[2].evidence and flagged[2].line == 26, flagged
+    fixed = DEVICE_OPTION["pretrain.py"].replace("torch.device(opt.device)", 'torch.device("cuda", hvd.local_rank())')
+    (tmp_path / "pretrain.py").write_text(textwrap.dedent(fixed).lstrip("\n"))
+    assert {n: f.evidence for n, f in analyze(str(tmp_path / "pretrain.py"))[0].items() if f.verdict in FLAGGED} == {}

@@ -131,7 +131,10 @@ class Evaluator:
         if name in seen:
             return None
         seen.add(name)
-        found = [self._namespace(a.node.value, a.ctx.env, depth + 1, seen) for a in self.s.assignments_to(name)
+        # A name by its reaching definitions (another module's `args = tmp()` is not this one); an attribute
+        # (`self.opt`, `cfg.args`) by spelling, the documented fallback.
+        bound = self.s.assignments_to(node if isinstance(node, ast.Name) else name)
+        found = [self._namespace(a.node.value, a.ctx.env, depth + 1, seen) for a in bound
                  if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
         found = [x for x in found if x is not None]
         return bool(found) and all(found)
