@@ -114,6 +114,26 @@ def test_a_guard_read_from_code_that_cannot_be_read_cannot_tell(tmp_path):
     assert f.verdict == UNKNOWN and "is_main_process()" in f.evidence, f.evidence
 
 
+BEST = '''            score = validate(self.model)
+                if {guard}:
+                    self.best = score
+                    torch.save(self.model.state_dict(), os.path.join(self.out_dir, "best.pt"))'''
+
+
+def test_a_score_compared_with_its_best_so_far_picks_epochs_not_ranks(tmp_path):
+    """`if score > self.best: self.best = score; save` with the score from code that cannot be read: the
+    comparison picks the epochs that improved, on whichever ranks they improved; it is no rank guard."""
+    unread = "from lab_utils.metrics import validate"
+    f = _step7(tmp_path, _trainer(save=BEST.format(guard="score > self.best"), imports=unread))
+    # Before: "its condition reads validate(self.model), whose code is not read": cannot tell.
+    assert f.verdict == WRONG and "every rank writes" in f.evidence, f.evidence
+    fixed = _trainer(save=BEST.format(guard="self.dist.rank == 0 and score > self.best"), imports=unread)
+    assert _step7(tmp_path, fixed).verdict == OK
+    # A value of that code tested for itself, not against its own past, may tell ranks apart: cannot tell.
+    f = _step7(tmp_path, _trainer(save=BEST.format(guard="score > 0.5"), imports=unread))
+    assert f.verdict == UNKNOWN and "validate(self.model)" in f.evidence, f.evidence
+
+
 def test_a_save_behind_a_switch_that_is_off_is_still_every_ranks_write(tmp_path):
     src = _trainer(guard="SAVE_CHECKPOINTS", switch="False")
     # Before: a save that does not run with the switch as it is was no write at all: ok.

@@ -72,11 +72,41 @@ def _writers(f, e):
         return "local", ""
     if by_rank or runs.rank1 is False and runs.rank0 is not False:
         return "rank0", ""
-    unread = next((c for g in guards for c in _unread_calls(f, g.test, e)), None)
+    unread = next((c for g in guards for part in _conjuncts(g.test) if not _best_so_far(f, part, e)
+                   for c in _unread_calls(f, part, e)), None)
     if unread is not None:
         return "unknown", f"its condition reads {ast.unparse(unread)[:60]}, whose code is not read"
-    constant = [g for g in guards if _mentions_name(g.test) and f.runs(e, first_step=False).rank1 is True]
+    rank1 = f.runs(e, first_step=False).rank1
+    constant = [g for g in guards if _mentions_name(g.test) and
+                (rank1 is True or truthy(f.ev.value(g.test, g.frame, e)) is True)]
     return "every", f" (`{ast.unparse(constant[0].test)}` holds on every rank)" if constant else ""
+
+
+def _conjuncts(test):
+    """The parts of an `and` (a single test is its own part)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return [p for v in test.values for p in _conjuncts(v)]
+    return [test]
+
+
+def _best_so_far(f, test, at):
+    """`score > best` (or <, >=, <=) where the code assigns best from score (`best = score`, `best =
+    max(best, score)`): it picks the epochs whose score improved, not ranks, whatever code computes the
+    score. A helper that tells ranks apart returns a rank or a truth value (`if is_main():`, `get_rank() <
+    1`): compared with a value of its own past, it could only pick epochs."""
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1 or \
+            not isinstance(test.ops[0], (ast.Gt, ast.GtE, ast.Lt, ast.LtE)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    if not all(isinstance(s, (ast.Name, ast.Attribute)) and dotted(s) for s in sides):
+        return False
+    for score, best in (sides, sides[::-1]):
+        for a in f.s.assignments_to(dotted(best)):
+            value = getattr(a.node, "value", None)
+            reads = [dotted(n) for n in ast.walk(value) if isinstance(n, (ast.Name, ast.Attribute))] if value else []
+            if isinstance(a.node, ast.Assign) and a.ctx.frames == at.ctx.frames and dotted(score) in reads:
+                return True
+    return False
 
 
 def _mentions_name(node):
