@@ -640,3 +640,76 @@ def test_an_option_reached_through_calls_is_not_lost_to_another_modules_name(tmp
     fixed = DEVICE_OPTION["pretrain.py"].replace("torch.device(opt.device)", 'torch.device("cuda", hvd.local_rank())')
     (tmp_path / "pretrain.py").write_text(textwrap.dedent(fixed).lstrip("\n"))
     assert {n: f.evidence for n, f in analyze(str(tmp_path / "pretrain.py"))[0].items() if f.verdict in FLAGGED} == {}
+
+
+# Keras callbacks: Horovod's in one list, the project's own added with `+=` from a module of its own.
+EXTENDED_CALLBACKS = {
+    "forecast/__init__.py": "",
+    "forecast/callbacks.py": '''
+        """The project's own callbacks: a CSV log of every epoch, and the checkpoint on rank 0."""
+        import os
+
+        import keras
+        import horovod.tensorflow.keras as hvd
+
+
+        def extra_callbacks(cfg):
+            cbs = [keras.callbacks.CSVLogger(os.path.join(cfg["out"], f"log-{hvd.rank()}.csv"))]
+            if hvd.rank() == 0:
+                cbs.append(keras.callbacks.ModelCheckpoint(os.path.join(cfg["out"], "model.keras")))
+            return cbs
+        ''',
+    "train.py": '''
+        """Load forecasting on 4 workers: horovodrun -np 4 python train.py --epochs 20"""
+        import argparse
+
+        import keras
+        import numpy as np
+        import tensorflow as tf
+        import horovod.tensorflow.keras as hvd
+
+        from forecast.callbacks import extra_callbacks
+
+
+        def main():
+            p = argparse.ArgumentParser()
+            p.add_argument("--epochs", type=int, default=20)
+            p.add_argument("--lr", type=float, default=1e-3)
+            p.add_argument("--out", default="runs")
+            cfg = vars(p.parse_args())
+            hvd.init()
+            tf.config.threading.set_intra_op_parallelism_threads(1)
+            x = np.random.rand(4096, 24).astype("float32")
+            y = x.sum(1, keepdims=True)
+            data = tf.data.Dataset.from_tensor_slices((x, y)).shard(hvd.size(), hvd.rank()).batch(64)
+            model = keras.Sequential([keras.Input((24,)), keras.layers.Dense(32, activation="relu"),
+                                      keras.layers.Dense(1)])
+            opt = hvd.DistributedOptimizer(keras.optimizers.Adam(learning_rate=cfg["lr"] * hvd.size()))
+            model.compile(optimizer=opt, loss="mse")
+            callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(0),
+                         hvd.callbacks.MetricAverageCallback()]
+            callbacks += extra_callbacks(cfg)
+            model.fit(data, epochs=cfg["epochs"], callbacks=callbacks, verbose=1 if hvd.rank() == 0 else 0)
+
+
+        if __name__ == "__main__":
+            main()
+        ''',
+}
+
+
+def test_callbacks_extended_with_augmented_assignment_still_reach_fit(tmp_path):
+    """`callbacks += extra_callbacks(cfg)` keeps the list it extends: Horovod's two callbacks reach fit. (Before,
+    the name at fit was followed to `+=`'s right-hand side alone: steps 6 and 8 "never passed to fit".)
+    Given to fit is a list without them: both steps flagged."""
+    for rel, source in EXTENDED_CALLBACKS.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(textwrap.dedent(source).lstrip("\n"))
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'forecast'\n")
+    findings, _, info = analyze(str(tmp_path / "train.py"))
+    assert "forecast/callbacks.py" in info["files_read"] and info["crash"] is None, info
+    assert {n: f.evidence for n, f in findings.items() if f.verdict in FLAGGED} == {}
+    broken = EXTENDED_CALLBACKS["train.py"].replace("callbacks=callbacks,", "callbacks=extra_callbacks(cfg),")
+    (tmp_path / "train.py").write_text(textwrap.dedent(broken).lstrip("\n"))
+    flagged = {n: f.evidence for n, f in analyze(str(tmp_path / "train.py"))[0].items() if f.verdict in FLAGGED}
+    assert sorted(flagged) == [6, 8] and all("never passed to fit" in e for e in flagged.values()), flagged

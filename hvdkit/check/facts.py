@@ -286,6 +286,9 @@ class Facts:
             todo += [(c, None) for c in ast.iter_child_nodes(n) if isinstance(c, ast.expr)]
             if isinstance(n, ast.Name):
                 todo += [v for d in self.s.reaching(n) or () for v in _bound_value(d)]
+                # `cbs += extra(cfg)` binds the old list extended: what reached the target before, too.
+                todo += [(d, None) for d in self.s.reaching(n) or () if d is not n and
+                         isinstance(getattr(d, "parent", None), ast.AugAssign) and d.parent.target is d]
                 if self.s.reaching(n) is None:
                     todo += [(a.node.value, None) for a in self.s.assignments_to(n.id) if a.node.value is not None]
                 todo += [(x, None) for x in self.frames_binding(n) + self._added_into(n)]
