@@ -641,3 +641,77 @@ def test_the_root_option(tmp_path):
     assert given.returncode == 0 and report["flagged"] == [] and "lib/ckpt.py" in report["files_read"]
     bad = run("--root", str(root / "nowhere"))
     assert bad.returncode == 2 and "--root" in bad.stderr
+
+
+STRIDED = {
+    "surrogate/__init__.py": "",
+    "surrogate/data.py": '''
+        """Windows of the grid's load series, one worker's share each."""
+        import numpy as np
+        import tensorflow as tf
+
+
+        def windows(series, history):
+            starts = np.arange(0, len(series) - history, 24)
+            x = np.stack([series[s:s + history] for s in starts]).astype("float32")
+            return x, series[starts + history].astype("float32")
+
+
+        def worker_dataset(x, y, batch_size, rank, size, seed):
+            """Interleaved share x[rank::size]: each window goes to exactly one worker."""
+            ds = tf.data.Dataset.from_tensor_slices((x[rank::size], y[rank::size]))
+            return ds.shuffle(4096, seed=seed).repeat().batch(batch_size, drop_remainder=True)
+        ''',
+    "train.py": '''
+        """Load surrogate on 4 workers: horovodrun -np 4 python train.py --epochs 30"""
+        import argparse
+
+        import keras
+        import numpy as np
+        import tensorflow as tf
+        import horovod.tensorflow.keras as hvd
+
+        from surrogate.data import windows, worker_dataset
+
+
+        def main():
+            p = argparse.ArgumentParser()
+            p.add_argument("--epochs", type=int, default=30)
+            p.add_argument("--batch-size", type=int, default=64)
+            p.add_argument("--lr", type=float, default=1e-3)
+            p.add_argument("--seed", type=int, default=7)
+            args = p.parse_args()
+            hvd.init()
+            tf.config.threading.set_intra_op_parallelism_threads(1)
+            keras.utils.set_random_seed(args.seed)
+            x, y = windows(np.load("load.npy"), 48)
+            train = worker_dataset(x, y, args.batch_size, hvd.rank(), hvd.size(), args.seed)
+            steps = len(x) // (args.batch_size * hvd.size())
+            model = keras.Sequential([keras.Input((48,)), keras.layers.Dense(64, activation="relu"),
+                                      keras.layers.Dense(1)])
+            opt = hvd.DistributedOptimizer(keras.optimizers.Adam(args.lr * hvd.size()))
+            model.compile(optimizer=opt, loss="mse")
+            callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(0), hvd.callbacks.MetricAverageCallback()]
+            if hvd.rank() == 0:
+                callbacks.append(keras.callbacks.ModelCheckpoint("surrogate.keras"))
+            model.fit(train, steps_per_epoch=steps, epochs=args.epochs, callbacks=callbacks,
+                      verbose=1 if hvd.rank() == 0 else 0)
+
+
+        if __name__ == "__main__":
+            main()
+        ''',
+}
+
+
+def test_a_strided_share_made_in_a_data_module_is_a_partition(tmp_path):
+    """`x[rank::size]` in the project's data module, rank and size handed in as hvd.rank() and hvd.size(): the
+    ranks read disjoint parts, so the same shuffle seed on every rank is no fault. (Before, only the script's
+    own slices were read: "the shuffle is seeded alike on every rank".) Without the rank in the slice, every
+    rank reads the same windows."""
+    root = write(tmp_path, STRIDED)
+    got, findings, info = flagged(root / "train.py")
+    assert got == {} and findings[3].file == "surrogate/data.py", (got, findings[3])
+    broken = dict(STRIDED, **{"surrogate/data.py": STRIDED["surrogate/data.py"].replace("[rank::size]", "[::size]")})
+    got, _, _ = flagged(write(tmp_path, broken) / "train.py")
+    assert list(got) == [3] and "seeded alike" in got[3][1], got

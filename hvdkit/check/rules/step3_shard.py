@@ -54,7 +54,7 @@ def find_shares(f):
             (eval_parts if _is_eval(f, e) else parts).append(e)
         elif _per_rank_file(f, e, f.is_local_rank) and not _is_eval(f, e):
             local.append(e)  # a file per local rank: on 2 nodes ranks 0 and 4 read the same one
-    for node in ast.walk(s.tree):
+    for node in s.nodes():  # the project modules read too: `x[rank::size]` in a data module
         index = node.slice if isinstance(node, ast.Subscript) else node.args[0] if isinstance(node, ast.Call) and \
             s.qual(node.func) == "range" and len(node.args) == 3 else None
         if index is None or not f.mentions(node, f.is_size):
