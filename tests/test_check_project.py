@@ -9,6 +9,7 @@ script" or had these steps missing.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -715,3 +716,102 @@ def test_a_strided_share_made_in_a_data_module_is_a_partition(tmp_path):
     broken = dict(STRIDED, **{"surrogate/data.py": STRIDED["surrogate/data.py"].replace("[rank::size]", "[::size]")})
     got, _, _ = flagged(write(tmp_path, broken) / "train.py")
     assert list(got) == [3] and "seeded alike" in got[3][1], got
+
+
+GAN = {
+    "gan/__init__.py": "",
+    "gan/ckpt.py": '''
+        """Checkpoints of the two networks and their optimizers."""
+        import os
+
+        import torch
+        import horovod.torch as hvd
+
+
+        def save_checkpoint(path, **parts):
+            """Every part's state under its name; rank 0 writes, the others return."""
+            if hvd.rank() != 0:
+                return
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            torch.save({k: (v.state_dict() if hasattr(v, "state_dict") else v) for k, v in parts.items()}, path)
+
+
+        def is_main_process():
+            return hvd.rank() == 0
+
+
+        def save_on_master(*args, **kwargs):
+            if is_main_process():
+                torch.save(*args, **kwargs)
+        ''',
+    "train_gan.py": '''
+        """A WGAN on 4 ranks: horovodrun -np 4 python train_gan.py --epochs 50"""
+        import argparse
+
+        import torch
+        import horovod.torch as hvd
+        from torch.utils.data import DataLoader, TensorDataset
+        from torch.utils.data.distributed import DistributedSampler
+
+        from gan.ckpt import save_checkpoint
+
+
+        def main():
+            p = argparse.ArgumentParser()
+            p.add_argument("--epochs", type=int, default=50)
+            p.add_argument("--lr", type=float, default=1e-4)
+            args = p.parse_args()
+            hvd.init()
+            torch.set_num_threads(1)
+            data = TensorDataset(torch.randn(2048, 64))
+            sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+            loader = DataLoader(data, batch_size=32, sampler=sampler)
+            G, D = torch.nn.Linear(16, 64), torch.nn.Linear(64, 1)
+            opt_g = hvd.DistributedOptimizer(torch.optim.Adam(G.parameters(), lr=args.lr * hvd.size()),
+                                             named_parameters=G.named_parameters(prefix="G"))
+            opt_d = hvd.DistributedOptimizer(torch.optim.Adam(D.parameters(), lr=args.lr * hvd.size()),
+                                             named_parameters=D.named_parameters(prefix="D"))
+            for m, o in ((G, opt_g), (D, opt_d)):
+                hvd.broadcast_parameters(m.state_dict(), root_rank=0)
+                hvd.broadcast_optimizer_state(o, root_rank=0)
+            for epoch in range(args.epochs):
+                sampler.set_epoch(epoch)
+                for (real,) in loader:
+                    fake = G(torch.randn(real.shape[0], 16))
+                    d_loss = D(fake.detach()).mean() - D(real).mean()
+                    opt_d.zero_grad()
+                    d_loss.backward()
+                    opt_d.step()
+                    g_loss = -D(G(torch.randn(real.shape[0], 16))).mean()
+                    opt_g.zero_grad()
+                    g_loss.backward()
+                    opt_g.step()
+                w = hvd.allreduce(-d_loss.detach(), name="w_dist")
+                if hvd.rank() == 0:
+                    print(f"epoch {epoch} W {w.item():.4f}")
+                save_checkpoint(f"runs/ckpt_{epoch:04d}.pt", G=G, D=D, opt_g=opt_g, opt_d=opt_d, epoch=epoch)
+
+
+        if __name__ == "__main__":
+            main()
+        ''',
+}
+
+
+def test_checkpoint_helpers_that_save_a_comprehension_or_their_arguments(tmp_path):
+    """torch.save of `{k: v.state_dict() ...}` over the helper's keyword arguments, or of a wrapper's `*args`:
+    checkpoints, written on rank 0 by the helper's own guard. (Before, neither was a checkpoint: "no checkpoint
+    is written".) Without the guard, every rank writes."""
+    root = write(tmp_path, GAN)
+    got, findings, _ = flagged(root / "train_gan.py")
+    assert got == {} and findings[7].file == "gan/ckpt.py", (got, findings[7])
+    wrapper = GAN["train_gan.py"].replace("from gan.ckpt import save_checkpoint", "from gan.ckpt import save_on_master")
+    wrapper = wrapper.replace('save_checkpoint(f"runs/ckpt_{epoch:04d}.pt", G=G, D=D, opt_g=opt_g, opt_d=opt_d, '
+                              'epoch=epoch)', 'save_on_master({"G": G.state_dict(), "epoch": epoch}, "runs/g.pt")')
+    assert "save_on_master({" in wrapper
+    got, findings, _ = flagged(write(tmp_path, dict(GAN, **{"train_gan.py": wrapper})) / "train_gan.py")
+    assert got == {} and findings[7].file == "gan/ckpt.py", (got, findings[7])
+    unguarded = re.sub(r"if hvd.rank\(\) != 0:\n\s*return\n\s*", "", GAN["gan/ckpt.py"])
+    assert unguarded != GAN["gan/ckpt.py"]
+    got, _, _ = flagged(write(tmp_path, dict(GAN, **{"gan/ckpt.py": unguarded})) / "train_gan.py")
+    assert list(got) == [7] and "every rank writes" in got[7][1], got

@@ -131,6 +131,8 @@ def holds_model_state(f, node, at, depth=0):
             return deeper(func.value)  # state.copy(), model.cpu(), ckpt.items()
         return any(deeper(a) for a in node.args + [k.value for k in node.keywords])
     if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-        # `{k: v.cpu() for k, v in model.state_dict().items()}`: made of what it iterates
-        return any(deeper(g.iter) for g in node.generators)
+        # `{k: v.cpu() for k, v in model.state_dict().items()}`: made of what it iterates; `{k: v.state_dict()
+        # for k, v in parts.items()}`: of what each element is
+        elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        return any(deeper(g.iter) for g in node.generators) or any(deeper(x) for x in elements)
     return any(deeper(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))

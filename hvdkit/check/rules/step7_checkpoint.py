@@ -207,6 +207,8 @@ def _saves_model_state(f, e, method):
         return None
     # a function given what it writes: torch.save(obj, f), save_model(model, path), a helper's (state, ...)
     given = call.args[:1] + [k.value for k in call.keywords if k.arg in ("obj", "model", "state")]
+    if given and isinstance(given[0], ast.Starred):  # `torch.save(*args, **kwargs)` of a wrapper: its callers'
+        return None
     return holds_model_state(f, given[0], e) if given else None
 
 
