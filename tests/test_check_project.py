@@ -815,3 +815,62 @@ def test_checkpoint_helpers_that_save_a_comprehension_or_their_arguments(tmp_pat
     assert unguarded != GAN["gan/ckpt.py"]
     got, _, _ = flagged(write(tmp_path, dict(GAN, **{"gan/ckpt.py": unguarded})) / "train_gan.py")
     assert list(got) == [7] and "every rank writes" in got[7][1], got
+
+
+SCHEDULED = {
+    "lesions/__init__.py": "",
+    "lesions/schedules.py": '''
+        def step_decay(base_lr, every, factor=0.5):
+            """epoch -> LR, for keras.callbacks.LearningRateScheduler."""
+            def schedule(epoch, lr=None):
+                return base_lr * factor ** (epoch // every)
+            return schedule
+        ''',
+    "run.py": '''
+        """Lesion classifier on 4 workers: horovodrun -np 4 python run.py --epochs 30"""
+        import argparse
+
+        import keras
+        import numpy as np
+        import tensorflow as tf
+        import horovod.tensorflow.keras as hvd
+
+        from lesions.schedules import step_decay
+
+
+        def main():
+            p = argparse.ArgumentParser()
+            p.add_argument("--epochs", type=int, default=30)
+            p.add_argument("--lr", type=float, default=1e-3)
+            args = p.parse_args()
+            hvd.init()
+            tf.config.threading.set_intra_op_parallelism_threads(1)
+            x, y = np.random.rand(2048, 32).astype("float32"), np.random.randint(0, 2, 2048)
+            data = tf.data.Dataset.from_tensor_slices((x, y)).shard(hvd.size(), hvd.rank()).batch(32)
+            model = keras.Sequential([keras.Input((32,)), keras.layers.Dense(2)])
+            lr = args.lr * hvd.size()
+            model.compile(optimizer=hvd.DistributedOptimizer(keras.optimizers.Adam(lr)),
+                          loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+            callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(0), hvd.callbacks.MetricAverageCallback(),
+                         keras.callbacks.LearningRateScheduler(step_decay(args.lr, 10))]
+            if hvd.rank() == 0:
+                callbacks.append(keras.callbacks.ModelCheckpoint("lesions.keras"))
+            model.fit(data, epochs=args.epochs, callbacks=callbacks, verbose=1 if hvd.rank() == 0 else 0)
+
+
+        if __name__ == "__main__":
+            main()
+        ''',
+}
+
+
+def test_a_keras_schedule_that_returns_an_unscaled_lr_overwrites_the_scaled_one(tmp_path):
+    """Adam is built with args.lr * hvd.size(), but LearningRateScheduler sets the LR every epoch to what the
+    project's step_decay(args.lr, 10) returns: the single-worker LR from the first epoch on. (Before, step 4 was
+    ok.) Given the scaled LR, or a schedule of the current LR (`lambda epoch, lr: lr * 0.95`), nothing to flag."""
+    got, _, _ = flagged(write(tmp_path, SCHEDULED) / "run.py")
+    assert list(got) == [4] and "LearningRateScheduler" in got[4][1] and "not scaled" in got[4][1], got
+    scaled = SCHEDULED["run.py"].replace("step_decay(args.lr, 10)", "step_decay(lr, 10)")
+    assert flagged(write(tmp_path, dict(SCHEDULED, **{"run.py": scaled})) / "run.py")[0] == {}
+    relative = SCHEDULED["run.py"].replace("step_decay(args.lr, 10)", "lambda epoch, lr: lr * 0.95")
+    assert flagged(write(tmp_path, dict(SCHEDULED, **{"run.py": relative})) / "run.py")[0] == {}

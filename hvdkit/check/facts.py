@@ -170,7 +170,7 @@ class Facts:
     def _frames_of(self, flat=False):
         """The walked frames, by function ({func: [Frame]}), or all of them (flat)."""
         if self._frames is None:
-            frames = {}
+            frames = {id(fr): fr for fr in self.s.frames}  # `def f(base): def g(e): ...; return g` has no event
             for e in self.s.events + self.s.assigns:
                 for fr in e.ctx.frames:
                     frames[id(fr)] = fr

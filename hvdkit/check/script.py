@@ -151,6 +151,7 @@ class Script:
             elif d is not None:
                 self.funcs.setdefault(name, d)
         self.events, self.assigns, self.walked = [], [], set()
+        self.frames = []  # every walked call's Frame, also of functions whose body has no call or assignment
         self.local_calls = set()  # call nodes resolved to a function of the project, in some walk
         self.pending_hooks = {}  # name of a Keras callback instance: its on_* methods, not walked yet
         self.imported = []  # the project's modules whose code ran, in import order
@@ -682,6 +683,7 @@ class Script:
         self._walks[func] = self._walks.get(func, 0) + 1
         self.walked.add(func)
         frame = Frame(func, call, ctx.env)
+        self.frames.append(frame)
         for param, b in frame.bindings.items():
             if isinstance(b.expr, ast.Name):
                 self._modules_given.setdefault((id(func), param), set()).add(self.qual(b.expr))

@@ -27,6 +27,7 @@ def judge(f):
     verdicts = _with_multiplier_schedulers(f, verdicts)
     verdicts = _with_lr_setting_schedulers(f, opts, verdicts)
     verdicts = _with_lr_setters(f, opts, verdicts, same)
+    verdicts = _with_keras_schedules(f, opts, verdicts, same)
     by_callbacks, from_start = _lr_callbacks(f)
     verdicts = by_callbacks + ([] if from_start and by_callbacks else verdicts)
     order = {WRONG: 0, MISSING: 1, UNKNOWN: 2, OK: 3}
@@ -177,6 +178,69 @@ def _with_lr_setters(f, opts, verdicts, same):
     return out
 
 
+def _with_keras_schedules(f, opts, verdicts, same):
+    """keras.callbacks.LearningRateScheduler(schedule) given to fit sets the optimizer's LR at the start of every
+    epoch to what schedule(epoch) returns: an absolute LR decides step 4 from the first epoch on, as a setter's
+    does; `schedule(epoch, lr)` returning a value made of the current lr is relative: no verdict."""
+    out = list(verdicts)
+    for e in f.s.events:
+        if f.s.qual(e.node.func).split(".")[-1] != "LearningRateScheduler" or not e.ctx.reached or \
+                not f.flows_to_callbacks(e):
+            continue
+        arg = next((k.value for k in e.node.keywords if k.arg == "schedule"), e.node.args[0] if e.node.args else None)
+        func = _schedule_function(f, arg)
+        returns = [n.value for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None] \
+            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else [func.body] if func else []
+        if not returns:
+            continue
+        value = max(returns, key=lambda r: r.lineno)  # the value the schedule settles at, after a warmup's returns
+        current = func.args.args[1].arg if len(func.args.args) > 1 else None
+        if current and any(isinstance(n, ast.Name) and n.id == current for n in ast.walk(value)):
+            continue
+        v = _schedule_verdict(f, e, value, same)
+        if v is not None:
+            out = [v if v.verdict == WRONG or old.verdict == MISSING else old for old in out]
+    return out
+
+
+def _schedule_function(f, node, depth=0):
+    """The lambda or function a schedule argument is: by its definition, through names assigned it, or the
+    function a factory of the project returns (`step_decay(base_lr, 10)` returning its inner `schedule`)."""
+    if node is None or depth > 4:
+        return None
+    if isinstance(node, ast.Lambda):
+        return node
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        d = f.s.defined(node)
+        if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return d
+        values = [a.node.value for a in f.s.assignments_to(node if isinstance(node, ast.Name) else dotted(node))
+                  if getattr(a.node, "value", None) is not None]
+        return next((g for v in values for g in [_schedule_function(f, v, depth + 1)] if g is not None), None)
+    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+        factory = f.s.defined(node.func)
+        if isinstance(factory, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            made = [r.value for r in ast.walk(factory) if isinstance(r, ast.Return) and r.value is not None]
+            return next((g for v in made for g in [_schedule_function(f, v, depth + 1)] if g is not None), None)
+    return None
+
+
+def _schedule_verdict(f, e, value, same):
+    """The verdict on the LR a Keras schedule returns (`value`): the tests of _setter_verdict, for an absolute LR."""
+    text = f"LearningRateScheduler at line {e.line} sets the LR every epoch to {ast.unparse(value)}"
+    fix = "return base_lr * hvd.size() (times the schedule's factor)"
+    if _divided(_size_powers(f, value)):
+        return Finding(WRONG, f"{text}, divided by hvd.size()", e.line, fix)
+    if max(_size_powers(f, value, f.is_global_size)) >= 2:
+        return Finding(WRONG, f"{text}, multiplied by hvd.size() twice", e.line, fix)
+    if _grows(f, value):
+        return Finding(OK, f"{text}, scaled by hvd.size()", e.line)
+    if same is not None or not _readable(f, value):
+        return None  # the unscaled LR is right (Average over a fixed global batch...), or it comes from unread code
+    return Finding(WRONG, f"{text}, not scaled by hvd.size(): it overwrites the optimizer's LR from the first epoch",
+                   e.line, fix)
+
+
 def _set_later(f, st, skip, scaled):
     """The guard, evaluated inside the training loops, that keeps the setter `st` from running from the start
     when the checker cannot tell its value on the default run (`if iter_sum in cfg["lr_steps"]:`), else None.
@@ -219,9 +283,10 @@ def _setter_verdict(f, st, same):
                    "the optimizer's LR from then on", st.line, fix)
 
 
-# Modules whose functions cannot scale an LR by the number of ranks on their own (math, arrays, the frameworks).
+# Modules whose functions cannot scale an LR by the number of ranks on their own (math, arrays, the frameworks,
+# and the readers of configuration files: a file's "lr" is an option the user writes, as --lr is).
 _PLAIN = ("math", "numpy", "torch", "tensorflow", "keras", "horovod", "hvdkit", "float", "int", "min", "max", "round",
-          "abs", "pow", "sum", "len", "range", "enumerate", "zip")
+          "abs", "pow", "sum", "len", "range", "enumerate", "zip", "json", "yaml", "toml", "tomllib")
 
 
 def _readable(f, expr):
