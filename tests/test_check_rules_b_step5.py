@@ -331,3 +331,80 @@ def test_an_optimizer_of_the_same_name_in_another_function_is_another_optimizer(
     assert _step5(tmp_path, DISTILL.format(student_params="student.parameters()")).verdict == OK
     f = _step5(tmp_path, DISTILL.format(student_params="list(student.parameters()) + list(teacher.parameters())"))
     assert f.verdict == WRONG and "`teacher`" in f.evidence and "ValueError" in f.evidence, f.evidence
+
+
+GAN_TF = '''
+    """DCGAN on 4 ranks: horovodrun -np 4 python train_gan.py --epochs 20"""
+    import argparse
+
+    import tensorflow as tf
+    import horovod.tensorflow as hvd
+
+
+    class GanTrainer:
+        def __init__(self, lr):
+            self.gen = tf.keras.Sequential([tf.keras.layers.Dense(64, activation="relu"), tf.keras.layers.Dense(32)])
+            self.disc = tf.keras.Sequential([tf.keras.layers.Dense(64, activation="relu"), tf.keras.layers.Dense(1)])
+            self.g_opt = tf.keras.optimizers.Adam(lr * hvd.size(), beta_1=0.5)
+            self.d_opt = tf.keras.optimizers.Adam(lr * hvd.size(), beta_1=0.5)
+
+        @tf.function
+        def step(self, real, first):
+            z = tf.random.normal([tf.shape(real)[0], 16])
+            with tf.GradientTape() as g_tape, tf.GradientTape() as d_tape:
+                fake = self.gen(z, training=True)
+                d_real, d_fake = self.disc(real, training=True), self.disc(fake, training=True)
+                g_loss = -tf.reduce_mean(d_fake)
+                d_loss = tf.reduce_mean(d_fake) - tf.reduce_mean(d_real)
+            g_tape = hvd.DistributedGradientTape(g_tape)
+            {d_wrap}
+            g_grads = g_tape.gradient(g_loss, self.gen.trainable_variables)
+            d_grads = d_tape.gradient(d_loss, self.disc.trainable_variables)
+            self.g_opt.apply_gradients(zip(g_grads, self.gen.trainable_variables))
+            self.d_opt.apply_gradients(zip(d_grads, self.disc.trainable_variables))
+            if first:
+                for v in (self.gen.variables, self.disc.variables, self.g_opt.variables, self.d_opt.variables):
+                    hvd.broadcast_variables(v, root_rank=0)
+            return g_loss, d_loss
+
+
+    def main():
+        p = argparse.ArgumentParser()
+        p.add_argument("--epochs", type=int, default=20)
+        p.add_argument("--lr", type=float, default=2e-4)
+        args = p.parse_args()
+        hvd.init()
+        tf.config.threading.set_intra_op_parallelism_threads(1)
+        data = tf.data.Dataset.from_tensor_slices(tf.random.normal([4096, 32]))
+        data = data.shard(hvd.size(), hvd.rank()).shuffle(1024).batch(64)
+        trainer = GanTrainer(args.lr)
+        ckpt = tf.train.Checkpoint(gen=trainer.gen, disc=trainer.disc)
+        for epoch in range(args.epochs):
+            for i, real in enumerate(data):
+                g_loss, d_loss = trainer.step(real, epoch == 0 and i == 0)
+            g_mean = hvd.allreduce(g_loss)
+            if hvd.rank() == 0:
+                print(f"epoch {epoch} G {g_mean.numpy():.4f}")
+                ckpt.save("ckpt/gan")
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def test_a_second_tape_left_unwrapped_steps_with_this_ranks_gradients(tmp_path):
+    """The generator's tape is wrapped, the discriminator's (bound by the same `with`) is not: its gradients
+    are each rank's own. (Before: step 5 ok, from the one wrapper seen.) Both wrapped: ok."""
+    f = _step5(tmp_path, GAN_TF.replace("{d_wrap}", "pass"))
+    assert f.verdict == WRONG and "d_tape.gradient(d_loss" in f.evidence, f.evidence
+    fixed = GAN_TF.replace("{d_wrap}", "d_tape = hvd.DistributedGradientTape(d_tape)")
+    assert _step5(tmp_path, fixed).verdict == OK
+    # A sum of an averaged part and a plain one is this rank's own for that part.
+    joined = fixed.replace("self.d_opt.apply_gradients(zip(d_grads, self.disc.trainable_variables))",
+                           "self.d_opt.apply_gradients(zip(d_grads + g_tape_plain.gradient(g_loss, extra), "
+                           "self.disc.trainable_variables + extra))")
+    joined = joined.replace("with tf.GradientTape() as g_tape,", "extra = []\n" + " " * 12 +
+                            "with tf.GradientTape() as g_tape_plain, tf.GradientTape() as g_tape,")
+    f = _step5(tmp_path, joined)
+    assert f.verdict == WRONG and "g_tape_plain.gradient" in f.evidence, f.evidence

@@ -7,6 +7,7 @@ from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sources
 from hvdkit.check.rules.models import wrapper
+from hvdkit.check.rules.tapes import unaveraged_apply
 from hvdkit.check.script import assigned_name, dotted, loop_bindings, parents, result_discarded, sums
 
 
@@ -46,6 +47,13 @@ def judge(f):
     second = _unaveraged_step(f, wraps)
     if second is not None:
         return second
+    applied = unaveraged_apply(f, _plain_optimizer) if wraps or by_hand else None
+    if applied is not None:
+        s, grad = applied
+        return Finding(WRONG, f"the gradients applied at line {s.line} come from a tape Horovod did not wrap "
+                       f"({ast.unparse(grad)[:60]}, line {grad.lineno}): that part of the model steps with this "
+                       "rank's own gradients", grad.lineno,
+                       "wrap that tape too: tape = hvd.DistributedGradientTape(tape), or allreduce its gradients")
     if summed:
         e = summed[0]
         return Finding(OK, f"gradients summed over ranks (line {e.line}) with an LR not scaled by hvd.size(): the "

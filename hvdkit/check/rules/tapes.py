@@ -1,0 +1,87 @@
+"""Step 5 for TensorFlow's own loops: are the gradients an optimizer applies averaged over the ranks?
+
+`opt.apply_gradients(zip(grads, variables))` with a plain optimizer averages nothing itself; the gradients
+must come from a tape Horovod wrapped (`hvd.DistributedGradientTape(tape).gradient(...)`) or be allreduced
+by hand. A GAN whose discriminator's gradients come from the plain `d_tape`, or a step that applies
+`averaged + tape.gradient(loss, other_vars)`, steps part of the model with this rank's own gradients.
+Judged by the values that reach the call (tapes bound by `with ... as` included), never by names; a value
+the pass cannot follow (a helper's clipping, a library call) gives no verdict.
+"""
+import ast
+
+from hvdkit.check.rules.held import reaching
+from hvdkit.check.rules.models import wrapper
+
+_MAX_DEPTH = 6
+
+
+def unaveraged_apply(f, plain_optimizer):
+    """(apply event, the plain `.gradient()` call whose result it applies) for the first apply_gradients of
+    an optimizer no wrapper took (`plain_optimizer(f, node, at)` is not None) that applies gradients of an
+    unwrapped tape; else None."""
+    for s in f.s.events:
+        func = s.node.func
+        if getattr(func, "attr", "") != "apply_gradients" or not s.ctx.reached or f.off_path(s):
+            continue
+        grads = s.node.args[0] if s.node.args else next(
+            (k.value for k in s.node.keywords if k.arg == "grads_and_vars"), None)
+        if grads is None or plain_optimizer(f, func.value, s) is None:
+            continue
+        averaged, culprit = _averaged(f, grads, s, 0)
+        if averaged is False:
+            return s, culprit
+    return None
+
+
+def _averaged(f, node, at, depth):
+    """(True / False / None, the plain gradient call when False): the value holds gradients averaged over the
+    ranks, this rank's own (part of it is enough), or cannot be told."""
+    if depth > _MAX_DEPTH or node is None:
+        return None, None
+    down = lambda n, a=at: _averaged(f, n, a, depth + 1)  # noqa: E731 - a local shorthand
+    if isinstance(node, ast.Call):
+        api = f.s.api(node.func)
+        if wrapper(f, node) or api and "allreduce" in api[1]:
+            return True, None
+        attr = getattr(node.func, "attr", "")
+        if attr == "gradient" and isinstance(node.func, ast.Attribute):
+            tape = _tape_wrapped(f, node.func.value, at)
+            return tape, (node if tape is False else None)
+        if f.s.qual(node.func) in ("zip", "list", "tuple") and node.args:
+            return down(node.args[0])
+        return None, None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # `depth_grads + pose_grads`
+        parts = [down(node.left), down(node.right)]
+        plain = next((p for p in parts if p[0] is False), None)
+        if plain is not None:
+            return plain
+        return (True, None) if all(p[0] for p in parts) else (None, None)
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        values = [down(v, a) for v, a in reaching(f, node, at) if not f.off_path(a)]
+        if values and all(v[0] is False for v in values):
+            return values[0]
+        return (True, None) if values and all(v[0] for v in values) else (None, None)
+    return None, None
+
+
+def _tape_wrapped(f, tape, at):
+    """True: the tape is Horovod's wrapper; False: a plain tf.GradientTape (assigned, or bound by `with
+    tf.GradientTape() as tape`); None: cannot tell."""
+    values = reaching(f, tape, at)
+    if values:
+        if any(isinstance(v, ast.Call) and wrapper(f, v) for v, _ in values):
+            return True
+        return False if all(_plain_tape(f, v) for v, _ in values) else None
+    if not isinstance(tape, ast.Name):
+        return None
+    defs = f.s.reaching(tape) or ()
+    bound = [getattr(d, "parent", None) for d in defs]
+    if bound and all(isinstance(w, ast.withitem) and w.optional_vars is d and _plain_tape(f, w.context_expr)
+                     for w, d in zip(bound, defs)):
+        return False
+    return None
+
+
+def _plain_tape(f, value):
+    return isinstance(value, ast.Call) and f.s.qual(value.func).split(".")[-1] == "GradientTape" and \
+        not wrapper(f, value)
