@@ -874,3 +874,81 @@ def test_a_keras_schedule_that_returns_an_unscaled_lr_overwrites_the_scaled_one(
     assert flagged(write(tmp_path, dict(SCHEDULED, **{"run.py": scaled})) / "run.py")[0] == {}
     relative = SCHEDULED["run.py"].replace("step_decay(args.lr, 10)", "lambda epoch, lr: lr * 0.95")
     assert flagged(write(tmp_path, dict(SCHEDULED, **{"run.py": relative})) / "run.py")[0] == {}
+
+
+RESUMED = {
+    "dist_utils.py": '''
+        """Horovod helpers of the course's ResNet trainer."""
+        import horovod.torch as hvd
+
+
+        def is_master():
+            return hvd.rank() == 0
+        ''',
+    "train.py": '''
+        """ResNet on CIFAR-10, 8 workers: horovodrun -np 8 python train.py --resume runs/last.pt"""
+        import argparse
+
+        import torch
+        import horovod.torch as hvd
+        from torch.utils.data import DataLoader, TensorDataset
+        from torch.utils.data.distributed import DistributedSampler
+
+        import dist_utils
+
+
+        def main():
+            p = argparse.ArgumentParser()
+            p.add_argument("--epochs", type=int, default=100)
+            p.add_argument("--lr", type=float, default=0.1)
+            p.add_argument("--resume", default="", help="checkpoint to continue from")
+            args = p.parse_args()
+            hvd.init()
+            torch.set_num_threads(1)
+            data = TensorDataset(torch.randn(2048, 32), torch.randint(0, 10, (2048,)))
+            sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+            loader = DataLoader(data, batch_size=64, sampler=sampler)
+            model = torch.nn.Linear(32, 10)
+            optimizer = torch.optim.SGD(model.parameters(), lr=args.lr * hvd.size(), momentum=0.9)
+            optimizer = hvd.DistributedOptimizer(optimizer, named_parameters=model.named_parameters())
+            hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+            hvd.broadcast_optimizer_state(optimizer, root_rank=0)
+            start = 0
+            if args.resume and dist_utils.is_master():
+                ckpt = torch.load(args.resume)
+                model.load_state_dict(ckpt["model"])
+                optimizer.load_state_dict(ckpt["optimizer"])
+                start = ckpt["epoch"] + 1
+            start = hvd.broadcast_object(start, root_rank=0, name="start")
+            for epoch in range(start, args.epochs):
+                sampler.set_epoch(epoch)
+                for x, y in loader:
+                    optimizer.zero_grad()
+                    torch.nn.functional.cross_entropy(model(x), y).backward()
+                    optimizer.step()
+                loss = hvd.allreduce(torch.nn.functional.cross_entropy(model(x), y).detach(), name="loss")
+                if dist_utils.is_master():
+                    print(f"epoch {epoch} loss {loss.item():.4f}")
+                    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                                "epoch": epoch}, "runs/last.pt")
+
+
+        if __name__ == "__main__":
+            main()
+        ''',
+}
+
+
+def test_a_resume_on_the_rank_a_project_helper_picks_after_the_broadcast(tmp_path):
+    """`if args.resume and dist_utils.is_master():` loads the checkpoint on rank 0 after the broadcasts: the other
+    ranks keep the fresh weights. The helper's `return hvd.rank() == 0` is read as rank 0's condition (before,
+    a call into a module was no value: step 6 ok). Broadcasting after the load: ok; and the same helper
+    guards the checkpoint, step 7 ok both times."""
+    got, _, _ = flagged(write(tmp_path, RESUMED) / "train.py")
+    assert list(got) == [6] and "rank 0 loads the checkpoint after the broadcast" in got[6][1], got
+    moved = RESUMED["train.py"]
+    casts = ("hvd.broadcast_parameters(model.state_dict(), root_rank=0)\n" + " " * 12 +
+             "hvd.broadcast_optimizer_state(optimizer, root_rank=0)\n" + " " * 12)
+    assert casts in moved
+    moved = moved.replace(casts, "").replace("start = hvd.broadcast_object(", casts + "start = hvd.broadcast_object(")
+    assert flagged(write(tmp_path, dict(RESUMED, **{"train.py": moved})) / "train.py")[0] == {}

@@ -69,7 +69,7 @@ class Evaluator:
             if q in ("len", "math.ceil", "int", "max") and node.args:
                 inner = ev(node.args[0])
                 return POS if q == "len" or inner == POS else inner if q == "int" and is_num(inner) else None
-            return None
+            return self._returned(node, event, depth)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             return POS
         if isinstance(node, ast.Attribute):
@@ -90,6 +90,19 @@ class Evaluator:
             t = truthy(ev(node.test))
             return ev(node.body) if t is True else ev(node.orelse) if t is False else None
         return None
+
+    def _returned(self, call, event, depth):
+        """A call of the project's own function that takes no arguments and returns one expression (`def
+        is_master(): return hvd.rank() == 0`, `dist_utils.world_size()`): that expression's value."""
+        if call.args or call.keywords or not isinstance(call.func, (ast.Name, ast.Attribute)):
+            return None
+        func = self.s.defined(call.func)
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.args.args or func.args.posonlyargs:
+            return None
+        rets = [n for n in ast.walk(func) if isinstance(n, ast.Return)]
+        if len(rets) != 1 or rets[0].value is None or rets[0] not in func.body:
+            return None
+        return self.value(rets[0].value, None, event, depth + 1)
 
     def _attribute(self, node, frame, event, depth):
         """`self.x` / `args.x` / `config.x`: the value of its last assignment in the script, if plain; an option

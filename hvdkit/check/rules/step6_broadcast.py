@@ -4,6 +4,7 @@ import ast
 from hvdkit.check import names
 from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, origin, resolve, sources, with_values
 from hvdkit.check.rules.models import STATE, elements, trained, wrapper
 from hvdkit.check.script import dotted
@@ -320,9 +321,10 @@ def _loaded_after_broadcast(f, casts):
         trains = any(same_walk(s, load) and s.order > load.order for s in f.steps + f.fits)
         if before and trains and not any(b.order > load.order for b in covering):
             b = before[-1]
-            return Finding(WRONG, f"rank 0 loads the checkpoint after the broadcast (line {b.line}): at line "
-                           f"{load.line} only rank 0 resumes from it, the other ranks keep the weights broadcast "
-                           "before", load.line, "broadcast after loading (load on rank 0, then broadcast to all)")
+            return Finding(WRONG, f"{condition(f, load)}rank 0 loads the checkpoint after the broadcast (line "
+                           f"{b.line}): at line {load.line} only rank 0 resumes from it, the other ranks keep the "
+                           "weights broadcast before", load.line,
+                           "broadcast after loading (load on rank 0, then broadcast to all)")
     return None
 
 
