@@ -952,3 +952,16 @@ def test_a_resume_on_the_rank_a_project_helper_picks_after_the_broadcast(tmp_pat
     assert casts in moved
     moved = moved.replace(casts, "").replace("start = hvd.broadcast_object(", casts + "start = hvd.broadcast_object(")
     assert flagged(write(tmp_path, dict(RESUMED, **{"train.py": moved})) / "train.py")[0] == {}
+
+
+def test_optimizer_state_restored_on_rank_0_needs_its_own_broadcast(tmp_path):
+    """The resume on rank 0 followed by a broadcast of the weights alone: the weights agree, the optimizer state
+    (momentum buffers) is rank 0's checkpoint's there and fresh elsewhere. (Before: step 6 ok.)"""
+    casts = ("hvd.broadcast_parameters(model.state_dict(), root_rank=0)\n" + " " * 12 +
+             "hvd.broadcast_optimizer_state(optimizer, root_rank=0)\n" + " " * 12)
+    weights_only = RESUMED["train.py"].replace(casts, "").replace(
+        "start = hvd.broadcast_object(", "hvd.broadcast_parameters(model.state_dict(), root_rank=0)\n" + " " * 12 +
+        "start = hvd.broadcast_object(")
+    assert weights_only.count("broadcast_parameters") == 1 and "broadcast_optimizer_state" not in weights_only
+    got, _, _ = flagged(write(tmp_path, dict(RESUMED, **{"train.py": weights_only})) / "train.py")
+    assert list(got) == [6] and "restores the optimizer state" in got[6][1], got

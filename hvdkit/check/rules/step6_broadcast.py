@@ -32,7 +32,8 @@ def judge(f):
                        "hvd.broadcast_parameters(model.state_dict(), root_rank=0) / hvd.broadcast_variables(model."
                        "variables, 0) / callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)]")
     whole = _root_is_own_rank(f, casts) or _callback_reused(f, casts) or _trained_not_broadcast(f, casts) or \
-        _loaded_after_broadcast(f, casts)
+        _loaded_after_broadcast(f, casts) or \
+        _optimizer_state_on_rank0(f, opt_only + [e for e in casts if f.api(e, "broadcast_state")])
     if whole is not None:
         return whole
     problems = []
@@ -325,6 +326,24 @@ def _loaded_after_broadcast(f, casts):
                            f"{b.line}): at line {load.line} only rank 0 resumes from it, the other ranks keep the "
                            "weights broadcast before", load.line,
                            "broadcast after loading (load on rank 0, then broadcast to all)")
+    return None
+
+
+def _optimizer_state_on_rank0(f, opt_casts):
+    """Rank 0 alone restores an optimizer's state (a resume), training follows, and no broadcast of optimizer
+    state comes after it: rank 0 steps with the checkpoint's moments and step counts, the other ranks with
+    their own, so the replicas drift apart even with the weights broadcast."""
+    for load in f.s.events:
+        func = load.node.func
+        if getattr(func, "attr", "") != "load_state_dict" or not load.ctx.reached or not f.rank0_only(load) or \
+                not _is_optimizer(f, func.value, load):
+            continue
+        trains = any(same_walk(s, load) and s.order > load.order for s in f.steps)
+        if trains and not any(same_walk(b, load) and b.order > load.order for b in opt_casts):
+            return Finding(WRONG, f"{condition(f, load)}rank 0 alone restores the optimizer state at line {load.line} "
+                           "and no broadcast of the optimizer state follows: the other ranks step with their own "
+                           "(fresh) optimizer state, and the replicas drift apart", load.line,
+                           "hvd.broadcast_optimizer_state(optimizer, root_rank=0) after loading")
     return None
 
 
