@@ -101,7 +101,7 @@ def _best_so_far(f, test, at):
     if not all(isinstance(s, (ast.Name, ast.Attribute)) and dotted(s) for s in sides):
         return False
     for score, best in (sides, sides[::-1]):
-        for a in f.s.assignments_to(dotted(best)):
+        for a in f.s.assignments_to(best if isinstance(best, ast.Name) else dotted(best)):
             value = getattr(a.node, "value", None)
             reads = [dotted(n) for n in ast.walk(value) if isinstance(n, (ast.Name, ast.Attribute))] if value else []
             if isinstance(a.node, ast.Assign) and a.ctx.frames == at.ctx.frames and dotted(score) in reads:
