@@ -965,3 +965,97 @@ def test_optimizer_state_restored_on_rank_0_needs_its_own_broadcast(tmp_path):
     assert weights_only.count("broadcast_parameters") == 1 and "broadcast_optimizer_state" not in weights_only
     got, _, _ = flagged(write(tmp_path, dict(RESUMED, **{"train.py": weights_only})) / "train.py")
     assert list(got) == [6] and "restores the optimizer state" in got[6][1], got
+
+
+METERED = {
+    "meters.py": '''
+        """Running averages, reduced over the Horovod ranks at the end of an epoch."""
+        import torch
+        import horovod.torch as hvd
+
+
+        class Meter:
+            def __init__(self):
+                self.sum, self.count = 0.0, 0
+
+            def update(self, value, n=1):
+                self.sum += float(value) * n
+                self.count += n
+
+            @property
+            def avg(self):
+                return self.sum / max(self.count, 1)
+
+            def sync(self):
+                self.sum = hvd.allreduce(torch.tensor(self.sum, dtype=torch.float64), op=hvd.Sum).item()
+                return self.avg
+        ''',
+    "train.py": '''
+        """Speech encoder on 4 ranks: horovodrun -np 4 python train.py --epochs 30"""
+        import argparse
+
+        import torch
+        import horovod.torch as hvd
+        from torch.utils.data import DataLoader, TensorDataset
+        from torch.utils.data.distributed import DistributedSampler
+
+        from meters import Meter
+
+
+        def main():
+            p = argparse.ArgumentParser()
+            p.add_argument("--epochs", type=int, default=30)
+            p.add_argument("--lr", type=float, default=1e-3)
+            args = p.parse_args()
+            hvd.init()
+            torch.set_num_threads(1)
+            data = TensorDataset(torch.randn(2048, 40), torch.randint(0, 8, (2048,)))
+            sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+            loader = DataLoader(data, batch_size=32, sampler=sampler)
+            model = torch.nn.Linear(40, 8)
+            opt = hvd.DistributedOptimizer(torch.optim.Adam(model.parameters(), lr=args.lr * hvd.size()),
+                                           named_parameters=model.named_parameters())
+            hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+            hvd.broadcast_optimizer_state(opt, root_rank=0)
+            for epoch in range(args.epochs):
+                sampler.set_epoch(epoch)
+                meter = Meter()
+                for x, y in loader:
+                    loss = torch.nn.functional.cross_entropy(model(x), y)
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+                    meter.update(loss.item(), x.size(0))
+                train_loss = meter.sync()
+                if hvd.rank() == 0:
+                    print(f"epoch {epoch} loss {train_loss:.4f}")
+                    torch.save(model.state_dict(), "encoder.pt")
+
+
+        if __name__ == "__main__":
+            main()
+        ''',
+}
+
+
+def test_a_sum_over_ranks_divided_by_this_ranks_count(tmp_path):
+    """The meter allreduces its sum with op=hvd.Sum and divides it by its own count: hvd.size() times the mean.
+    (Before: a summed pair divided one by the other was taken for an average: ok.) Both summed: ok."""
+    got, _, _ = flagged(write(tmp_path, METERED) / "train.py")
+    assert list(got) == [8] and "this rank's own count" in got[8][1], got
+    both = METERED["meters.py"].replace(
+        "return self.avg", "self.count = hvd.allreduce(torch.tensor(self.count), op=hvd.Sum).item()\n" + " " * 16 +
+        "return self.avg")
+    assert both.count("op=hvd.Sum") == 2
+    got, findings, _ = flagged(write(tmp_path, dict(METERED, **{"meters.py": both})) / "train.py")
+    assert got == {} and findings[8].verdict == "ok" and findings[8].file == "meters.py", findings[8]
+    # The pair summed through a helper of the project (its allreduce inside): ok too.
+    helper = METERED["meters.py"].replace(
+        "class Meter:", "def reduce_sum(t):\n" + " " * 12 + "return hvd.allreduce(t, op=hvd.Sum)\n\n\n" + " " * 8 +
+        "class Meter:").replace(
+        "self.sum = hvd.allreduce(torch.tensor(self.sum, dtype=torch.float64), op=hvd.Sum).item()",
+        "packed = reduce_sum(torch.tensor([self.sum, float(self.count)], dtype=torch.float64))\n" + " " * 16 +
+        "self.sum, self.count = packed[0].item(), int(packed[1].item())")
+    assert "packed = reduce_sum(" in helper
+    got, findings, _ = flagged(write(tmp_path, dict(METERED, **{"meters.py": helper})) / "train.py")
+    assert got == {} and findings[8].verdict == "ok" and findings[8].file == "meters.py", findings[8]

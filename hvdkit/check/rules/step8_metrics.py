@@ -141,7 +141,59 @@ def _summed(f, avgs):
         if report is not None:
             return Finding(WRONG, f"line {e.line} sums a metric over ranks and line {report.line} reports the sum as "
                            "its value", e.line, "divide the summed total by the summed count")
+        local = next(((r, d) for r in _reports(f) if r.ctx.reached for v in _report_values(r.node)
+                      for d in [_over_local_count(f, v, r, e.node)] if d is not None), None)
+        if local is not None:
+            report, div = local
+            return Finding(WRONG, f"line {e.line} sums a metric over ranks, but line {report.line} reports it divided "
+                           f"by this rank's own count ({ast.unparse(div.right)[:40]}): hvd.size() times the mean",
+                           e.line, "allreduce the count with op=hvd.Sum too, then divide the sums")
     return None
+
+
+def _over_local_count(f, node, at, total, depth=0):
+    """The Div node by which the value of `node` (where `at` reads it) is the sum `total` divided by a count no
+    collective reduced (`self.sum / max(self.count, 1)` with only the sum allreduced), through names, the
+    returns of the project's functions and the properties of its classes; else None."""
+    if depth > 12 or node is None:
+        return None
+    deeper = lambda n, a=at: _over_local_count(f, n, a, total, depth + 1)  # noqa: E731 - a local shorthand
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        if _undivided(f, node.left, at, total) and not f.mentions(node.right, _reduced(f)):
+            return node
+        return None
+    if isinstance(node, ast.Call):
+        rets = returned(f, node, at)
+        if rets:
+            return next((d for v, a in rets for d in [deeper(v, a)] if d is not None), None)
+        last = node.func.attr if isinstance(node.func, ast.Attribute) else f.s.qual(node.func).split(".")[-1]
+        inner = node.func.value if isinstance(node.func, ast.Attribute) and imported(f, node.func) is None else (
+            node.args[0] if node.args else None)
+        return deeper(inner) if last in _KEEPS_VALUE else None
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        values = reaching(f, node, at) if at is not None else \
+            [(a.node.value, a) for a in f.s.assignments_to(node) if a.node.value is not None]
+        found = next((d for v, a in values for d in [deeper(v, a)] if d is not None), None)
+        if found is None and isinstance(node, ast.Attribute) and at is not None:
+            found = next((d for v in _property_values(f, node, at) for d in [deeper(v, None)] if d is not None), None)
+        return found
+    return None
+
+
+def _reduced(f):
+    """A predicate: a node is a collective (an allreduce or allgather of any op, also inside a function of the
+    project it calls: `reduce_sum(packed)`) or the number of ranks."""
+    def collective(n):
+        api = f.s.api(n.func) if isinstance(n, ast.Call) else None
+        return bool(api) and ("allreduce" in api[1] or "allgather" in api[1])
+
+    def pred(n):
+        if collective(n) or f.is_size(n):
+            return True
+        func = f.s.defined(n.func) if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute)) \
+            else None
+        return isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(collective(c) for c in ast.walk(func))
+    return pred
 
 
 # Calls whose value is their receiver's or first argument's, converted (a sum stays a sum).
