@@ -142,23 +142,29 @@ def test_a_trainer_module_splitting_a_fixed_global_batch(tmp_path, batch, verdic
 
 
 SOLVER = '''
-    class WarmupPolyLR:
-        """Linear warm-up, then poly decay: sets every group's LR from base_lr at each step."""
+    import math
 
-        def __init__(self, optimizer, base_lr, max_iters, warmup_iters=100):
-            self.optimizer, self.base_lr = optimizer, base_lr
-            self.max_iters, self.warmup_iters, self.last_iter = max_iters, warmup_iters, 0
 
-        def get_lr(self):
-            it = self.last_iter
-            factor = it / self.warmup_iters if it < self.warmup_iters else (1 - it / self.max_iters) ** 0.9
-            return self.base_lr * factor
+    class CosineWithRamp:
+        """Sets every group's LR at each step: a linear ramp over `ramp` steps, then a cosine down to zero."""
+
+        def __init__(self, optimizer, peak, total, ramp=50):
+            self.optimizer = optimizer
+            self.peak = peak
+            self.total, self.ramp = total, ramp
+            self.count = 0
+
+        def current(self):
+            if self.count < self.ramp:
+                return self.peak * (self.count + 1) / self.ramp
+            done = (self.count - self.ramp) / max(1, self.total - self.ramp)
+            return self.peak * 0.5 * (1 + math.cos(math.pi * done))
 
         def step(self):
-            self.last_iter += 1
-            lr = self.get_lr()
-            for group in self.optimizer.param_groups:
-                group["lr"] = lr * group.get("lr_mult", 1.0)
+            self.count += 1
+            value = self.current()
+            for g in self.optimizer.param_groups:
+                g["lr"] = value * g.get("scale", 1.0)
 '''
 
 
@@ -174,7 +180,7 @@ def test_a_schedule_class_overwriting_the_lr(tmp_path, base_lr, verdict):
             import horovod.torch as hvd
             import torch
 
-            from .solver import WarmupPolyLR
+            from .solver import CosineWithRamp
 
 
             def build_optimizer(cfg, model):
@@ -182,7 +188,7 @@ def test_a_schedule_class_overwriting_the_lr(tmp_path, base_lr, verdict):
 
 
             def build_scheduler(cfg, optimizer):
-                return WarmupPolyLR(optimizer, base_lr={base_lr}, max_iters=cfg["iters"])
+                return CosineWithRamp(optimizer, peak={base_lr}, total=cfg["iters"])
         ''',
         "train.py": torch_main(
             "from seg.build import build_optimizer, build_scheduler\n\n    CFG = dict(base_lr=0.01, iters=100)",
