@@ -3,7 +3,7 @@ last assignment before it in the same call, and those a condition may skip back 
 ever given, and names read in the caller's terms. Built on the walk's order of events (Script/Facts)."""
 import ast
 
-from hvdkit.check.facts import same_walk
+from hvdkit.check.facts import SELF_RETURNING, same_walk
 from hvdkit.check.script import Ctx, Frame, dotted
 from hvdkit.check.values import Evaluator, Where, truthy
 
@@ -322,8 +322,6 @@ def model_key(name):
     return name
 
 
-# torch.nn.Module methods that return the module itself: `Net().to(device)` is the Net.
-_SELF_RETURNING = ("to", "cuda", "cpu", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_")
 
 
 def origin(f, node, at, depth=0):
@@ -333,7 +331,7 @@ def origin(f, node, at, depth=0):
     if depth > 8 or node is None:
         return None
     if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Attribute) and node.func.attr in _SELF_RETURNING:
+        if isinstance(node.func, ast.Attribute) and node.func.attr in SELF_RETURNING:
             inner = origin(f, node.func.value, at, depth + 1)
             if inner is not None:
                 return inner
