@@ -502,16 +502,19 @@ class Facts:
     def unread_code(self, call):
         """The Unread whose code `call` runs when that code could not be read: the call itself is into it, or it
         is a method of an object such a call made (`saver.save(...)` with `saver = CheckpointSaver(out)` of a
-        module that is not there; through names, parameters, attributes and `.to(device)`); else None."""
-        by_node = self.memo("unread_by_node", lambda: {id(u.event.node): u for u in reversed(self.unread_on_path)})
+        module that is not there: unread_maker); else None."""
+        by_node = self._unread_by_node()
         if id(call) in by_node:
             return by_node[id(call)]
-        if not isinstance(call.func, ast.Attribute):
-            return None
-        todo, seen = [call.func.value], set()
+        return self.unread_maker(call.func.value) if isinstance(call.func, ast.Attribute) else None
+
+    def unread_maker(self, expr):
+        """The Unread call (on the training's path) that made the object `expr` holds, through names,
+        parameters, attributes, conditional branches (objects()) and `.to(device)`; None when no such call
+        made it."""
+        by_node, todo, seen = self._unread_by_node(), [expr], set()
         while todo:
-            n = todo.pop()
-            for o in self.objects(n):
+            for o in self.objects(todo.pop()):
                 if id(o) in seen or not isinstance(o, ast.Call):
                     continue
                 seen.add(id(o))
@@ -520,6 +523,9 @@ class Facts:
                 if isinstance(o.func, ast.Attribute) and o.func.attr in SELF_RETURNING:
                     todo.append(o.func.value)  # `Net().to(device)` is the Net
         return None
+
+    def _unread_by_node(self):
+        return self.memo("unread_by_node", lambda: {id(u.event.node): u for u in reversed(self.unread_on_path)})
 
     def acts_itself(self, u, step):
         """Unread code that could do `step` without being handed anything for it: the project's own code that is
