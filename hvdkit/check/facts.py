@@ -527,6 +527,15 @@ class Facts:
     def _unread_by_node(self):
         return self.memo("unread_by_node", lambda: {id(u.event.node): u for u in reversed(self.unread_on_path)})
 
+    def handed_training(self, u):
+        """The unread call is handed what trains: a model or its state (rules/models.holds_model_state) or an
+        optimizer the training uses (an argument holding one of its constructions, Facts.optimizers); what it
+        could average or broadcast (`setup(hvd)` or `make_loader(rank=...)` is handed neither)."""
+        from hvdkit.check.rules.models import holds_model_state
+        made = {id(o.node) for o in self.optimizers}
+        return any(holds_model_state(self, a, u.event) or any(id(n) in made for n in self.objects(a))
+                   for a in handed(u.event.node))
+
     def acts_itself(self, u, step):
         """Unread code that could do `step` without being handed anything for it: the project's own code that is
         not there or does not parse (it may import Horovod itself: `utils.save_checkpoint` returning on ranks

@@ -71,7 +71,7 @@ def _unread_averaging(f):
     Trainer's `fit`, the fit of a Keras model whose class is not read: its own train_step may wrap the
     tape); with no training call seen at all, a call whose result is unused, into such code or a method of
     an object it made (`trainer.train()`). A framework's optimizer class is known: it wraps nothing."""
-    calls = [(u.event.node, u) for u in f.unread_on_path if f.hands_horovod(u)]
+    calls = [(u.event.node, u) for u in f.unread_on_path if f.hands_horovod(u) and f.handed_training(u)]
     for s in f.steps:
         if f.off_path(s):
             continue

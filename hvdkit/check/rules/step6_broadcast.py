@@ -53,7 +53,7 @@ def _unread_broadcast(f):
     them) and that could do Horovod's work itself (Facts.acts_itself: the project's own code, or a library's
     that knows Horovod)."""
     calls = [(u.event.node, u) for u in f.unread_on_path
-             if f.hands_horovod(u) or f.feeds_callbacks(u) and f.acts_itself(u, 6)]
+             if f.hands_horovod(u) and f.handed_training(u) or f.feeds_callbacks(u) and f.acts_itself(u, 6)]
     return f.cannot_tell("a broadcast from rank 0", calls)
 
 
