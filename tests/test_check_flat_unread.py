@@ -134,7 +134,8 @@ def test_an_unguarded_helper_of_an_absent_module_is_cannot_tell_naming_it(tmp_pa
 
 def test_the_same_helper_visibly_guarded_by_rank_is_ok(tmp_path):
     found = check(tmp_path, script(TORCH, IMPORTS="from mylab.ckpt import save_checkpoint",
-                                   SAVE='if hvd.rank() == 0:\n    save_checkpoint({"model": model.state_dict()}, "c.pt")'))
+                                   SAVE='if hvd.rank() == 0:\n'
+                                        '    save_checkpoint({"model": model.state_dict()}, "c.pt")'))
     assert found[7].verdict == OK
 
 
