@@ -14,7 +14,7 @@ from hvdkit.check.script import assigned_name, dotted, result_discarded, sums
 
 def judge(f):
     avgs = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and e.ctx.reached and not _of_gradients(f, e)]
-    hang = next((e for e in avgs if f.rank_guards(e)), None)
+    hang = next((e for e in avgs if any(not _asserted(g) for g in f.rank_guards(e))), None)
     if hang is not None:
         return Finding(WRONG, f"metrics averaged at line {hang.line} on some ranks only: the collective hangs or "
                        "mixes with others", hang.line, "average on every rank, then print on rank 0")
@@ -25,7 +25,7 @@ def judge(f):
     evals = [ev for ev in evaluations(f) if _reported(f, ev)]
     parts = [ev for ev in evals if ev.per_rank]
     if evals and all(ev.per_rank is False for ev in evals) and (
-            all(not f.rank0_only(ev.event) for ev in evals) or not _shard_logs(f, evals)):
+            all(not _rank0_only(f, ev.event) for ev in evals) or not _shard_logs(f, evals)):
         # Every rank evaluates the same, whole evaluation data with the same weights: the evaluation's metrics
         # are the job's; training logs beside them are progress (the labels' convention). When rank 0 alone
         # evaluates, its evaluation is the job's too, but a log of its own shard beside it is not.
@@ -33,7 +33,7 @@ def judge(f):
         if summed is not None:
             return summed
         ev = evals[0]
-        who = "rank 0 evaluates" if f.rank0_only(ev.event) else "every rank evaluates"
+        who = "rank 0 evaluates" if _rank0_only(f, ev.event) else "every rank evaluates"
         return Finding(OK, f"{who} the whole evaluation data (line {ev.line}): its metrics are the job's without "
                        "averaging", ev.line)
     summed = _summed(f, avgs)
@@ -99,13 +99,29 @@ def judge(f):
     return Finding(UNKNOWN, "no metric is reported", None, None)
 
 
+def _rank0_only(f, event):
+    """The event runs on rank 0 and not on rank 1, on the first step or on later ones (`if hvd.rank() == 0 and
+    step % 1000 == 0:` runs on no rank at step 1, on rank 0 alone at step 1000)."""
+    later = f.runs(event, first_step=False)
+    return f.rank0_only(event) or later.rank1 is False and later.rank0 is not False
+
+
+def _asserted(guard):
+    """The guard is a check that raises (`if hvd.local_rank() != LOCAL_RANK: raise RuntimeError(...)`): a rank
+    that fails it crashes; every rank that goes on runs what follows, so it does not keep a collective from some
+    of the ranks of a run that works."""
+    stmt = getattr(guard.test, "parent", None)
+    return isinstance(stmt, ast.If) and stmt.test is guard.test and guard.branch is False and not stmt.orelse and \
+        bool(stmt.body) and isinstance(stmt.body[-1], ast.Raise)
+
+
 def _shard_logs(f, whole):
     """What reports a rank's own training as the job's beside evaluations of the whole data (`whole`), which
     rank 0 alone runs: the log of a fit that validates on no whole data on every rank, or a report not made
     from those evaluations, other than per-batch progress that every rank prints of its own."""
-    every = {id(ev.event) for ev in whole if not f.rank0_only(ev.event)}
+    every = {id(ev.event) for ev in whole if not _rank0_only(f, ev.event)}
     logs = [fit for fit in f.fits if id(fit) not in every]
-    logs += [r for r in _reports(f) if r.ctx.reached and not (per_batch(f, r) and not f.rank0_only(r)) and not any(
+    logs += [r for r in _reports(f) if r.ctx.reached and not (per_batch(f, r) and not _rank0_only(f, r)) and not any(
         _from_evaluations(f, v, r, whole) for v in _report_values(r.node))]
     return logs
 
@@ -311,7 +327,7 @@ def _reports(f):
         branches = {(id(g.test), g.branch) for e in reporting for g in f.rank_guards(e)}
         for e in reporting:
             values = _report_values(e.node)
-            if not f.rank0_only(e) and any(depends_on_rank(f, v, e) or depends_on_rank(f, v, e, local=True)
+            if not _rank0_only(f, e) and any(depends_on_rank(f, v, e) or depends_on_rank(f, v, e, local=True)
                                            for v in values):
                 continue  # every rank prints its own, labelled with its rank
             if any((id(g.test), not g.branch) in branches for g in f.rank_guards(e)):
