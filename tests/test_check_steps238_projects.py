@@ -250,3 +250,243 @@ def test_rank_0_evaluating_its_own_shard_in_a_session_is_not_the_jobs(tmp_path):
     part = "valid = valid[hvd.rank()::hvd.size()]"
     found = verdict(tmp_path, {"train.py": TF1_SCRIPT.replace("{valid_part}", part)}, 8)
     assert found.verdict == MISSING, found.evidence
+
+
+# --- step 3: a project function is not the library function of the same name ---------------------------------
+SPEECH_DATA = '''
+    import os
+
+
+    def list_files(root):
+        """The training clips, sorted: the same list on every rank."""
+        return sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".wav"))
+
+
+    def make_dataset(files, batch_size):
+        import tensorflow as tf
+        return tf.data.Dataset.from_tensor_slices(files).map(lambda p: tf.io.read_file(p)).batch(batch_size)
+'''
+
+SPEECH_SCRIPT = '''
+    import tensorflow as tf
+    import horovod.tensorflow.keras as hvd
+
+    from kws.data import make_dataset
+    {listing}
+
+
+    def main():
+        hvd.init()
+        gpus = tf.config.list_physical_devices("GPU")
+        if gpus:
+            tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+        files = list_files("/data/clips")
+        files = files[hvd.rank()::hvd.size()]
+        ds = make_dataset(files, 64)
+        model = tf.keras.Sequential([tf.keras.layers.Dense(12)])
+        opt = hvd.DistributedOptimizer(tf.keras.optimizers.Adam(1e-3 * hvd.size()))
+        model.compile(optimizer=opt, loss="sparse_categorical_crossentropy")
+        callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(0), hvd.callbacks.MetricAverageCallback()]
+        model.fit(ds, epochs=10, callbacks=callbacks, verbose=1 if hvd.rank() == 0 else 0)
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def test_the_projects_own_list_files_is_no_shuffle(tmp_path):
+    files = {"kws/__init__.py": "", "kws/data.py": SPEECH_DATA,
+             "train.py": SPEECH_SCRIPT.replace("{listing}", "from kws.data import list_files")}
+    found = verdict(tmp_path, files, 3)
+    assert found.verdict == OK, found.evidence
+
+
+def test_tf_datas_list_files_shuffles_before_the_partition(tmp_path):
+    listing = "\n\n    def list_files(root):\n        return list(tf.data.Dataset.list_files(root + '/*.wav'))"
+    files = {"kws/__init__.py": "", "kws/data.py": SPEECH_DATA, "train.py": SPEECH_SCRIPT.replace("{listing}", listing)}
+    found = verdict(tmp_path, files, 3)
+    assert found.verdict == WRONG and "without a common seed" in found.evidence, found.evidence
+
+
+# --- step 3: what code that is not there computes is no evidence of a wrong split or a missing one -------------
+SPLIT_SCRIPT = '''
+    import argparse
+
+    import torch
+    import horovod.torch as hvd
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
+
+    {imports}
+
+
+    def main():
+        p = argparse.ArgumentParser()
+        p.add_argument("--world-size", type=int, default=1)
+        p.add_argument("--rank", type=int, default=0)
+        args = p.parse_args()
+        hvd.init()
+        torch.set_num_threads(1)
+        dataset = torch.load("crops.pt")
+        sampler = DistributedSampler(dataset, num_replicas={size}, rank={rank})
+        loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+        model = torch.nn.Linear(10, 4)
+        opt = hvd.DistributedOptimizer(torch.optim.Adam(model.parameters(), lr=1e-3 * hvd.size()),
+                                       named_parameters=model.named_parameters())
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        for epoch in range(3):
+            sampler.set_epoch(epoch)
+            for x, y in loader:
+                opt.zero_grad()
+                torch.nn.functional.cross_entropy(model(x), y).backward()
+                opt.step()
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def split_script(imports, size, rank):
+    return SPLIT_SCRIPT.replace("{imports}", imports).replace("{size}", size).replace("{rank}", rank)
+
+
+def test_a_split_by_an_absent_modules_values_cannot_be_told(tmp_path):
+    script = split_script("from util import misc as dist_utils", "dist_utils.get_world_size()",
+                          "dist_utils.get_rank()")
+    found = verdict(tmp_path, {"train.py": script}, 3)
+    assert found.verdict == UNKNOWN and "get_world_size" in found.evidence, found.evidence
+
+
+def test_a_split_by_the_users_options_is_wrong(tmp_path):
+    found = verdict(tmp_path, {"train.py": split_script("", "args.world_size", "args.rank")}, 3)
+    assert found.verdict == WRONG and "without hvd.size() and hvd.rank()" in found.evidence, found.evidence
+
+
+TRAINER_SCRIPT = '''
+    import tensorflow as tf
+    import horovod.tensorflow as hvd
+
+    from pinn import Trainer, load_points
+
+
+    def main():
+        hvd.init()
+        gpus = tf.config.list_physical_devices("GPU")
+        if gpus:
+            tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+        x, u = load_points("obs.npz")
+        ds = tf.data.Dataset.from_tensor_slices((x, u)).shuffle(10000, seed=0).batch(1024)
+        model = tf.keras.Sequential([tf.keras.layers.Dense(64, activation="tanh"), tf.keras.layers.Dense(1)])
+        optimizer = tf.keras.optimizers.Adam(1e-3 * hvd.size())
+        Trainer(model, optimizer).fit(ds, 20000)
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+TRAINER_MODULE = '''
+    import numpy as np
+    import tensorflow as tf
+    import horovod.tensorflow as hvd
+
+
+    def load_points(path):
+        blob = np.load(path)
+        return blob["x"], blob["u"]
+
+
+    class Trainer:
+        def __init__(self, model, optimizer):
+            self.model, self.optimizer = model, optimizer
+
+        def fit(self, ds, steps):
+            first = True
+            for step, (x, u) in enumerate(ds.repeat().take(steps)):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(self.model(x) - u))
+                tape = hvd.DistributedGradientTape(tape)
+                grads = tape.gradient(loss, self.model.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.model.trainable_variables))
+                if first:
+                    hvd.broadcast_variables(self.model.variables, root_rank=0)
+                    hvd.broadcast_variables(self.optimizer.variables, root_rank=0)
+                    first = False
+'''
+
+
+def test_training_in_a_trainer_that_is_not_there_cannot_tell_the_partition(tmp_path):
+    found = verdict(tmp_path, {"train.py": TRAINER_SCRIPT}, 3)
+    assert found.verdict == UNKNOWN and "Trainer(...)" in found.evidence, found.evidence
+
+
+def test_a_trainer_read_in_the_project_that_takes_the_whole_data_is_missing_the_partition(tmp_path):
+    files = {"train.py": TRAINER_SCRIPT, "pinn/__init__.py": TRAINER_MODULE}
+    found = verdict(tmp_path, files, 3)
+    assert found.verdict in FLAGGED and "whole data set" in found.evidence, found.evidence
+
+
+# --- step 3: a seed seeds its own library's generator ---------------------------------------------------------
+RECORDS_MODULE = '''
+    import json
+    import random
+
+
+    class Records:
+        def __init__(self, path, rank, world_size):
+            self.path, self.rank, self.world_size = path, rank, world_size
+
+        def setup(self):
+            with open(self.path) as f:
+                records = [json.loads(line) for line in f]
+            random.shuffle(records)
+            self.train = records[self.rank::self.world_size]
+            return self
+'''
+
+RECORDS_SCRIPT = '''
+    import random
+
+    import torch
+    import horovod.torch as hvd
+
+    from sspred.data import Records
+
+
+    def main():
+        hvd.init()
+        torch.set_num_threads(1)
+        {seed}
+        data = Records("train.jsonl", rank=hvd.rank(), world_size=hvd.size()).setup()
+        model = torch.nn.Linear(20, 3)
+        opt = hvd.DistributedOptimizer(torch.optim.SGD(model.parameters(), lr=0.1 * hvd.size()),
+                                       named_parameters=model.named_parameters())
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        for epoch in range(5):
+            for r in data.train:
+                opt.zero_grad()
+                x, y = torch.tensor(r["x"]), torch.tensor(r["y"])
+                torch.nn.functional.cross_entropy(model(x), y).backward()
+                opt.step()
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def records_project(seed):
+    return {"train.py": RECORDS_SCRIPT.replace("{seed}", seed), "sspred/__init__.py": "",
+            "sspred/data.py": RECORDS_MODULE}
+
+
+def test_torch_seed_leaves_pythons_shuffle_before_the_partition_unseeded(tmp_path):
+    found = verdict(tmp_path, records_project("torch.manual_seed(42)"), 3)
+    assert found.verdict == WRONG and "random.shuffle(records)" in found.evidence, found.evidence
+
+
+def test_pythons_seed_makes_the_shuffle_before_the_partition_common(tmp_path):
+    found = verdict(tmp_path, records_project("random.seed(42)"), 3)
+    assert found.verdict == OK, found.evidence
