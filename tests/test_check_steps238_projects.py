@@ -490,3 +490,77 @@ def test_torch_seed_leaves_pythons_shuffle_before_the_partition_unseeded(tmp_pat
 def test_pythons_seed_makes_the_shuffle_before_the_partition_common(tmp_path):
     found = verdict(tmp_path, records_project("random.seed(42)"), 3)
     assert found.verdict == OK, found.evidence
+
+
+# --- step 1: init() under a condition that the Horovod calls after it do not share ---------------------------
+LM_SCRIPT = '''
+    import argparse
+
+    import torch
+    import horovod.torch as hvd
+
+    from lm.data import batches
+
+
+    def main():
+        p = argparse.ArgumentParser()
+        p.add_argument("--no-cuda", action="store_true")
+        p.add_argument("--horovod", action="store_true")
+        args = p.parse_args()
+        use_cuda = torch.cuda.is_available() and not args.no_cuda
+        {init}
+        device = torch.device("cuda" if use_cuda else "cpu")
+        rank, world = {queries}
+        model = torch.nn.Linear(64, 64).to(device)
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3 * world)
+        {wrap}
+        for x, y in batches("corpus.txt", rank, world):
+            opt.zero_grad()
+            torch.nn.functional.mse_loss(model(x.to(device)), y.to(device)).backward()
+            opt.step()
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+LM_DATA = '''
+    import torch
+
+
+    def batches(path, rank, world):
+        data = torch.load(path)
+        for i in range(rank * 32, len(data) - 32, world * 32):
+            yield data[i:i + 32, :64], data[i:i + 32, 64:]
+'''
+
+
+def lm_project(init, queries, wrap):
+    script = LM_SCRIPT.replace("{init}", init).replace("{queries}", queries).replace("{wrap}", wrap)
+    return {"train.py": script, "lm/__init__.py": "", "lm/data.py": LM_DATA}
+
+
+WRAP = ("opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())\n"
+        "        hvd.broadcast_parameters(model.state_dict(), root_rank=0)")
+
+
+def test_init_only_on_the_gpu_path_is_wrong_on_the_cpu_path(tmp_path):
+    init = "if use_cuda:\n            hvd.init()\n            torch.cuda.set_device(hvd.local_rank())"
+    found = verdict(tmp_path, lm_project(init, "hvd.rank(), hvd.size()", WRAP), 1)
+    assert found.verdict == WRONG and "use_cuda" in found.evidence, found.evidence
+
+
+def test_init_first_then_the_gpu_pinned_on_the_gpu_path_is_right(tmp_path):
+    init = "hvd.init()\n        if use_cuda:\n            torch.cuda.set_device(hvd.local_rank())"
+    found = verdict(tmp_path, lm_project(init, "hvd.rank(), hvd.size()", WRAP), 1)
+    assert found.verdict == OK, found.evidence
+
+
+def test_init_behind_the_scripts_horovod_switch_is_its_horovod_mode(tmp_path):
+    init = "if args.horovod:\n            hvd.init()"
+    queries = "hvd.rank(), hvd.size()"  # crashes without --horovod: that mode is not the one judged
+    wrap = ("if args.horovod:\n"
+            "            opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())\n"
+            "            hvd.broadcast_parameters(model.state_dict(), root_rank=0)")
+    found = verdict(tmp_path, lm_project(init, queries, wrap), 1)
+    assert found.verdict == OK, found.evidence
