@@ -564,3 +564,78 @@ def test_init_behind_the_scripts_horovod_switch_is_its_horovod_mode(tmp_path):
             "            hvd.broadcast_parameters(model.state_dict(), root_rank=0)")
     found = verdict(tmp_path, lm_project(init, queries, wrap), 1)
     assert found.verdict == OK, found.evidence
+
+
+# --- step 8: an average over ranks of a count, divided by the whole data set's size --------------------------
+ENGINE = '''
+    import torch
+    import horovod.torch as hvd
+
+
+    @torch.no_grad()
+    def evaluate(model, loader):
+        model.eval()
+        correct = 0
+        for images, labels in loader:
+            correct += (model(images).argmax(1) == labels).sum().item()
+        correct = hvd.allreduce(torch.tensor(float(correct)), name="val_correct"{op}).item()
+        return correct / len(loader.dataset)
+'''
+
+HERBARIUM = '''
+    import torch
+    import horovod.torch as hvd
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
+
+    from engine import evaluate
+
+
+    def main():
+        hvd.init()
+        torch.set_num_threads(1)
+        train_set, val_set = torch.load("train.pt"), torch.load("val.pt")
+        train_sampler = DistributedSampler(train_set, num_replicas=hvd.size(), rank=hvd.rank())
+        val_sampler = DistributedSampler(val_set, num_replicas=hvd.size(), rank=hvd.rank(), shuffle=False)
+        train_loader = DataLoader(train_set, batch_size=64, sampler=train_sampler)
+        val_loader = DataLoader(val_set, batch_size=128, sampler=val_sampler)
+        model = torch.nn.Linear(32, 10)
+        opt = hvd.DistributedOptimizer(torch.optim.SGD(model.parameters(), lr=0.01 * hvd.size()),
+                                       named_parameters=model.named_parameters())
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        for epoch in range(10):
+            train_sampler.set_epoch(epoch)
+            model.train()
+            for x, y in train_loader:
+                opt.zero_grad()
+                torch.nn.functional.cross_entropy(model(x), y).backward()
+                opt.step()
+            acc = evaluate(model, val_loader)
+            if hvd.rank() == 0:
+                print(f"epoch {epoch}: val acc {100 * acc:.2f}%")
+                torch.save(model.state_dict(), "model.pt")
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def test_an_averaged_count_over_the_whole_data_sets_size_is_wrong(tmp_path):
+    files = {"train.py": HERBARIUM, "engine.py": ENGINE.replace("{op}", "")}
+    found = verdict(tmp_path, files, 8)
+    assert found.verdict == WRONG and "len(loader.dataset)" in found.evidence, found.evidence
+
+
+def test_a_summed_count_over_the_whole_data_sets_size_is_the_accuracy(tmp_path):
+    files = {"train.py": HERBARIUM, "engine.py": ENGINE.replace("{op}", ", op=hvd.Sum")}
+    found = verdict(tmp_path, files, 8)
+    assert found.verdict == OK, found.evidence
+
+
+def test_an_averaged_count_of_the_whole_data_on_every_rank_over_its_size_is_the_accuracy(tmp_path):
+    script = HERBARIUM.replace("val_loader = DataLoader(val_set, batch_size=128, sampler=val_sampler)",
+                               "val_loader = DataLoader(val_set, batch_size=128)")
+    files = {"train.py": script, "engine.py": ENGINE.replace("{op}", "")}
+    found = verdict(tmp_path, files, 8)
+    assert found.verdict == OK, found.evidence

@@ -10,6 +10,7 @@ from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_va
 from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, origin, reaching, returned,
                                     sources)
 from hvdkit.check.script import assigned_name, dotted, result_discarded, sums
+from hvdkit.check.sources import derived, sources as flow_sources
 
 
 def judge(f):
@@ -164,20 +165,40 @@ def _summed(f, avgs):
             return Finding(WRONG, f"line {e.line} sums a metric over ranks, but line {report.line} reports it divided "
                            f"by this rank's own count ({ast.unparse(div.right)[:40]}): hvd.size() times the mean",
                            e.line, "allreduce the count with op=hvd.Sum too, then divide the sums")
+    for e in avgs:  # an average over ranks of this rank's count, divided by the whole data's size: 1/size of it
+        if sums(e.node) or not f.api(e, "allreduce") or any(k.arg in ("average", "op") for k in e.node.keywords):
+            continue
+        whole = next(((r, d) for r in _reports(f) if r.ctx.reached for v in _report_values(r.node)
+                      for d in [_division(f, v, r, e.node, _whole_data_size(f))] if d is not None), None)
+        if whole is not None:
+            report, (div, _) = whole
+            return Finding(WRONG, f"line {e.line} averages this rank's count over the ranks (hvd.allreduce's default "
+                           f"op), and line {report.line} reports it divided by the whole data set's size "
+                           f"({ast.unparse(div.right)[:40]}): 1/hvd.size() of the job's value", e.line,
+                           "allreduce the count with op=hvd.Sum, then divide by the whole data set's size")
     return None
 
 
-def _over_local_count(f, node, at, total, depth=0):
+def _over_local_count(f, node, at, total):
     """The Div node by which the value of `node` (where `at` reads it) is the sum `total` divided by a count no
-    collective reduced (`self.sum / max(self.count, 1)` with only the sum allreduced), through names, the
-    returns of the project's functions and the properties of its classes; else None."""
+    collective reduced (`self.sum / max(self.count, 1)` with only the sum allreduced); else None."""
+    found = _division(f, node, at, total, lambda div, a: not f.mentions(div.right, _reduced(f)))
+    return found[0] if found is not None else None
+
+
+def _division(f, node, at, total, test, depth=0):
+    """(Div node, event where it is read) by which the value of `node` (where `at` reads it) is `total` divided
+    by a denominator for which `test(div, event)` holds, through names, the returns of the project's functions
+    and the properties of its classes; else None."""
     if depth > 12 or node is None:
         return None
-    deeper = lambda n, a=at: _over_local_count(f, n, a, total, depth + 1)  # noqa: E731 - a local shorthand
+    deeper = lambda n, a=at: _division(f, n, a, total, test, depth + 1)  # noqa: E731 - a local shorthand
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        if _undivided(f, node.left, at, total) and not f.mentions(node.right, _reduced(f)):
-            return node
+        if _undivided(f, node.left, at, total) and test(node, at):
+            return node, at
         return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # `100 * acc`: a percentage of it
+        return deeper(node.left) or deeper(node.right)
     if isinstance(node, ast.Call):
         rets = returned(f, node, at)
         if rets:
@@ -194,6 +215,19 @@ def _over_local_count(f, node, at, total, depth=0):
             found = next((d for v in _property_values(f, node, at) for d in [deeper(v, None)] if d is not None), None)
         return found
     return None
+
+
+def _whole_data_size(f):
+    """A test for a division: its denominator is the size of a whole data set behind a loader that reads this
+    rank's part (`len(loader.dataset)`, the loader made of one of step 3's partitions, a DistributedSampler):
+    not this rank's count."""
+    def test(div, at):
+        sizes = [n for n in ast.walk(div.right) if isinstance(n, ast.Call) and f.s.qual(n.func) == "len" and n.args
+                 and isinstance(n.args[0], ast.Attribute) and n.args[0].attr == "dataset"]
+        sh = step3_shard.shares(f)
+        parts = {id(p.node) for p in sh.parts + sh.eval_parts}
+        return any(id(m) in parts for n in sizes for m in flow_sources(f, [n.args[0].value], derived))
+    return test
 
 
 def _reduced(f):
