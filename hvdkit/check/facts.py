@@ -375,7 +375,7 @@ class Facts:
                      and e.api[1].split(".")[-1] in NEEDS_INIT]
             first = min(needs) if needs else None
             return [u for u in self.unread_on_path if (first is None or u.event.order < first)
-                    and (self.hands_horovod(u) or not _handed(u.event.node) or self._horovod_source(u))]
+                    and (self.hands_horovod(u) or _only_constants(u.event.node) or self._horovod_source(u))]
         return self.memo("init_candidates", find)
 
     @property
@@ -572,6 +572,12 @@ def _element(value, index):
 def _handed(call):
     """The argument expressions of a call (starred ones unwrapped)."""
     return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
+
+
+def _only_constants(call):
+    """The call is handed nothing but literals (`setup(seed=42)`, `setup()`): no object of the training, so
+    what it can work on is the process itself (initialise Horovod, pin a device, seed the generators)."""
+    return all(isinstance(a, ast.Constant) for a in _handed(call))
 
 
 def same_walk(a, b):

@@ -710,7 +710,10 @@ class Script:
             return
         base = self.project.absolute(mod, stmt.module, stmt.level)
         if base:
-            m = self._run_module(base, stmt, ctx)
+            # A relative import names the package's own code, when the file is in a package (a script alone in a
+            # folder without __init__.py is a copy away from its package: what it imports is not here to judge).
+            relative = bool(stmt.level) and os.path.isfile(os.path.join(os.path.dirname(mod.path), "__init__.py"))
+            m = self._run_module(base, stmt, ctx, relative=relative)
             if m is None:
                 return
         for a in stmt.names:
@@ -718,10 +721,12 @@ class Script:
             if a.name != "*" and (not base or self.project.find(sub) is not None):
                 self._run_module(sub, stmt, ctx)
 
-    def _run_module(self, dotted, stmt, ctx):
-        """Run `dotted` and its packages (each package's __init__ first); the last Module, or None."""
+    def _run_module(self, dotted, stmt, ctx, relative=False):
+        """Run `dotted` and its packages (each package's __init__ first); the last Module, or None. A
+        relative import names the project's own code: when its module is not there, the import fails (no
+        installed package can answer it)."""
         parts, m = dotted.split("."), None
-        if not parts[0] or not self.project.local_top(parts[0]):
+        if not parts[0] or not (relative or self.project.local_top(parts[0])):
             return None
         for i in range(1, len(parts) + 1):
             name = ".".join(parts[:i])
@@ -747,9 +752,12 @@ class Script:
             return
         parent, _, last = name.rpartition(".")
         where = self.project.find(parent) if parent else None
-        folder = where[0] if where is None or where[0].endswith(os.sep) else os.path.dirname(where[0])
+        if where is None:  # a top-level name (a relative import of the script's own folder): that folder
+            folder = os.path.dirname(module_of(stmt, self.main).path)
+        else:
+            folder = where[0] if where[0].endswith(os.sep) else os.path.dirname(where[0])
         near = [e for e in sorted(self.project._listing(folder)) if e.lower() in (last.lower() + ".py", last.lower())
-                ] if where else []
+                ]
         why = f"{self.project.rel(folder)}/ holds no {last}.py" + (
             f" (it has {near[0]}: module names are case-sensitive)" if near else "")
         self.import_failures.append(ImportFailure(stmt, f"ModuleNotFoundError: No module named {name!r}", why, ctx,
