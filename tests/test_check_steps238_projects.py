@@ -639,3 +639,64 @@ def test_an_averaged_count_of_the_whole_data_on_every_rank_over_its_size_is_the_
     files = {"train.py": script, "engine.py": ENGINE.replace("{op}", "")}
     found = verdict(tmp_path, files, 8)
     assert found.verdict == OK, found.evidence
+
+
+# --- step 2: TensorFlow's GPUs are fixed by the first tensor it makes -----------------------------------------
+GPU_UTIL = '''
+    import tensorflow as tf
+
+
+    def configure_gpu(local_rank):
+        gpus = tf.config.list_physical_devices("GPU")
+        if not gpus:
+            return
+        try:
+            tf.config.set_visible_devices(gpus[local_rank], "GPU")
+        except RuntimeError as err:  # visible devices must be set before the GPUs are initialised
+            print(err)
+'''
+
+CIFAR_DATA = '''
+    import numpy as np
+    import tensorflow as tf
+
+
+    def load_cifar(path, batch_size, size, rank):
+        blob = np.load(path)
+        ds = tf.data.Dataset.from_tensor_slices((blob["x"], blob["y"]))
+        return ds.shard(size, rank).shuffle(10000).batch(batch_size)
+'''
+
+CIFAR_SCRIPT = '''
+    import tensorflow as tf
+    import horovod.tensorflow.keras as hvd
+
+    from data import load_cifar
+    from gpu import configure_gpu
+
+    hvd.init()
+    {before}
+    train_ds = load_cifar("cifar.npz", 128, hvd.size(), hvd.rank())
+    model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])
+    {after}
+    opt = hvd.DistributedOptimizer(tf.keras.optimizers.SGD(0.01 * hvd.size()))
+    model.compile(optimizer=opt, loss="sparse_categorical_crossentropy")
+    model.fit(train_ds, epochs=5, callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0),
+                                             hvd.callbacks.MetricAverageCallback()],
+              verbose=1 if hvd.rank() == 0 else 0)
+'''
+
+
+def cifar_project(before, after):
+    script = CIFAR_SCRIPT.replace("{before}", before).replace("{after}", after)
+    return {"train.py": script, "data.py": CIFAR_DATA, "gpu.py": GPU_UTIL}
+
+
+def test_gpu_pinned_after_the_data_set_and_model_are_made_is_too_late(tmp_path):
+    found = verdict(tmp_path, cifar_project("", "configure_gpu(hvd.local_rank())"), 2)
+    assert found.verdict == WRONG and "after TensorFlow has initialised its GPUs" in found.evidence, found.evidence
+
+
+def test_gpu_pinned_before_any_tensor_is_made_is_in_time(tmp_path):
+    found = verdict(tmp_path, cifar_project("configure_gpu(hvd.local_rank())", ""), 2)
+    assert found.verdict == OK, found.evidence

@@ -43,6 +43,7 @@ def judge(f):
     env_pinned = any(w == "GPU chosen by local rank" and "CUDA_VISIBLE_DEVICES" in f.text(line)
                      or "visible_device_list" in f.text(line) for line, w in good)
     bad += _all_gpus_per_rank(f) + _placed_before_pinning(f, good) + ([] if env_pinned else _hard_coded_gpu(f))
+    bad += _pinned_after_tf_started(f)
     bad = _default_run(f, bad)
     if not bad and not good and _cpu_only(f):
         return Finding(OK, "CPU-only script: no GPU to pin (threads per rank are not set: see the notes)")
@@ -210,6 +211,33 @@ def _placed_before_pinning(f, good):
             return [(e.line, f"line {e.line} puts model or data on 'cuda' before set_device(local rank) at line "
                      f"{pins[0].line}: on every rank that is GPU 0", e)]
     return []
+
+
+# TensorFlow calls that make tensors or build Keras layers: the first one initialises TensorFlow's GPUs, after
+# which tf.config.set_visible_devices raises RuntimeError ("Visible devices cannot be modified after being
+# initialized").
+# (Keras' applications are left out: their preprocess_input works on NumPy arrays too.)
+_TF_STARTS = ("tensorflow.data.", "tensorflow.constant", "tensorflow.Variable", "tensorflow.convert_to_tensor",
+              "tensorflow.keras.layers.", "tensorflow.keras.Sequential", "tensorflow.keras.Model", "keras.layers.",
+              "keras.Sequential", "keras.Model")
+
+
+def _pinned_after_tf_started(f):
+    """tf.config.set_visible_devices(gpus[local_rank]) run after a call that made a tensor or built a Keras layer
+    (a data set, a model, in the project's modules too): TensorFlow has initialised its GPUs, the call raises
+    (or, caught, leaves every GPU visible to every rank)."""
+    pins = [e for e in f.s.events if e.ctx.reached and getattr(e.node.func, "attr", "") == "set_visible_devices"
+            and f.mentions(e.node, _local(f))]
+    if not pins:
+        return []
+    pin = min(pins, key=lambda e: e.order)
+    start = next((e for e in f.s.events if e.ctx.reached and e.order < pin.order and
+                  (f.s.qual(e.node.func) or "").startswith(_TF_STARTS)), None)
+    if start is None:
+        return []
+    return [(pin.line, f"line {pin.line} pins the GPU after TensorFlow has initialised its GPUs (line {start.line}: "
+             f"{f.s.qual(start.node.func)}): set_visible_devices raises RuntimeError there, and every rank keeps "
+             "every GPU", pin)]
 
 
 def _thread_env(e):
