@@ -225,3 +225,40 @@ def test_elastic_run_is_known_however_it_is_imported(tmp_path):
     # Before: only a decorator whose text read "elastic.run" counted: "no broadcast from rank 0".
     f = _step6(tmp_path, ELASTIC)
     assert f.verdict == OK, f.evidence
+
+
+HEAD = '''
+    import horovod.torch as hvd
+    import torch
+    import torch.nn.functional as F
+    import torchvision
+
+
+    def main(epochs=2):
+        hvd.init()
+        model = torchvision.models.resnet18(weights="IMAGENET1K_V1")
+        model.fc = torch.nn.Linear(model.fc.in_features, 10)
+        hvd.broadcast_parameters({sent}.state_dict(), root_rank=0)
+        head = torch.optim.SGD({trained}.parameters(), lr=0.01 * hvd.size())
+        head = hvd.DistributedOptimizer(head, named_parameters={trained}.named_parameters())
+        for epoch in range(epochs):
+            x, y = torch.randn(8, 3, 64, 64), torch.randint(0, 10, (8,))
+            head.zero_grad()
+            F.cross_entropy(model(x), y).backward()
+            head.step()
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def test_a_head_set_on_the_model_after_it_was_made_is_covered_by_the_models_broadcast(tmp_path):
+    # Before: `model.fc` was the Linear that made it, not a part of what resnet18() made: "no broadcast covers it".
+    f = _step6(tmp_path, HEAD.format(sent="model", trained="model.fc"))
+    assert f.verdict == OK, f.evidence
+
+
+def test_the_heads_broadcast_does_not_cover_the_model_it_was_set_on(tmp_path):
+    f = _step6(tmp_path, HEAD.format(sent="model.fc", trained="model"))
+    assert f.verdict == WRONG and "`model`" in f.evidence, f.evidence

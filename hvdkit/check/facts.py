@@ -261,12 +261,13 @@ class Facts:
                 node = getattr(node, "parent", None)
         return out
 
-    def feeding(self, exprs, limit=5000):
+    def feeding(self, exprs, limit=5000, opaque=None):
         """ids of the expression nodes whose values may end up in `exprs`: their parts; for a name, the
         values of the assignments that reach it (`a, b = f()`: the same element of what f returns) and what
         is added into the same variable (`cbs.append(x)`, `extend`, `insert`, `cbs += [...]`, `cbs[k] = x`),
         and for a parameter the arguments of its function's walked calls; for an attribute the same by its
-        spelling (`self.callbacks`); for a call of the project's function, what it returns."""
+        spelling (`self.callbacks`); for a call of the project's function, what it returns. A call for which
+        `opaque(call)` holds is itself fed, not its arguments (what it returns is not known to hold them)."""
         out, todo = set(), [(e, None) for e in exprs]
         while todo and len(out) < limit:
             n, element = todo.pop()
@@ -283,6 +284,8 @@ class Facts:
             if element is not None:
                 continue
             out.add(id(n))
+            if opaque is not None and isinstance(n, ast.Call) and opaque(n):
+                continue
             todo += [(c, None) for c in ast.iter_child_nodes(n) if isinstance(c, ast.expr)]
             if isinstance(n, ast.Name):
                 todo += [v for d in self.s.reaching(n) or () for v in _bound_value(d)]
@@ -410,9 +413,9 @@ class Facts:
     def _knowing(self, knows):
         out, aware = {}, []
         for u in self.unread_on_path:  # in walk order: a value an earlier call made is known when it is handed
-            handed = _handed(u.event.node)
-            out[id(u)] = self.hands_horovod(u) or self._horovod_source(u) or any(knows(a) for a in handed) or \
-                bool(aware) and any(self.mentions(a, lambda n: any(n is w for w in aware)) for a in handed)
+            given = handed(u.event.node)
+            out[id(u)] = self.hands_horovod(u) or self._horovod_source(u) or any(knows(a) for a in given) or \
+                bool(aware) and any(self.mentions(a, lambda n: any(n is w for w in aware)) for a in given)
             if out[id(u)]:
                 aware.append(u.event.node)
         return out
@@ -434,12 +437,12 @@ class Facts:
         call = u.event.node
         if id(call) in made:
             return True
-        handed = _handed(call)
-        if step == 2 and (u in self.init_candidates or any(self.mentions(a, self.is_local_rank) for a in handed)):
+        given = handed(call)
+        if step == 2 and (u in self.init_candidates or any(self.mentions(a, self.is_local_rank) for a in given)):
             return True  # the call that may set Horovod up may pin too, as may one told the local rank
-        if step == 2 and not handed and all(u.event.order < s.order for s in self.steps):
+        if step == 2 and not given and all(u.event.order < s.order for s in self.steps):
             return True  # a setup that works on the process, before the training starts
-        return any(id(n) in made for a in handed for n in self.objects(a))
+        return any(id(n) in made for a in given for n in self.objects(a))
 
     def objects(self, expr, limit=200):
         """The expressions that make the object `expr` holds: through names (the whole value each definition
@@ -471,7 +474,7 @@ class Facts:
     def could_do_a_step(self, u):
         """Handed Horovod (hands_horovod), or a value made from the rank, size or local rank (the test steps 5
         and 6 ask; unread_for(step) is the query by step)."""
-        return self.hands_horovod(u) or any(self.mentions(a, self._rank_or_size) for a in _handed(u.event.node))
+        return self.hands_horovod(u) or any(self.mentions(a, self._rank_or_size) for a in handed(u.event.node))
 
     def unread_calls(self, could=None):
         """[Unread] on the training's path for which `could(u)` holds (by default could_do_a_step)."""
@@ -479,9 +482,77 @@ class Facts:
         return [u for u in self.unread_on_path if could(u)]
 
     def feeds_callbacks(self, u):
-        """The unread call's value ends up in a fit's callbacks (`callbacks=make_callbacks(cfg)`): a callback it
-        makes could broadcast, write the checkpoint or average the metrics."""
-        return bool(self.fits_given(u.event))
+        """The unread call's value ends up in a fit's callbacks (`callbacks=make_callbacks(cfg)`, `cbs +=
+        extra(cfg)`): a callback it makes could broadcast, write the checkpoint or average the metrics. Its
+        value, not a value it is handed: `cfg = yaml.safe_load(f)` handed to make_callbacks(cfg) makes no
+        callback (a call of imported code is followed to itself, not into its arguments)."""
+        fed = self.memo("unread_callbacks", lambda: self.feeding(
+            [x for fit in self.fits for x in [k.value for k in fit.node.keywords if k.arg == "callbacks"]
+             + fit.node.args[5:6]], opaque=self._imported_call))
+        return id(u.event.node) in fed
+
+    def _imported_call(self, call):
+        """The call runs imported code (a library's, a framework's, a module's that is not read): the name it
+        calls is rooted at an import."""
+        root = call.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and any(isinstance(d, ast.alias) for d in self.s.reaching(root) or ())
+
+    def unread_code(self, call):
+        """The Unread whose code `call` runs when that code could not be read: the call itself is into it, or it
+        is a method of an object such a call made (`saver.save(...)` with `saver = CheckpointSaver(out)` of a
+        module that is not there: unread_maker); else None."""
+        by_node = self._unread_by_node()
+        if id(call) in by_node:
+            return by_node[id(call)]
+        return self.unread_maker(call.func.value) if isinstance(call.func, ast.Attribute) else None
+
+    def unread_maker(self, expr):
+        """The Unread call (on the training's path) that made the object `expr` holds, through names,
+        parameters, attributes, conditional branches (objects()) and `.to(device)`; None when no such call
+        made it."""
+        by_node, todo, seen = self._unread_by_node(), [expr], set()
+        while todo:
+            for o in self.objects(todo.pop()):
+                if id(o) in seen or not isinstance(o, ast.Call):
+                    continue
+                seen.add(id(o))
+                if id(o) in by_node:
+                    return by_node[id(o)]
+                if isinstance(o.func, ast.Attribute) and o.func.attr in SELF_RETURNING:
+                    todo.append(o.func.value)  # `Net().to(device)` is the Net
+        return None
+
+    def _unread_by_node(self):
+        return self.memo("unread_by_node", lambda: {id(u.event.node): u for u in reversed(self.unread_on_path)})
+
+    def handed_training(self, u):
+        """The unread call is handed what trains: a model or its state (rules/models.holds_model_state) or an
+        optimizer the training uses (an argument holding one of its constructions, Facts.optimizers); what it
+        could average or broadcast (`setup(hvd)` or `make_loader(rank=...)` is handed neither)."""
+        from hvdkit.check.rules.models import holds_model_state
+        made = {id(o.node) for o in self.optimizers}
+        return any(holds_model_state(self, a, u.event) or any(id(n) in made for n in self.objects(a))
+                   for a in handed(u.event.node))
+
+    def acts_itself(self, u, step):
+        """Unread code that could do `step` without being handed anything for it: the project's own code that is
+        not there or does not parse (it may import Horovod itself: `utils.save_checkpoint` returning on ranks
+        other than 0), or a library's that knows Horovod (knows_horovod: a library does a Horovod step only
+        with what it is handed)."""
+        return u.kind != "library" or self.knows_horovod(u, step)
+
+    def cannot_tell(self, what, calls):
+        """Finding(cannot tell) naming the first of `calls` ([(call node, Unread)]): `what` is not seen in the
+        code read, and those calls into code that could not be read could do it; None when there are none."""
+        found = list({id(c): (c, u) for c, u in reversed(calls)}.values())[::-1]  # a call walked twice: once
+        if not found:
+            return None
+        named = "; ".join(self.describe(u, c) for c, u in found[:3]) + ("; ..." if len(found) > 3 else "")
+        return Finding(UNKNOWN, f"{what} not seen in the code read; code that could not be read could do it: "
+                       f"{named}: cannot tell", found[0][0].lineno,
+                       "make that code readable (give --root the project's folder) or run `hvdkit check --run`")
 
     def hands_horovod(self, u):
         """The call is told to work distributed (a keyword of names.UNREAD_HINTS not set false/None/0), or is
@@ -491,7 +562,7 @@ class Facts:
                                                               k.value.value in (False, None, 0))
                for k in call.keywords):
             return True
-        return any(self.mentions(a, self._horovod_module) for a in _handed(call))
+        return any(self.mentions(a, self._horovod_module) for a in handed(call))
 
     def _horovod_module(self, n):
         """Horovod's (or hvdkit's) module itself, not a name read from it (`hvd`, not `hvd.rank`)."""
@@ -511,20 +582,18 @@ class Facts:
         (unread_calls(could): the older form)."""
         found = self.unread_for(could, values, follow_call, skip, knows) if isinstance(could, int) else \
             self.unread_calls(could)
-        found = list({id(u.event.node): u for u in reversed(found)}.values())[::-1]  # a call walked twice: once
-        if not found:
-            return None
-        calls = "; ".join(self.describe(u) for u in found[:3]) + ("; ..." if len(found) > 3 else "")
-        return Finding(UNKNOWN, f"{what} not seen in the code read; code that could not be read could do it: "
-                       f"{calls}: cannot tell", found[0].line,
-                       "make that code readable (give --root the project's folder) or run `hvdkit check --run`")
+        return self.cannot_tell(what, [(u.event.node, u) for u in found])
 
     @staticmethod
-    def describe(u):
-        """`get_optimizer(...)` at line 12 (what could not be read)."""
+    def describe(u, call=None):
+        """`get_optimizer(...)` at line 12 (what could not be read); for `call`, a method of the object the
+        unread call `u` made: `saver.save(...)` at line 30, a method of `CheckpointSaver(...)` (line 12; ...)."""
         what = {"absent": f"module `{u.module}` is not in the project", "unparsed": f"module `{u.module}` does not "
                 "parse", "library": f"a function of `{u.module}`, not read"}[u.kind]
-        return f"`{ast.unparse(u.event.node.func)}(...)` at line {u.line} ({what})"
+        if call is None or call is u.event.node:
+            return f"`{ast.unparse(u.event.node.func)}(...)` at line {u.line} ({what})"
+        return f"`{ast.unparse(call.func)}(...)` at line {call.lineno}, a method of the object made by " \
+               f"`{ast.unparse(u.event.node.func)}(...)` at line {u.line} ({what})"
 
     def api(self, e, *names):
         a = e.api
@@ -535,6 +604,8 @@ class Facts:
 
 
 _API_MODULES = {m for m, _ in API_MODULES} | {"hvdkit.torch", "hvdkit.tensorflow"}
+# torch.nn.Module methods that return the module itself: `Net().to(device)` is the Net.
+SELF_RETURNING = ("to", "cuda", "cpu", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_")
 # What an unread call must be handed to do a step's Horovod work (Facts.knows_horovod), by step: a predicate on
 # an argument expression, made for a Facts.
 _KNOWS = {
@@ -569,7 +640,7 @@ def _element(value, index):
     return value
 
 
-def _handed(call):
+def handed(call):
     """The argument expressions of a call (starred ones unwrapped)."""
     return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
 
@@ -577,7 +648,7 @@ def _handed(call):
 def _only_constants(call):
     """The call is handed nothing but literals (`setup(seed=42)`, `setup()`): no object of the training, so
     what it can work on is the process itself (initialise Horovod, pin a device, seed the generators)."""
-    return all(isinstance(a, ast.Constant) for a in _handed(call))
+    return all(isinstance(a, ast.Constant) for a in handed(call))
 
 
 def same_walk(a, b):

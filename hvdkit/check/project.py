@@ -22,6 +22,17 @@ MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
 # Never the project's own modules: Horovod's and hvdkit's API, the frameworks, modules loaded at start-up.
 NEVER_LOCAL = ("horovod", "hvdkit", "torch", "tensorflow", "keras", "tf_keras", "numpy", "jax", "os", "io", "abc",
                "site", "stat", "codecs", "posixpath", "genericpath", "encodings", "importlib", "zipimport")
+# Well-known third-party packages (import names) that know nothing of Horovod, whether or not they are
+# installed where the check runs: not the project's own code when absent here, but a library ('library': it does
+# a Horovod step only with what it is handed, Facts.acts_itself). Packages that may run Horovod themselves
+# (ray, pytorch_lightning, accelerate, deepspeed, petastorm, sparkdl) are not listed.
+THIRD_PARTY = frozenset((
+    "transformers", "tokenizers", "sentencepiece", "pytorch_pretrained_bert", "pytorch_transformers", "timm",
+    "tensorflow_datasets", "tensorflow_addons", "tensorflow_hub", "tensorflow_text", "tensorflow_io",
+    "tensorflow_probability", "torchaudio", "torchtext", "torch_geometric", "torch_scatter", "torch_sparse", "dgl",
+    "ogb", "apex", "numba", "sonnet", "deepctr", "warpctc_pytorch", "einops", "albumentations", "skimage", "nltk",
+    "wandb", "mlflow", "tensorboardX", "tensorboard", "GPUtil", "nvtx", "pynvml", "ptvsd", "pyspark", "h5py", "yaml",
+    "absl", "addict", "easydict", "omegaconf"))
 MAX_MODULES = 200  # a project's own modules read, at most (a whole site-packages tree is no project)
 MAX_BYTES = 2_000_000  # a module larger than this is not read (generated code)
 
@@ -263,11 +274,12 @@ class Project:
             return None
 
     def kind(self, dotted):
-        """What a module that is not in the project is: 'stdlib', 'library' (installed here) or 'absent'."""
+        """What a module that is not in the project is: 'stdlib', 'library' (installed here, or a well-known
+        package of THIRD_PARTY) or 'absent'."""
         top = dotted.split(".")[0]
         if top in sys.stdlib_module_names or top in sys.builtin_module_names:
             return "stdlib"
-        return "library" if _installed(top) else "absent"
+        return "library" if top in THIRD_PARTY or _installed(top) else "absent"
 
 
 _SITE = None

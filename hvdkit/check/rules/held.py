@@ -3,7 +3,7 @@ last assignment before it in the same call, and those a condition may skip back 
 ever given, and names read in the caller's terms. Built on the walk's order of events (Script/Facts)."""
 import ast
 
-from hvdkit.check.facts import same_walk
+from hvdkit.check.facts import SELF_RETURNING, same_walk
 from hvdkit.check.script import Ctx, Frame, dotted
 from hvdkit.check.values import Evaluator, Where, truthy
 
@@ -322,8 +322,6 @@ def model_key(name):
     return name
 
 
-# torch.nn.Module methods that return the module itself: `Net().to(device)` is the Net.
-_SELF_RETURNING = ("to", "cuda", "cpu", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_")
 
 
 def origin(f, node, at, depth=0):
@@ -333,7 +331,7 @@ def origin(f, node, at, depth=0):
     if depth > 8 or node is None:
         return None
     if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Attribute) and node.func.attr in _SELF_RETURNING:
+        if isinstance(node.func, ast.Attribute) and node.func.attr in SELF_RETURNING:
             inner = origin(f, node.func.value, at, depth + 1)
             if inner is not None:
                 return inner
@@ -371,21 +369,27 @@ class Ref:
     def __init__(self, f, name, at):
         self.f, self.name = f, model_key(resolve(at, name))
         self.made, self.rest = None, ""
+        self.outer = []  # (made, rest) of the shorter prefixes: `model.fc` is `fc` of what made `model`
         parts = (name or "").split(".")
         for i in range(len(parts), 0, -1):
             made = origin(f, ast.parse(".".join(parts[:i]), mode="eval").body, at) if parts[0] else None
             if made is not None:
-                self.made, self.rest = made, ".".join(p for p in parts[i:] if p not in ("module", "_orig_mod"))
-                break
+                rest = ".".join(p for p in parts[i:] if p not in ("module", "_orig_mod"))
+                if self.made is None:
+                    self.made, self.rest = made, rest
+                else:
+                    self.outer.append((made, rest))
 
     def within(self, other):
         """This object is `other` or one of its sub-modules."""
         if self.made is not None and other.made is not None:
             if self.made is not other.made:
-                # nn.Sequential(encoder, decoder) holds decoder: a module built from modules
-                return not other.rest and not self.rest and any(
-                    self._holds_made(a) for a in other.made.args + [k.value for k in other.made.keywords])
-            return not other.rest or self.rest == other.rest or self.rest.startswith(other.rest + ".")
+                # a sub-module set on the object after it was made (`model.fc = nn.Linear(...)`), or
+                # nn.Sequential(encoder, decoder) holding decoder: a module built from modules
+                return any(m is other.made and _under(r, other.rest) for m, r in self.outer) or \
+                    not other.rest and not self.rest and any(
+                        self._holds_made(a) for a in other.made.args + [k.value for k in other.made.keywords])
+            return _under(self.rest, other.rest)
         return bool(self.name) and (self.name == other.name or self.name.startswith(f"{other.name}."))
 
     def _holds_made(self, arg):
@@ -399,6 +403,11 @@ class Ref:
 
     def __repr__(self):
         return f"Ref({self.name!r})"
+
+
+def _under(rest, outer):
+    """The attribute path `rest` is `outer` or below it (`fc.weight` under `fc`; everything under "")."""
+    return not outer or rest == outer or rest.startswith(outer + ".")
 
 
 # torch.distributed's own rank queries: a Horovod script that also uses them reads a rank (or crashes when

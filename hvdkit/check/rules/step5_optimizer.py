@@ -2,7 +2,7 @@
 import ast
 
 from hvdkit.check import mappings, names
-from hvdkit.check.facts import same_walk
+from hvdkit.check.facts import handed, same_walk
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sources
@@ -15,7 +15,7 @@ def judge(f):
     wraps = [e for e in f.s.events if f.api(e, *names.WRAPPERS) and e.ctx.reached]
     by_hand = gradient_allreduces(f)
     if not wraps and not by_hand:
-        return f.unread_finding("gradient averaging", f.hands_horovod) or Finding(
+        return _unread_averaging(f) or Finding(
             MISSING, "gradients are never averaged over ranks: each rank steps with its own", None,
             "opt = hvd.DistributedOptimizer(opt) (Keras/torch) or tape = hvd.DistributedGradientTape(tape)")
     summed = []
@@ -60,6 +60,49 @@ def judge(f):
                        "same update as averaging with the LR scaled", e.line)
     e = (wraps or by_hand)[0]
     return Finding(OK, f.text(e.line), e.line)
+
+
+def _unread_averaging(f):
+    """Finding(cannot tell) when no averaging is seen but code that could not be read could average: a call
+    into it handed Horovod (Facts.hands_horovod); or, where that code could do Horovod's work itself
+    (Facts.acts_itself: the project's own code, or a library's that knows Horovod), code not read that is
+    the step itself: it made the optimizer a training step steps with (`opt = hvd_utils.distributed(opt)`,
+    `model.compile(optimizer=build_optimizer(cfg))`: a wrapper, maybe), or the training call runs it (a
+    Trainer's `fit`, the fit of a Keras model whose class is not read: its own train_step may wrap the
+    tape); with no training call seen at all, a call whose result is unused, into such code or a method of
+    an object it made (`trainer.train()`). A framework's optimizer class is known: it wraps nothing."""
+    calls = [(u.event.node, u) for u in f.unread_on_path if f.hands_horovod(u) and f.handed_training(u)]
+    for s in f.steps:
+        if f.off_path(s):
+            continue
+        u = f.unread_code(s.node)
+        if u is not None and f.acts_itself(u, 5):
+            calls.append((s.node, u))
+        for opt in _stepped_optimizers(f, s):
+            u = f.unread_maker(opt)
+            if u is not None and f.acts_itself(u, 5) and not _optimizer_class(f, u.event.node) and \
+                    not names.LIBRARY_OPTIMIZER.match(f.s.qual(u.event.node.func)):
+                calls.append((u.event.node, u))
+    if not f.steps:
+        for e in f.s.events:
+            u = f.unread_code(e.node) if e.ctx.reached and result_discarded(e.node) and not f.off_path(e) else None
+            if u is not None and f.acts_itself(u, 5) and (e.node is not u.event.node or handed(e.node)):
+                calls.append((e.node, u))
+    calls.sort(key=lambda c: c[0].lineno)
+    return f.cannot_tell("gradient averaging", calls)
+
+
+def _stepped_optimizers(f, s):
+    """The expressions holding the optimizer a training call steps with: the receiver of `opt.step()` (the
+    optimizer a GradScaler steps), or the optimizer compiled into the model a Keras fit trains."""
+    attr = s.node.func.attr
+    if attr in ("fit", "fit_generator", "train_on_batch"):
+        compiled = _compiled(f, s)
+        return [compiled[0]] if compiled is not None else []
+    receiver = s.node.func.value
+    if attr == "step" and s.node.args and f.mentions(receiver, _grad_scaler(f)):
+        return [s.node.args[0]]
+    return [receiver]
 
 
 def _unwrapped_used(f, e):
@@ -305,21 +348,29 @@ def _optimizer_class(f, call):
 def _plain_compile(f, fit):
     """The compile that reaches a Keras fit (the same model, before it, in the same walk) gives it an optimizer
     by name (Keras makes a plain one) or a plain optimizer object."""
-    model = dotted(fit.node.func.value)
     if any(f.api(e, "DistributedGradientTape", "PartialDistributedGradientTape") for e in f.s.events) or \
             gradient_allreduces(f):
         return None  # the gradients are averaged in a step of the script's own (a Model's train_step)
+    compiled = _compiled(f, fit)
+    if compiled is None:
+        return None
+    given, c = compiled
+    if isinstance(given, ast.Constant) and isinstance(given.value, str):
+        return given, c
+    return _plain_optimizer(f, given, c)
+
+
+def _compiled(f, fit):
+    """(the optimizer expression, the compile event) of the last compile that reaches a Keras fit: the same
+    model, before it, in the same walk; None when none is seen or it is given no optimizer."""
+    model = dotted(fit.node.func.value)
     compiles = [c for c in f.s.events if getattr(c.node.func, "attr", "") == "compile" and c.ctx.reached
                 and c.order < fit.order and dotted(c.node.func.value) == model and same_walk(c, fit)]
     if not model or not compiles:
         return None
     c = compiles[-1]
     given = next((k.value for k in c.node.keywords if k.arg == "optimizer"), c.node.args[0] if c.node.args else None)
-    if given is None:
-        return None
-    if isinstance(given, ast.Constant) and isinstance(given.value, str):
-        return given, c
-    return _plain_optimizer(f, given, c)
+    return (given, c) if given is not None else None
 
 
 

@@ -23,7 +23,7 @@ def judge(f):
     casts = [e for e in casts if not _optimizer_only(f, e)]
     if not casts:
         e = opt_only[0] if opt_only else None
-        unread = None if e else f.unread_finding("a broadcast from rank 0", f.hands_horovod)
+        unread = None if e else _unread_broadcast(f)
         if unread is not None:
             return unread
         why = "only the optimizer state is broadcast: replicas keep their own initial weights" if e else \
@@ -44,6 +44,17 @@ def judge(f):
         problems.append(p)
     order = {WRONG: 0, UNKNOWN: 1}
     return min(problems, key=lambda p: order[p.verdict])
+
+
+def _unread_broadcast(f):
+    """Finding(cannot tell) when no broadcast is seen but code that could not be read could broadcast: a call
+    into it handed Horovod (Facts.hands_horovod), or one whose value ends up in fit's callbacks
+    (`callbacks=make_callbacks(cfg)` of a module that is not there: a BroadcastGlobalVariablesCallback among
+    them) and that could do Horovod's work itself (Facts.acts_itself: the project's own code, or a library's
+    that knows Horovod)."""
+    calls = [(u.event.node, u) for u in f.unread_on_path
+             if f.hands_horovod(u) and f.handed_training(u) or f.feeds_callbacks(u) and f.acts_itself(u, 6)]
+    return f.cannot_tell("a broadcast from rank 0", calls)
 
 
 def _optimizer_only(f, e):

@@ -3,12 +3,13 @@ import ast
 import re
 
 from hvdkit.check import mappings, names
+from hvdkit.check.facts import handed
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.evaluation import READABLE
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import depends_on_rank, imported, origin, sources
 from hvdkit.check.rules.models import holds_model_state, is_model
-from hvdkit.check.script import dotted, in_handler
+from hvdkit.check.script import dotted, in_handler, result_discarded
 from hvdkit.check.values import RANK, Evaluator, Where, truthy
 
 
@@ -25,7 +26,7 @@ def judge(f):
         return Finding(OK, f"hvdkit's Checkpointer writes on rank 0 only: {f.text(hk[0].line)}", hk[0].line)
     saves = [e for e in f.s.events if _is_checkpoint(f, e)]
     if not saves:
-        return f.unread_finding("a checkpoint", f.feeds_callbacks) or Finding(
+        return _unread_writers(f) or Finding(
             MISSING, "no checkpoint is written: a job killed at its time limit loses everything", None, _missing_fix(f))
     unknown = None
     for e in saves + _copies(f, saves):
@@ -76,10 +77,47 @@ def _writers(f, e):
                    for c in _unread_calls(f, part, e)), None)
     if unread is not None:
         return "unknown", f"its condition reads {ast.unparse(unread)[:60]}, whose code is not read"
+    writer = _unread_writer(f, e)
+    if writer is not None:
+        return "unknown", f"the writer, {f.describe(writer, e.node)}, is code not read: it may write on rank 0 only"
     rank1 = f.runs(e, first_step=False).rank1
     constant = [g for g in guards if _mentions_name(g.test) and
                 (rank1 is True or truthy(f.ev.value(g.test, g.frame, e)) is True)]
     return "every", f" (`{ast.unparse(constant[0].test)}` holds on every rank)" if constant else ""
+
+
+def _unread_writer(f, e):
+    """The Unread whose code the write `e` runs, when that code could write on rank 0 only by itself
+    (Facts.acts_itself): `save_checkpoint(...)` of a module that is not there, `saver.save(...)` of an object
+    such code made. A model's own method (`net.save(path)` of a Keras model an absent module built) is the
+    framework's."""
+    u = f.unread_code(e.node)
+    if u is None or not f.acts_itself(u, 7):
+        return None
+    if e.node is not u.event.node and is_model(f, e.node.func.value, e):
+        return None
+    return u
+
+
+def _unread_writers(f):
+    """Finding(cannot tell) when no save is seen but code that could not be read could write the checkpoint:
+    a call into it (or a method of an object it made) that is handed a model's or optimizer's state and more
+    (where to write it), and whose result is not used, so that it works by what it does with that state
+    (`export_model(model, path)`, `save_on_master(state, path)`; not `sync_parameters(model.state_dict())`,
+    which has nowhere to write); or one whose value ends up in fit's callbacks (a ModelCheckpoint among
+    them). A library's call counts for the state only when it knows Horovod (Facts.acts_itself)."""
+    calls = []
+    for e in f.s.events:
+        if not e.ctx.reached or f.off_path(e) or f.local_function(e.node):
+            continue
+        u = f.unread_code(e.node)
+        if u is None:
+            continue
+        state = [holds_model_state(f, a, e) for a in handed(e.node)]
+        if e.node is u.event.node and f.feeds_callbacks(u) or result_discarded(e.node) and f.acts_itself(u, 7) \
+                and any(state) and not all(state):
+            calls.append((e.node, u))
+    return f.cannot_tell("a checkpoint", calls)
 
 
 def _conjuncts(test):
@@ -205,11 +243,14 @@ def _saves_model_state(f, e, method):
         if made is not None and (f.s.qual(made.func) or "").split(".")[0] in _NOT_MODELS:
             return False
         return None
-    # a function given what it writes: torch.save(obj, f), save_model(model, path), a helper's (state, ...)
-    given = call.args[:1] + [k.value for k in call.keywords if k.arg in ("obj", "model", "state")]
+    # a function given what it writes: torch.save(obj, f), save_model(model, path), a helper's (state, ...) or
+    # (path, epoch, model, optimizer): torch.save's object is its first argument, a helper's any of them
+    first = f.s.qual(func) == "torch.save"
+    given = (call.args[:1] if first else list(call.args)) + [
+        k.value for k in call.keywords if k.arg in ("obj", "model", "state") or not first]
     if given and isinstance(given[0], ast.Starred):  # `torch.save(*args, **kwargs)` of a wrapper: its callers'
         return None
-    return holds_model_state(f, given[0], e) if given else None
+    return any(holds_model_state(f, g, e) for g in given) if given else None
 
 
 def _path_argument(call, q):
