@@ -26,11 +26,11 @@ SIZE_QUERIES = ("size", "local_size", "cross_size")
 GPU_CALLS = ("set_device", "set_visible_devices", "cuda")
 THREAD_CALLS = ("set_num_threads", "set_intra_op_parallelism_threads", "set_inter_op_parallelism_threads")
 GPU_PLACEMENT = ("cuda", "to")  # model.cuda(), x.to('cuda')
-# Environment variables the launchers set (horovodrun/Gloo, Open MPI, Intel MPI/MPICH, Slurm, torchrun, PMI):
+# Environment variables the launchers set (horovodrun/Gloo, Open MPI, MVAPICH, Intel MPI/MPICH, Slurm, torchrun, PMI):
 # a value read from one is the local rank (a GPU index on the node) or the global rank (not one).
-LOCAL_RANK_ENV = ("HOROVOD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID",
-                  "LOCAL_RANK", "PMI_LOCAL_RANK")
-RANK_ENV = ("HOROVOD_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK")
+LOCAL_RANK_ENV = ("HOROVOD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                  "SLURM_LOCALID", "LOCAL_RANK", "PMI_LOCAL_RANK")
+RANK_ENV = ("HOROVOD_RANK", "OMPI_COMM_WORLD_RANK", "MV2_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK")
 # Words of GPU use in names, attributes and strings (torch.cuda, .cuda(), "cuda:0", cudnn, use_gpu, NCCL).
 GPU_WORDS = re.compile(r"cuda|cudnn|gpu|nccl", re.I)
 

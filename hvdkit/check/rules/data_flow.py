@@ -81,6 +81,8 @@ def _training_inputs(f):
                 train.append(loop.iter)
             elif isinstance(loop, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
                 train += [g.iter for g in loop.generators]
+    if not f.steps:
+        train += [a for _, handed in unread_training(f) for a in handed]
     for e in f.s.events:
         q = f.s.qual(e.node.func)
         if q == "next" and e.node.args and any(id(loop) in drawing for loop in e.ctx.loops):
@@ -98,6 +100,29 @@ def _training_inputs(f):
             iters = [g.iter for g in getattr(node, "generators", ()) if _reduced(f, node)]
         evaluation += [it for it in iters if data_iterable(f, it)]
     return train, evaluation
+
+
+def unread_training(f):
+    """[(Unread, [what it is handed beside the model and optimizers])]: calls into code that could not be read
+    which run the training: where no optimizer step is read, a call handed the model or an optimizer
+    (`train_epoch(net, train_loader, sgd, device)`); else the object a step is a method of, made by such a call
+    (`Trainer(model, optimizer, cfg)` whose `trainer.fit(ds)` trains). The data they train on may be
+    partitioned in there."""
+    def memo():
+        from hvdkit.check.rules.models import is_model
+        made = {id(e.node) for e in f.optimizers}
+        out = {}
+        for u in f.unread_on_path:
+            handed = u.event.node.args + [k.value for k in u.event.node.keywords]
+            trains = [a for a in handed if is_model(f, a, u.event) or f.mentions(a, lambda n: id(n) in made)]
+            if trains:
+                out[id(u.event.node)] = (u, [a for a in handed if not any(a is t for t in trains)])
+        if not f.steps:
+            return list(out.values())
+        receivers = [s.node.func.value for s in f.steps if isinstance(s.node.func, ast.Attribute)]
+        makers = {id(n) for n in sources(f, receivers)}
+        return [v for k, v in out.items() if k in makers]
+    return f.memo("unread_training", memo)
 
 
 def _gradients_off(f, loop):

@@ -12,6 +12,7 @@ from typing import NamedTuple, Optional
 from hvdkit.check import names
 from hvdkit.check.rules.held import depends_on_rank, memo, imported, mutations, reaching, returned, sources
 from hvdkit.check.rules.models import MODEL_METHODS, STATE, is_model
+from hvdkit.check.sources import sources as sources_of
 from hvdkit.check.values import Evaluator, Where, truthy
 
 # Libraries whose calls the pass reads as what they are (a framework's data set does not know the rank unless
@@ -63,7 +64,8 @@ def _find_evaluations(f):
             if data is None:
                 continue
             if _counter(f, data):  # for i in range(0, n, bs): model(x[i:i + bs]) reads what it is given
-                data = (e.node.args or [k.value for k in e.node.keywords] or [None])[0]
+                data = _fed(e.node) if session_run(f, e.node) else \
+                    (e.node.args or [k.value for k in e.node.keywords] or [None])[0]
                 if data is None:
                     break
             if id(lp) not in stepping and id(lp) not in seen:
@@ -86,8 +88,8 @@ def _find_evaluations(f):
 def _training_events(f):
     """Optimizer steps, and gradients taken (loss.backward(), tape.gradient: a loop that takes them trains,
     whatever the step is called, `optimizer.apply(grads, vars)` included)."""
-    return f.steps + [e for e in f.s.events if getattr(e.node.func, "attr", "") in ("backward", "gradient")
-                      and e.ctx.reached]
+    return f.steps + [e for e in f.s.events if e.ctx.reached and (
+        getattr(e.node.func, "attr", "") in ("backward", "gradient") or session_run(f, e.node) == "trains")]
 
 
 def per_batch(f, e):
@@ -154,11 +156,39 @@ def training_data(f):
 def calls_model(f, e):
     """The event runs the model on something: `model(x)`, `model(**batch)`, `model.predict_on_batch(x)`."""
     func = e.node.func
+    if session_run(f, e.node) == "evaluates":
+        return True
     if isinstance(func, ast.Attribute) and func.attr in _EVALUATING[4:]:
         return is_model(f, func.value, e)
     if isinstance(func, ast.Attribute) and func.attr in _NOT_FORWARD:
         return False  # a method of the model (model.state_dict()), not the model run on data
     return isinstance(func, (ast.Name, ast.Attribute)) and not f.s.api(func) and is_model(f, func, e)
+
+
+# TensorFlow 1's sessions: what they run is the graph the script built (the model), on the data fed to it.
+_SESSIONS = ("Session", "InteractiveSession", "MonitoredSession", "MonitoredTrainingSession",
+             "SingularMonitoredSession")
+
+
+def session_run(f, call):
+    """A TF1 session's run() given data (feed_dict): "trains" when what it fetches is made of an optimizer's
+    step (`train_op = opt.minimize(loss)`), "evaluates" otherwise (the graph run on the data fed, no step);
+    None for anything else (a run without data: initialisers, broadcasts)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "run") or _fed(call) is None:
+        return None
+    if not any(isinstance(m, ast.Call) and f.s.qual(m.func).split(".")[-1] in _SESSIONS and
+               f.s.qual(m.func).split(".")[0] in ("tensorflow", "tf", "horovod") for m in sources_of(f, [func.value])):
+        return None
+    fetches = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "fetches"), None)
+    steps = {id(s.node) for s in f.steps}
+    return "trains" if fetches is not None and f.mentions(fetches, lambda n: id(n) in steps) else "evaluates"
+
+
+def _fed(call):
+    """The data a session's run() is fed: its feed_dict."""
+    return call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "feed_dict"),
+                                                         None)
 
 
 def _iterable(loop):
@@ -301,6 +331,8 @@ def _metric_value(f, node, at, depth):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in _EVALUATING + ("fit", "fit_generator", "train_on_batch"):
             return True
+        if session_run(f, node):
+            return True  # what a TF1 session fetches on data fed to it: the graph's (the model's) values
         if isinstance(func, (ast.Name, ast.Attribute)) and not f.s.api(func) and is_model(f, func, at):
             return True
         if returned(f, node, at):

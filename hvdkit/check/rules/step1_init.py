@@ -1,6 +1,8 @@
 """Step 1: hvd.init() runs on every rank before any other Horovod call."""
+import ast
 
 from hvdkit.check import names
+from hvdkit.check.values import truthy
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 
 
@@ -25,6 +27,59 @@ def judge(f):
     if kind in ("rank", "never"):
         return Finding(WRONG, f"init() at line {first.line} runs {'on some ranks only' if kind == 'rank' else 'never'}",
                        first.line, "call hvd.init() unconditionally on every rank")
+    uninit = _without_init(f, first)
+    if uninit is not None:
+        e, g = uninit
+        return Finding(WRONG, f"init() at line {first.line} runs only when `{ast.unparse(g.test)}` is "
+                       f"{g.branch}; {f.s.qual(e.node.func).split('.')[-1]}() at line {e.line} runs also when it is "
+                       "not, and raises there (Horovod has not been initialized)", first.line,
+                       "call hvd.init() unconditionally, before every other Horovod call")
     return Finding(OK, f"{f.text(first.line)}", first.line)
 
 
+def _without_init(f, init):
+    """(event, guard): a Horovod call that needs init() and runs whether or not the condition around init() holds
+    (one the source does not decide, other than Horovod's own `is_initialized()` and a switch of the script's
+    Horovod mode): under no condition init() is
+    not under too, and in no `x if test else y` / `test and x` of its own. A call under a condition of its own is
+    given the benefit of the doubt: that condition may be the same as init()'s (`if args.horovod:` in another
+    function, `if hvd is not None:`). None when there is no such call."""
+    skip = f.path_guards(init)
+    conds = [g for g in init.ctx.guards if (g.test, g.branch) not in skip and not _asks_initialized(f, g.test)
+             and truthy(f.ev.value(g.test, g.frame, init)) not in (True, False) and not _switch(f, g)]
+    if not conds:
+        return None
+    mine = {(id(g.test), g.branch) for g in init.ctx.guards}
+    for e in f.s.api_calls(*names.NEEDS_INIT):
+        if e.order <= init.order or not e.ctx.reached or e.api[1].split(".")[-1] not in names.NEEDS_INIT:
+            continue
+        theirs = {(id(g.test), g.branch) for g in e.ctx.guards}
+        outside = [g for g in conds if (id(g.test), g.branch) not in theirs]
+        if outside and theirs <= mine and not _conditional(e.node):
+            return e, outside[0]
+    return None
+
+
+def _switch(f, guard):
+    """The condition switches the script between its Horovod mode and another: the same test (as written) also
+    guards Horovod calls under an `if` of its own elsewhere (`if args["horovod"]:` around the sampler, the
+    optimizer, the broadcast). The run with it off is the script's non-Horovod mode, which the check does not
+    judge; a condition around init() alone (`if use_cuda: hvd.init()`) is none."""
+    text = ast.unparse(guard.test)
+    return any(g.test is not guard.test and g.branch == guard.branch and ast.unparse(g.test) == text
+               for e in f.s.events if e.api and e.ctx.reached for g in e.ctx.guards)
+
+
+def _asks_initialized(f, test):
+    return any(isinstance(n, ast.Call) and f.s.is_api(n, "is_initialized") for n in ast.walk(test))
+
+
+def _conditional(node):
+    """The call is in a branch of an expression of its statement: `x if test else y`, `test and x`."""
+    child, parent = node, getattr(node, "parent", None)
+    while parent is not None and not isinstance(parent, ast.stmt):
+        if isinstance(parent, ast.IfExp) and child is not parent.test or \
+                isinstance(parent, ast.BoolOp) and child is not parent.values[0]:
+            return True
+        child, parent = parent, getattr(parent, "parent", None)
+    return False

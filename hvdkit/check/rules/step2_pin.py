@@ -5,6 +5,7 @@ import re
 from hvdkit.check import names, values
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 from hvdkit.check.script import dotted
+from hvdkit.check.sources import returns
 
 
 TORCH_PIN = "torch.cuda.set_device(hvd.local_rank())"
@@ -42,6 +43,7 @@ def judge(f):
     env_pinned = any(w == "GPU chosen by local rank" and "CUDA_VISIBLE_DEVICES" in f.text(line)
                      or "visible_device_list" in f.text(line) for line, w in good)
     bad += _all_gpus_per_rank(f) + _placed_before_pinning(f, good) + ([] if env_pinned else _hard_coded_gpu(f))
+    bad += _pinned_after_tf_started(f)
     bad = _default_run(f, bad)
     if not bad and not good and _cpu_only(f):
         return Finding(OK, "CPU-only script: no GPU to pin (threads per rank are not set: see the notes)")
@@ -79,24 +81,52 @@ def _fixes(f):
 
 
 def _env_read(f, n, keys):
-    """os.environ["K"] / os.environ.get("K") / os.getenv("K") for K in keys."""
+    """os.environ[K] / os.environ.get(K) / os.getenv(K) for K in keys: K a constant, or a name a loop takes from
+    constants (`for var in ("OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"): ... os.environ[var]`) of which
+    every launcher variable is one of keys."""
     if isinstance(n, ast.Subscript):
-        key = n.slice
-        return f.s.qual(n.value) == "os.environ" and isinstance(key, ast.Constant) and key.value in keys
+        return f.s.qual(n.value) == "os.environ" and _env_key(f, n.slice, keys)
     if isinstance(n, ast.Call) and f.s.qual(n.func) in ("os.environ.get", "os.getenv") and n.args:
-        return isinstance(n.args[0], ast.Constant) and n.args[0].value in keys
+        return _env_key(f, n.args[0], keys)
     return False
+
+
+def _env_key(f, key, keys):
+    if isinstance(key, ast.Constant):
+        return key.value in keys
+    if not isinstance(key, ast.Name):
+        return False
+    loops = [d.parent for d in f.s.reaching(key) or ()
+             if isinstance(getattr(d, "parent", None), (ast.For, ast.AsyncFor)) and d.parent.target is d]
+    known = [c.value for lp in loops for c in getattr(lp.iter, "elts", ())
+             if isinstance(c, ast.Constant) and c.value in names.LOCAL_RANK_ENV + names.RANK_ENV]
+    return bool(loops) and bool(known) and all(k in keys for k in known)
 
 
 def _local(f):
     """The local rank: hvd.local_rank(), or the launcher's local-rank variable (set before hvd.init(), so a
     script may pin the GPU from it before importing the framework)."""
-    return lambda n: f.is_local_rank(n) or _env_read(f, n, names.LOCAL_RANK_ENV)
+    return _returned_too(f, lambda n: f.is_local_rank(n) or _env_read(f, n, names.LOCAL_RANK_ENV))
 
 
 def _global(f):
     """The global rank: hvd.rank(), or the launcher's global-rank variable (not a GPU index on 2+ nodes)."""
-    return lambda n: f.is_rank(n) or _env_read(f, n, names.RANK_ENV)
+    return _returned_too(f, lambda n: f.is_rank(n) or _env_read(f, n, names.RANK_ENV))
+
+
+def _returned_too(f, query):
+    """`query`, also through what the project's own functions called return (`LOCAL_RANK =
+    local_rank_from_env()`, `torch.device("cuda", dist_utils.local_rank())`)."""
+    seen = set()
+
+    def pred(n):
+        if query(n):
+            return True
+        if isinstance(n, ast.Call) and id(n) not in seen and f.local_function(n):
+            seen.add(id(n))
+            return any(f.mentions(r, pred) for r in returns(f, n))
+        return False
+    return pred
 
 
 def _hides_all_gpus(node):
@@ -183,6 +213,33 @@ def _placed_before_pinning(f, good):
     return []
 
 
+# TensorFlow calls that make tensors or build Keras layers: the first one initialises TensorFlow's GPUs, after
+# which tf.config.set_visible_devices raises RuntimeError ("Visible devices cannot be modified after being
+# initialized").
+# (Keras' applications are left out: their preprocess_input works on NumPy arrays too.)
+_TF_STARTS = ("tensorflow.data.", "tensorflow.constant", "tensorflow.Variable", "tensorflow.convert_to_tensor",
+              "tensorflow.keras.layers.", "tensorflow.keras.Sequential", "tensorflow.keras.Model", "keras.layers.",
+              "keras.Sequential", "keras.Model")
+
+
+def _pinned_after_tf_started(f):
+    """tf.config.set_visible_devices(gpus[local_rank]) run after a call that made a tensor or built a Keras layer
+    (a data set, a model, in the project's modules too): TensorFlow has initialised its GPUs, the call raises
+    (or, caught, leaves every GPU visible to every rank)."""
+    pins = [e for e in f.s.events if e.ctx.reached and getattr(e.node.func, "attr", "") == "set_visible_devices"
+            and f.mentions(e.node, _local(f))]
+    if not pins:
+        return []
+    pin = min(pins, key=lambda e: e.order)
+    start = next((e for e in f.s.events if e.ctx.reached and e.order < pin.order and
+                  (f.s.qual(e.node.func) or "").startswith(_TF_STARTS)), None)
+    if start is None:
+        return []
+    return [(pin.line, f"line {pin.line} pins the GPU after TensorFlow has initialised its GPUs (line {start.line}: "
+             f"{f.s.qual(start.node.func)}): set_visible_devices raises RuntimeError there, and every rank keeps "
+             "every GPU", pin)]
+
+
 def _thread_env(e):
     """os.environ["OMP_NUM_THREADS"] = ... is not a call; os.environ.setdefault / putenv are."""
     return "OMP_NUM_THREADS" in ast.unparse(e.node) and getattr(e.node.func, "attr", "") in ("setdefault", "putenv",
@@ -246,7 +303,7 @@ def _shared(f, node, depth=0):
     if depth > 12:
         return False
     down = lambda x: _shared(f, x, depth + 1)  # noqa: E731 - a local shorthand
-    if isinstance(node, ast.Constant) or f.is_rank(node):
+    if isinstance(node, ast.Constant) or _global(f)(node):
         return True
     if isinstance(node, ast.Subscript):
         return isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)

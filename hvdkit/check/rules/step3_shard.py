@@ -5,7 +5,8 @@ import re
 from hvdkit.check import names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.script import Event, assigned_name, dotted, parents, result_discarded
-from hvdkit.check.rules.data_flow import flows, over_data, random_maker
+from hvdkit.check.rules.data_flow import flows, over_data, random_maker, unread_training
+from hvdkit.check.rules.held import imported
 from hvdkit.check.sources import derived, sources
 
 
@@ -100,6 +101,12 @@ def judge(f):
                        "raises", line, "ds.shard(hvd.size(), hvd.rank()): the number of shards first, then the index")
     if bad_args:
         e = bad_args[0]
+        unread = _unread_split(f, e)
+        if unread:
+            return Finding(UNKNOWN, f"line {e.line} splits the data by values from code that could not be read: "
+                           f"{'; '.join(f.describe(u) for u in unread[:2])}: cannot tell whether they are the size "
+                           "and the rank", e.line, "make that code readable (give --root the project's folder) or run "
+                           "`hvdkit check --run`")
         return Finding(WRONG, f"line {e.line} splits the data without hvd.size() and hvd.rank(): {f.text(e.line)}",
                        e.line, "pass num_replicas=hvd.size(), rank=hvd.rank() (or shard(hvd.size(), hvd.rank()))")
     local = [p for p in sh.local if id(p.node) in flows(f).train]
@@ -199,7 +206,18 @@ def _unread_partition(f, what):
         if id(call) in unread:
             return []
         return ([call.func.value] if isinstance(call.func, ast.Attribute) else []) + call.args[:1]
-    return f.unread_finding(what, 3, f.flows.inputs, chain)
+    found = f.unread_finding(what, 3, f.flows.inputs, chain)
+    if found is not None:
+        return found
+    # The training runs in the project's own code that is not there (a Trainer whose fit() is not read): that
+    # code may read the rank itself (its module imports Horovod as the script does) and partition the data.
+    made = [u for u, _ in unread_training(f) if u.kind in ("absent", "unparsed")]
+    if made:
+        return Finding(UNKNOWN, f"{what} not seen in the code read; the training runs in code that could not be "
+                       f"read, which may partition the data: {'; '.join(f.describe(u) for u in made[:2])}: cannot "
+                       "tell", made[0].line, "make that code readable (give --root the project's folder) or run "
+                       "`hvdkit check --run`")
+    return None
 
 
 _TRAINING_CALLS = ("fit", "fit_generator", "evaluate", "predict", "compile", "train_on_batch", "test_on_batch")
@@ -357,13 +375,30 @@ def _seeded(f, e):
         not f.mentions(n, f.is_rank)  # noqa: E731 - a predicate for mentions()
     if receiver is not None and f.mentions(receiver, seeded_maker):
         return True
+    drawn = _generator(f.s.qual(e.node.func))
     for s in f.s.events:
         q = f.s.qual(s.node.func)
         if s.order < e.order and q.split(".")[-1] in names.SEEDERS and s.node.args and \
                 q.split(".")[0] in ("torch", "tensorflow", "keras", "numpy", "random", "sklearn") and \
-                not f.mentions(s.node.args[0], f.is_rank):
+                not f.mentions(s.node.args[0], f.is_rank) and (drawn is None or drawn in _seeds(q)):
             return True
     return False
+
+
+def _generator(q):
+    """Whose global random generator a library's draw uses: Python's `random` module, NumPy's (sklearn's
+    shuffles without random_state too), torch's, TensorFlow's; None when not known (a method of an object)."""
+    top = q.split(".")[0]
+    return {"random": "python", "numpy": "numpy", "sklearn": "numpy", "torch": "torch", "tensorflow": "tensorflow",
+            "keras": "tensorflow"}.get(top) if "." in q else None
+
+
+def _seeds(q):
+    """The global generators a seeding call seeds: random.seed Python's, np.random.seed NumPy's, torch.manual_seed
+    torch's, tf.random.set_seed TensorFlow's; Keras' set_random_seed all three (Python, NumPy, TensorFlow)."""
+    if q.split(".")[-1] == "set_random_seed" and ".utils." in q:
+        return {"python", "numpy", "tensorflow"}
+    return {_generator(q)}
 
 
 # Shuffles of a whole data set: value-returning (a permutation, a shuffled copy, tf.data's shuffle, list_files,
@@ -423,7 +458,7 @@ def _partitioned(f, p):
 def _shuffle(f, e):
     q = f.s.qual(e.node.func)
     last = q.split(".")[-1]
-    if last not in _SHUFFLES or not e.ctx.reached:
+    if last not in _SHUFFLES or not e.ctx.reached or not _library(f, e.node):
         return False
     if last == "list_files":
         kw = {k.arg: k.value for k in e.node.keywords}
@@ -433,6 +468,32 @@ def _shuffle(f, e):
     # ds.shuffle(buffer)
     return "random" in q or q.startswith(("torch.", "sklearn.")) or last == "shuffle" and \
         isinstance(e.node.func, ast.Attribute)
+
+
+def _unread_split(f, e):
+    """The calls into code that could not be read whose values a split is given (`DistributedSampler(ds,
+    num_replicas=dist_utils.get_world_size(), rank=dist_utils.get_rank())` with dist_utils not there): [Unread]."""
+    unread = {id(u.event.node): u for u in f.s.unread}
+    given = e.node.args[1:] + [k.value for k in e.node.keywords] if isinstance(e.node, ast.Call) else []
+    found = {}
+
+    def note(n):  # collects every unread call the values come from (never stops the walk)
+        if isinstance(n, ast.Call) and id(n) in unread:
+            found.setdefault(id(n), unread[id(n)])
+        return False
+    for g in given:
+        f.mentions(g, note)
+    return list(found.values())
+
+
+def _library(f, call):
+    """The call runs a library's function, not the project's own (`list_files` of the script's data module: its
+    code is walked, a shuffle in it is seen there) nor one of a module that is not there (its code is unknown)."""
+    if f.local_function(call):
+        return False
+    module = imported(f, call.func)
+    top = module.split(".")[0] if module else None
+    return top is None or f.s.project.find(top) is None and f.s.project.kind(top) != "absent"
 
 
 def _seeded_alike(f, e):

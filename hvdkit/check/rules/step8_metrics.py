@@ -10,11 +10,12 @@ from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_va
 from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, origin, reaching, returned,
                                     sources)
 from hvdkit.check.script import assigned_name, dotted, result_discarded, sums
+from hvdkit.check.sources import derived, sources as flow_sources
 
 
 def judge(f):
     avgs = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and e.ctx.reached and not _of_gradients(f, e)]
-    hang = next((e for e in avgs if f.rank_guards(e)), None)
+    hang = next((e for e in avgs if any(not _asserted(g) for g in f.rank_guards(e))), None)
     if hang is not None:
         return Finding(WRONG, f"metrics averaged at line {hang.line} on some ranks only: the collective hangs or "
                        "mixes with others", hang.line, "average on every rank, then print on rank 0")
@@ -25,7 +26,7 @@ def judge(f):
     evals = [ev for ev in evaluations(f) if _reported(f, ev)]
     parts = [ev for ev in evals if ev.per_rank]
     if evals and all(ev.per_rank is False for ev in evals) and (
-            all(not f.rank0_only(ev.event) for ev in evals) or not _shard_logs(f, evals)):
+            all(not _rank0_only(f, ev.event) for ev in evals) or not _shard_logs(f, evals)):
         # Every rank evaluates the same, whole evaluation data with the same weights: the evaluation's metrics
         # are the job's; training logs beside them are progress (the labels' convention). When rank 0 alone
         # evaluates, its evaluation is the job's too, but a log of its own shard beside it is not.
@@ -33,7 +34,7 @@ def judge(f):
         if summed is not None:
             return summed
         ev = evals[0]
-        who = "rank 0 evaluates" if f.rank0_only(ev.event) else "every rank evaluates"
+        who = "rank 0 evaluates" if _rank0_only(f, ev.event) else "every rank evaluates"
         return Finding(OK, f"{who} the whole evaluation data (line {ev.line}): its metrics are the job's without "
                        "averaging", ev.line)
     summed = _summed(f, avgs)
@@ -99,13 +100,29 @@ def judge(f):
     return Finding(UNKNOWN, "no metric is reported", None, None)
 
 
+def _rank0_only(f, event):
+    """The event runs on rank 0 and not on rank 1, on the first step or on later ones (`if hvd.rank() == 0 and
+    step % 1000 == 0:` runs on no rank at step 1, on rank 0 alone at step 1000)."""
+    later = f.runs(event, first_step=False)
+    return f.rank0_only(event) or later.rank1 is False and later.rank0 is not False
+
+
+def _asserted(guard):
+    """The guard is a check that raises (`if hvd.local_rank() != LOCAL_RANK: raise RuntimeError(...)`): a rank
+    that fails it crashes; every rank that goes on runs what follows, so it does not keep a collective from some
+    of the ranks of a run that works."""
+    stmt = getattr(guard.test, "parent", None)
+    return isinstance(stmt, ast.If) and stmt.test is guard.test and guard.branch is False and not stmt.orelse and \
+        bool(stmt.body) and isinstance(stmt.body[-1], ast.Raise)
+
+
 def _shard_logs(f, whole):
     """What reports a rank's own training as the job's beside evaluations of the whole data (`whole`), which
     rank 0 alone runs: the log of a fit that validates on no whole data on every rank, or a report not made
     from those evaluations, other than per-batch progress that every rank prints of its own."""
-    every = {id(ev.event) for ev in whole if not f.rank0_only(ev.event)}
+    every = {id(ev.event) for ev in whole if not _rank0_only(f, ev.event)}
     logs = [fit for fit in f.fits if id(fit) not in every]
-    logs += [r for r in _reports(f) if r.ctx.reached and not (per_batch(f, r) and not f.rank0_only(r)) and not any(
+    logs += [r for r in _reports(f) if r.ctx.reached and not (per_batch(f, r) and not _rank0_only(f, r)) and not any(
         _from_evaluations(f, v, r, whole) for v in _report_values(r.node))]
     return logs
 
@@ -148,20 +165,40 @@ def _summed(f, avgs):
             return Finding(WRONG, f"line {e.line} sums a metric over ranks, but line {report.line} reports it divided "
                            f"by this rank's own count ({ast.unparse(div.right)[:40]}): hvd.size() times the mean",
                            e.line, "allreduce the count with op=hvd.Sum too, then divide the sums")
+    for e in avgs:  # an average over ranks of this rank's count, divided by the whole data's size: 1/size of it
+        if sums(e.node) or not f.api(e, "allreduce") or any(k.arg in ("average", "op") for k in e.node.keywords):
+            continue
+        whole = next(((r, d) for r in _reports(f) if r.ctx.reached for v in _report_values(r.node)
+                      for d in [_division(f, v, r, e.node, _whole_data_size(f))] if d is not None), None)
+        if whole is not None:
+            report, (div, _) = whole
+            return Finding(WRONG, f"line {e.line} averages this rank's count over the ranks (hvd.allreduce's default "
+                           f"op), and line {report.line} reports it divided by the whole data set's size "
+                           f"({ast.unparse(div.right)[:40]}): 1/hvd.size() of the job's value", e.line,
+                           "allreduce the count with op=hvd.Sum, then divide by the whole data set's size")
     return None
 
 
-def _over_local_count(f, node, at, total, depth=0):
+def _over_local_count(f, node, at, total):
     """The Div node by which the value of `node` (where `at` reads it) is the sum `total` divided by a count no
-    collective reduced (`self.sum / max(self.count, 1)` with only the sum allreduced), through names, the
-    returns of the project's functions and the properties of its classes; else None."""
+    collective reduced (`self.sum / max(self.count, 1)` with only the sum allreduced); else None."""
+    found = _division(f, node, at, total, lambda div, a: not f.mentions(div.right, _reduced(f)))
+    return found[0] if found is not None else None
+
+
+def _division(f, node, at, total, test, depth=0):
+    """(Div node, event where it is read) by which the value of `node` (where `at` reads it) is `total` divided
+    by a denominator for which `test(div, event)` holds, through names, the returns of the project's functions
+    and the properties of its classes; else None."""
     if depth > 12 or node is None:
         return None
-    deeper = lambda n, a=at: _over_local_count(f, n, a, total, depth + 1)  # noqa: E731 - a local shorthand
+    deeper = lambda n, a=at: _division(f, n, a, total, test, depth + 1)  # noqa: E731 - a local shorthand
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        if _undivided(f, node.left, at, total) and not f.mentions(node.right, _reduced(f)):
-            return node
+        if _undivided(f, node.left, at, total) and test(node, at):
+            return node, at
         return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # `100 * acc`: a percentage of it
+        return deeper(node.left) or deeper(node.right)
     if isinstance(node, ast.Call):
         rets = returned(f, node, at)
         if rets:
@@ -178,6 +215,19 @@ def _over_local_count(f, node, at, total, depth=0):
             found = next((d for v in _property_values(f, node, at) for d in [deeper(v, None)] if d is not None), None)
         return found
     return None
+
+
+def _whole_data_size(f):
+    """A test for a division: its denominator is the size of a whole data set behind a loader that reads this
+    rank's part (`len(loader.dataset)`, the loader made of one of step 3's partitions, a DistributedSampler):
+    not this rank's count."""
+    def test(div, at):
+        sizes = [n for n in ast.walk(div.right) if isinstance(n, ast.Call) and f.s.qual(n.func) == "len" and n.args
+                 and isinstance(n.args[0], ast.Attribute) and n.args[0].attr == "dataset"]
+        sh = step3_shard.shares(f)
+        parts = {id(p.node) for p in sh.parts + sh.eval_parts}
+        return any(id(m) in parts for n in sizes for m in flow_sources(f, [n.args[0].value], derived))
+    return test
 
 
 def _reduced(f):
@@ -311,7 +361,7 @@ def _reports(f):
         branches = {(id(g.test), g.branch) for e in reporting for g in f.rank_guards(e)}
         for e in reporting:
             values = _report_values(e.node)
-            if not f.rank0_only(e) and any(depends_on_rank(f, v, e) or depends_on_rank(f, v, e, local=True)
+            if not _rank0_only(f, e) and any(depends_on_rank(f, v, e) or depends_on_rank(f, v, e, local=True)
                                            for v in values):
                 continue  # every rank prints its own, labelled with its rank
             if any((id(g.test), not g.branch) in branches for g in f.rank_guards(e)):
