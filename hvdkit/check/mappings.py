@@ -24,11 +24,15 @@ def lookup(f, node, key, depth=0, stores=True):
     stores into the mapping (`kw["lr"] = ...`, kw.update(...))."""
     if node is None or depth > 8:
         return UNRESOLVED
+    written = [got for src in (_stores(f, node) if stores else []) for got in [_entry(f, src, key, depth)]
+               if got is not None and got is not UNRESOLVED]
+    if written:  # `ocfg["lr"] = ocfg["lr"] * hvd.size()` before ocfg is handed on: read where it is handed too
+        return written[-1]
     sources = _mapping_sources(f, node, depth)
     if sources is None:
         return UNRESOLVED
     found, unknown = None, False
-    for src in sources + (_stores(f, node) if stores else []):
+    for src in sources:
         got = _entry(f, src, key, depth)
         found = got if got is not None and got is not UNRESOLVED else found
         unknown |= got is UNRESOLVED
@@ -108,10 +112,12 @@ _STORES = weakref.WeakKeyDictionary()  # per script tree: {container text: [stor
 
 
 def _stores(f, node):
-    """Writes into the mapping after it is made: `kw["lr"] = x` (as a one-entry dict) and kw.update(...)."""
+    """Writes into the mapping after it is made: `kw["lr"] = x` (as a one-entry dict) and kw.update(...), into
+    `node` or into a name it holds the same mapping as (a parameter's arguments, a name assigned it: _aliases),
+    in the order the source writes them. The mapping keeps its object wherever it is handed (one dict)."""
     if f.s.tree not in _STORES:
         index = {}
-        for n in ast.walk(f.s.tree):
+        for n in f.s.nodes():
             if isinstance(n, ast.Assign):
                 for t in n.targets:
                     if isinstance(t, ast.Subscript):
@@ -119,4 +125,20 @@ def _stores(f, node):
             elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "update":
                 index.setdefault(ast.unparse(n.func.value), []).append(n)
         _STORES[f.s.tree] = index
-    return _STORES[f.s.tree].get(ast.unparse(node), [])
+    return [w for a in _aliases(f, node) for w in _STORES[f.s.tree].get(ast.unparse(a), [])]
+
+
+def _aliases(f, node, limit=20):
+    """`node` and the names and attributes that hold the same mapping before it: what a name is assigned when
+    that is another name (`ocfg = cfg["optim"]` is a new name for an entry), a parameter's arguments in the
+    walked calls, each once."""
+    out, todo = [], [node]
+    while todo and len(out) < limit:
+        n = todo.pop(0)
+        if any(n is o for o in out) or not isinstance(n, (ast.Name, ast.Attribute, ast.Subscript)):
+            continue
+        out.append(n)
+        if isinstance(n, (ast.Name, ast.Attribute)) and dotted(n):
+            todo += [a.node.value for a in f.s.assignments_to(n) if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
+            todo += f.frames_binding(n) if isinstance(n, ast.Name) else []
+    return out

@@ -949,6 +949,28 @@ class Script:
 
     _by_target = None
 
+    def module_assignments(self, node):
+        """The walked assignments that bind, at the top level of a project module, the name `node` reads from it:
+        `C.LR` with `import config as C`, `LR` with `from config import LR` (what `config.LR` is once the module
+        has run); [] for any other read."""
+        if self.project is None:
+            return []
+        where = None
+        if isinstance(node, ast.Name):
+            d = next((d for d, m in self._defs_of(node) or () if isinstance(d, ast.alias) and
+                      isinstance(d.parent, ast.ImportFrom)), None)
+            if d is not None:
+                mod = module_of(d.parent, self.main)
+                where = (self.project.module(self.project.absolute(mod, d.parent.module, d.parent.level)), d.name)
+        elif isinstance(node, ast.Attribute):
+            module, _, name = self.qual(node).rpartition(".")
+            if module and self.project.local_top(module.split(".")[0]) and self.project.find(module) is not None:
+                where = (self.project.module(module), name)
+        if where is None or where[0] is None:
+            return []
+        self.assignments_to(where[1])  # the index, built once
+        return [a for d in where[0].defs.top_level(where[1]) for a in self._by_node.get(d, ())]
+
     def self_class(self, node):
         """The class of `self` in `self.x...` read or written in one of its methods (by the definition of
         `self`: the method's first parameter); None for any other receiver."""

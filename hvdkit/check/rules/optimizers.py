@@ -125,10 +125,10 @@ def lr_setters(f):
     for e in f.s.events:
         func = e.node.func
         if f.s.qual(func).endswith("backend.set_value") and len(e.node.args) == 2:
-            opt = optimizer_of_lr(f, e.node.args[0])
+            opt = _lr_variable(f, e.node.args[0])
             value = e.node.args[1]
         elif isinstance(func, ast.Attribute) and func.attr == "assign" and e.node.args:
-            opt, value = optimizer_of_lr(f, func.value), e.node.args[0]
+            opt, value = _lr_variable(f, func.value), e.node.args[0]
         else:
             continue
         if opt is not None:
@@ -156,6 +156,15 @@ def optimizer_of_lr(f, node, keys=("lr",)):
         if isinstance(receiver, ast.Attribute) and receiver.attr == "optimizer" or origins(f, [receiver]):
             return receiver
     return None
+
+
+def _lr_variable(f, node):
+    """The optimizer whose LR variable `node` is (optimizer_of_lr), also through a name holding it (`lr =
+    opt.learning_rate; lr.assign(v)` sets the optimizer's LR: one variable object), else None."""
+    if isinstance(node, ast.Name):
+        held = [a.node.value for a in f.s.assignments_to(node) if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
+        return next((o for v in held for o in [optimizer_of_lr(f, v)] if o is not None), None)
+    return optimizer_of_lr(f, node)
 
 
 def reads_lr(f, node):

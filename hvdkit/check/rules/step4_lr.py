@@ -1,11 +1,13 @@
 """Step 4: the learning rate scaled by the number of ranks (gradients are averaged)."""
 import ast
+import builtins
 import re
 
 from hvdkit.check import mappings, names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.rules.held import _field_values as field_values
 from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
-from hvdkit.check.script import dotted, parents, sums
+from hvdkit.check.script import dotted, loop_bindings, parents, sums
 from hvdkit.check.sources import returns, sources, unpacked
 
 
@@ -28,7 +30,7 @@ def judge(f):
     verdicts = _with_lr_setting_schedulers(f, opts, verdicts)
     verdicts = _with_lr_setters(f, opts, verdicts, same)
     verdicts = _with_keras_schedules(f, opts, verdicts, same)
-    by_callbacks, from_start = _lr_callbacks(f)
+    by_callbacks, from_start = _lr_callbacks(f, same)
     verdicts = by_callbacks + ([] if from_start and by_callbacks else verdicts)
     order = {WRONG: 0, MISSING: 1, UNKNOWN: 2, OK: 3}
     found = min(verdicts, key=lambda v: order[v.verdict])
@@ -42,6 +44,11 @@ def _unread_lr(f, opts):
     given = {id(e): _lr_expr(f, e) for e in opts}
     lrs = [x for x in given.values() if x is not None and x is not mappings.UNRESOLVED]
     visible = [e.node for e in opts if given[id(e)] is not None]  # judged by the LR they are given
+    absent = next((n for x in lrs for n in [_absent_read(f, x)] if n is not None), None)
+    if absent is not None:
+        return Finding(UNKNOWN, f"the LR is made of {ast.unparse(absent)} (line {absent.lineno}), read from module "
+                       f"`{f.s.qual(absent).split('.')[0]}`, which is not in the project: it could be scaled there: "
+                       "cannot tell", absent.lineno, "give --root the project's folder, or run `hvdkit check --run`")
     what = "an LR scaled by the number of ranks"
     if not f.unread_on_path:
         return None
@@ -226,19 +233,29 @@ def _schedule_function(f, node, depth=0):
 
 
 def _schedule_verdict(f, e, value, same):
-    """The verdict on the LR a Keras schedule returns (`value`): the tests of _setter_verdict, for an absolute LR."""
-    text = f"LearningRateScheduler at line {e.line} sets the LR every epoch to {ast.unparse(value)}"
-    fix = "return base_lr * hvd.size() (times the schedule's factor)"
+    """The verdict on the LR a Keras schedule returns (`value`): an absolute LR (_absolute_verdict)."""
+    what = f"LearningRateScheduler at line {e.line} sets the LR every epoch to {ast.unparse(value)}"
+    return _absolute_verdict(f, value, same, what, e.line, "return base_lr * hvd.size() (times the schedule's factor)")
+
+
+def _absolute_verdict(f, value, same, what, line, fix):
+    """The verdict on code that sets the optimizer's LR to the absolute value `value` from then on (`what` says
+    which, at `line`): wrong when divided by hvd.size(), rank-dependent, multiplied by it twice, or not scaled;
+    ok when scaled, or unscaled where that is right (`same`: gradients summed, a fixed global batch); None (no
+    evidence) when a call it is made of is not read (_readable)."""
     if _divided(_size_powers(f, value)):
-        return Finding(WRONG, f"{text}, divided by hvd.size()", e.line, fix)
+        return Finding(WRONG, f"{what}, divided by hvd.size()", line, fix)
+    if _size_powers(f, value, lambda n: f.is_rank(n) or f.is_local_rank(n)) != {0}:
+        return Finding(WRONG, f"{what}, which depends on the rank: ranks step with different LRs", line, fix)
     if max(_size_powers(f, value, f.is_global_size)) >= 2:
-        return Finding(WRONG, f"{text}, multiplied by hvd.size() twice", e.line, fix)
+        return Finding(WRONG, f"{what}, multiplied by hvd.size() twice", line, fix)
     if _grows(f, value):
-        return Finding(OK, f"{text}, scaled by hvd.size()", e.line)
-    if same is not None or not _readable(f, value):
-        return None  # the unscaled LR is right (Average over a fixed global batch...), or it comes from unread code
-    return Finding(WRONG, f"{text}, not scaled by hvd.size(): it overwrites the optimizer's LR from the first epoch",
-                   e.line, fix)
+        return Finding(OK, f"{what}, scaled by hvd.size()", line)
+    if same is not None:
+        return Finding(OK, f"{what}, unscaled, and rightly: {same[1]}", line)
+    if not _readable(f, value):
+        return None  # the value comes from code not shown here (a project's scheduler): no evidence either way
+    return Finding(WRONG, f"{what}, not scaled by hvd.size(): it overwrites the optimizer's LR from then on", line, fix)
 
 
 def _set_later(f, st, skip, scaled):
@@ -258,7 +275,6 @@ def _setter_verdict(f, st, same):
     to the current LR (`g["lr"] *= 0.1`): no verdict, unless it multiplies by hvd.size() each time it runs
     (every epoch, or at every elastic reset), which compounds."""
     text = f.text(st.line)
-    powers = _size_powers(f, st.value)
     if f.mentions(st.value, lambda n: reads_lr(f, n)):
         if _grows(f, st.value) and \
                 (st.event.ctx.loops or not st.event.ctx.reached):
@@ -266,37 +282,59 @@ def _setter_verdict(f, st, same):
                            f"runs ({text}): the LR, already scaled, grows by hvd.size() again at every call", st.line,
                            "set it from the base LR: lr = base_lr * hvd.size()")
         return None
-    fix = "set it from base_lr * hvd.size()"
-    if _divided(powers):
-        return Finding(WRONG, f"line {st.line} sets the LR divided by hvd.size() ({text})", st.line, fix)
-    if _size_powers(f, st.value, lambda n: f.is_rank(n) or f.is_local_rank(n)) != {0}:
-        return Finding(WRONG, f"line {st.line} sets an LR that depends on the rank ({text})", st.line, fix)
-    if max(_size_powers(f, st.value, f.is_global_size)) >= 2:
-        return Finding(WRONG, f"line {st.line} sets the LR multiplied by hvd.size() twice ({text})", st.line, fix)
-    if _grows(f, st.value):
-        return Finding(OK, f"the LR is set scaled by hvd.size(): {text}", st.line)
-    if same is not None:
-        return Finding(OK, f"the LR is set unscaled ({text}), and rightly: {same[1]}", st.line)
-    if not _readable(f, st.value):
-        return None  # the value comes from code not shown here (a project's scheduler): no evidence either way
-    return Finding(WRONG, f"line {st.line} sets the LR to a value not scaled by hvd.size() ({text}): it overwrites "
-                   "the optimizer's LR from then on", st.line, fix)
+    return _absolute_verdict(f, st.value, same, f"line {st.line} sets the LR to {ast.unparse(st.value)}", st.line,
+                             "set it from base_lr * hvd.size()")
 
 
 # Modules whose functions cannot scale an LR by the number of ranks on their own (math, arrays, the frameworks,
-# and the readers of configuration files: a file's "lr" is an option the user writes, as --lr is).
-_PLAIN = ("math", "numpy", "torch", "tensorflow", "keras", "horovod", "hvdkit", "float", "int", "min", "max", "round",
-          "abs", "pow", "sum", "len", "range", "enumerate", "zip", "json", "yaml", "toml", "tomllib")
+# Python's builtins such as dict(lr=...), and the readers of configuration files: a file's "lr" is an option the
+# user writes, as --lr is).
+_PLAIN = ("math", "numpy", "torch", "tensorflow", "keras", "horovod", "hvdkit", "json", "yaml", "toml", "tomllib",
+          *dir(builtins))
 
 
 def _readable(f, expr):
     """Every call the value is made of is shown: the script's own functions (followed), Python's numbers and
-    the frameworks' math. A call into a project module or another library may scale it unseen."""
+    the frameworks' math; no name it reads comes from a module that is not there (_absent_read). A call into a
+    project module or another library may scale it unseen."""
+    if _absent_read(f, expr) is not None:
+        return False
     for n in sources(f, [expr]):
         if isinstance(n, ast.Call) and not f.local_function(n) and not f.s.is_hvd_query(n, "size", "rank"):
-            if f.s.qual(n.func).split(".")[0] not in _PLAIN:
+            if f.s.qual(n.func).split(".")[0] not in _PLAIN and not _group_entry(n):
                 return False
     return True
+
+
+def _group_entry(call):
+    """`group.get("lr_mult", 1.0)` with `group` bound by a loop over an optimizer's `param_groups` (torch's list
+    of dicts): an entry the script wrote into the group, read; no computation."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "get" and isinstance(func.value, ast.Name)):
+        return False
+    return any(isinstance(g.iter, ast.Attribute) and g.iter.attr == "param_groups" and
+               any(isinstance(t, ast.Name) and t.id == func.value.id for t in ast.walk(g.target))
+               for p in parents(call) for g in loop_bindings(p))
+
+
+def _absent_read(f, expr):
+    """The first name the value reads from a module of the project that is not there (`C.LR` with `import config
+    as C`, `LR` with `from config import LR`, and no config.py): that module's code could make it from
+    hvd.size(), as a call into it could (Facts.unread_for); None when there is none."""
+    project = f.s.project
+    for n in sources(f, [expr]) if project is not None else ():
+        root = n
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(n, (ast.Name, ast.Attribute)) or not isinstance(root, ast.Name):
+            continue
+        defs = f.s.quals(root)
+        if not defs or not all(isinstance(d, ast.alias) for d, _, _ in defs):
+            continue
+        top = f.s.qual(n).split(".")[0]
+        if project.find(top) is None and project.kind(top) == "absent":
+            return n
+    return None
 
 
 # Keras schedules' positional parameters, in order: only the learning-rate ones are on the LR's path.
@@ -373,11 +411,14 @@ def _name_powers(f, node, seen, down):
     name = dotted(node)
     if not name:
         return down(node.value) if isinstance(node, ast.Attribute) else {0}
-    if name in seen:
+    key = _binding_key(f, node, name)
+    if key in seen:
         return {0}
-    seen.add(name)
+    seen.add(key)
     plain, out = set(), set()
-    assigned = f.s.assignments_to(node)  # a Name by the definitions that reach it, an attribute by spelling
+    # a Name by the definitions that reach it, an attribute by spelling; a name read from a module of the project
+    # (`C.LR`, `from config import LR`) by that module's own assignments
+    assigned = f.s.assignments_to(node) or f.s.module_assignments(node)
     for a in _default_run(f, assigned):
         if isinstance(a.node, ast.AugAssign) and isinstance(a.node.op, (ast.Mult, ast.Div, ast.FloorDiv)):
             continue
@@ -391,7 +432,35 @@ def _name_powers(f, node, seen, down):
     if isinstance(node, ast.Name):
         for expr in f.frames_binding(node):
             out |= down(expr)
+    elif not assigned:
+        for expr in _fields(f, node):
+            out |= down(expr)
     return out or {0}
+
+
+def _fields(f, node):
+    """What an attribute never assigned by its spelling holds: the field of that name of the object it is read
+    from (`rt.world_size` with `rt = start()` returning `Runtime(hvd.rank(), hvd.size())`, a dataclass or a class
+    whose __init__ takes it), through names, attributes and the returns of the project's functions."""
+    out, todo, seen = [], list(f.origins(node.value)), set()
+    while todo and len(seen) < 50:
+        made = todo.pop()
+        if id(made) in seen or not isinstance(made, ast.Call):
+            continue
+        seen.add(id(made))
+        if isinstance(f.s.defined(made.func) if isinstance(made.func, (ast.Name, ast.Attribute)) else None,
+                      ast.ClassDef):
+            out += field_values(f, made, node.attr)
+        elif f.local_function(made):
+            todo += [o for r in returns(f, made) for o in f.origins(r)]
+    return out
+
+
+def _binding_key(f, node, name):
+    """What a name read is followed by, once: a Name by its reaching definitions (`lr` of make_schedule(lr) is
+    not `lr = args.lr * hvd.size()` of main that it is handed), an attribute by its spelling."""
+    defs = f.s.reaching(node) if isinstance(node, ast.Name) else None
+    return tuple(sorted(id(d) for d in defs)) if defs else name
 
 
 def _default_run(f, events):
@@ -484,8 +553,9 @@ def _value_scales(f, expr, depth):
 _LR_CALLBACKS = ("LearningRateWarmupCallback", "LearningRateScheduleCallback")
 
 
-def _lr_callbacks(f):
-    """Verdicts for the LR callbacks given to fit, and whether one of them sets the LR from the first epoch."""
+def _lr_callbacks(f, same):
+    """Verdicts for the LR callbacks given to fit (initial_lr is an absolute LR: _absolute_verdict), and whether
+    one of them sets the LR from the first epoch."""
     out, from_start = [], False
     for e in f.s.events:
         if not f.api(e, *_LR_CALLBACKS) or not e.ctx.reached or not f.flows_to_callbacks(e):
@@ -498,13 +568,13 @@ def _lr_callbacks(f):
         from_start |= start is None or isinstance(start, ast.Constant) and start.value == 0
         if initial is None:
             continue
-        if _grows(f, initial) or \
-                multiplier is not None and (_function_scales(f, multiplier) or _value_scales(f, multiplier, 0)):
-            out.append(Finding(OK, f"{name} sets the LR from a scaled initial_lr: {f.text(e.line)}", e.line))
-        else:
-            out.append(Finding(WRONG, f"{name} at line {e.line} sets the LR from an unscaled initial_lr="
-                               f"{ast.unparse(initial)}: the optimizer's LR is overwritten", e.line,
-                               f"initial_lr={ast.unparse(initial)} * hvd.size()"))
+        if multiplier is not None and (_function_scales(f, multiplier) or _value_scales(f, multiplier, 0)):
+            out.append(Finding(OK, f"{name} sets the LR from initial_lr times a multiplier scaled by hvd.size(): "
+                               f"{f.text(e.line)}", e.line))
+            continue
+        v = _absolute_verdict(f, initial, same, f"{name} at line {e.line} sets the LR from initial_lr="
+                              f"{ast.unparse(initial)}", e.line, f"initial_lr={ast.unparse(initial)} * hvd.size()")
+        out += [v] if v is not None else []
     return out, from_start
 
 
