@@ -116,13 +116,53 @@ def _call(call, names):
         error = bind_error([tuple(p) for p in params], call, name, bound=entry["kind"] == "class")
         if error:
             return [(call, f"TypeError: {error}", f"Horovod {_version()}'s {q}({_signature(params)})", "TypeError")]
-        return []
+        return _op_and_average(call, q, params) + _generator_params(call, q, names)
     target = _local_signature(call, names)
     if target is None:
         return []
     params, name, where, bound = target
     error = bind_error(params, call, name, bound)
     return [(call, f"TypeError: {error}", f"{where} takes ({_signature(params)})", "TypeError")] if error else []
+
+
+def _given(call, params):
+    """{parameter name: argument expression} of a call that binds (positional ones by position)."""
+    positional = [p[0] for p in params if p[1] in ("posonly", "pos")]
+    out = dict(zip(positional, [a for a in call.args if not isinstance(a, ast.Starred)]))
+    out.update({k.arg: k.value for k in call.keywords if k.arg})
+    return out
+
+
+def _op_and_average(call, q, params):
+    """Horovod's allreduce family given both `op` and `average` (neither the literal None): its
+    handle_average_backwards_compatibility (horovod/common/util.py) raises ValueError before reducing."""
+    if not {"op", "average"} <= {p[0] for p in params}:
+        return []
+    given = _given(call, params)
+    if not all(k in given and not (isinstance(given[k], ast.Constant) and given[k].value is None)
+               for k in ("op", "average")):
+        return []
+    return [(call, "ValueError: The op parameter supersedes average. Please provide only one of them.",
+             f"Horovod {_version()}'s {q} takes `op` or the older `average`, never both", "ValueError")]
+
+
+# nn.Module's methods that return generators, not the dict or list horovod.torch.broadcast_parameters takes.
+_GENERATORS = ("parameters", "named_parameters", "buffers", "named_buffers", "children", "modules")
+
+
+def _generator_params(call, q, names):
+    """horovod.torch.broadcast_parameters(model.parameters()): Horovod accepts a state_dict, a dict or a
+    list, and raises ValueError ("invalid params of type: <class 'generator'>") for anything else: the
+    generator nn.Module's parameters() and named_parameters() return."""
+    if q.rsplit(".", 1)[-1] != "broadcast_parameters" or not q.startswith("horovod.torch"):
+        return []
+    arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "params"), None)
+    if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr in _GENERATORS
+            and not arg.args and not names.qual(arg.func).startswith(("torch.", "horovod."))):
+        return []
+    return [(call, "ValueError: invalid params of type: <class 'generator'>",
+             f"{ast.unparse(arg)} is a generator; Horovod {_version()}'s broadcast_parameters takes a state_dict, "
+             "a dict or a list (`model.state_dict()`)", "ValueError")]
 
 
 def bind_error(params, call, name, bound=False):
