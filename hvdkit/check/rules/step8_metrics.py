@@ -342,11 +342,22 @@ def _last_batch_only(f, e):
         return None
     last = mine[-1]
     inner = [loop for loop in last.ctx.loops if not any(loop is mine_ for mine_ in e.ctx.loops)]
+    if _periodic(e, last):
+        return None  # `if step % log_every == 0:` logs the latest step's value, not an epoch's summary
     if inner and isinstance(last.node, ast.Assign) and not isinstance(last.node.value, (ast.BinOp, ast.Name)):
         return Finding(WRONG, f"line {e.line} averages `{name}`, set at line {last.line} inside a loop that ended: "
                        "the last batch's value, reported as the whole epoch's", e.line,
                        f"accumulate `{name}` over the loop (sum and count), then average the totals")
     return None
+
+
+def _periodic(e, last):
+    """The average runs under a condition the value's assignment does not share that tests a remainder
+    (`if step % args.log_every == 0:`): a log every N steps, inside the training loop, of the step just
+    taken."""
+    shared = {id(g.test) for g in last.ctx.guards}
+    return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)
+               for g in e.ctx.guards if id(g.test) not in shared for n in ast.walk(g.test))
 
 
 def _reports(f):
