@@ -1,0 +1,1 @@
+"""Neural emulator of monthly surface temperature fields, trained with elastic Horovod."""

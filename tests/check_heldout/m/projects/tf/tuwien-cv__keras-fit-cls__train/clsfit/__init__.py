@@ -1,0 +1,1 @@
+from .gpu import configure_devices  # noqa: F401

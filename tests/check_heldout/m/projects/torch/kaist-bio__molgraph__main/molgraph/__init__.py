@@ -1,0 +1,1 @@
+"""Message-passing networks for molecular property regression."""
