@@ -1,8 +1,9 @@
 """`hvdkit check` on a script whose Horovod set-up lives in a module that is not there (issue 39: "missing"
-only when every path that runs has been read). A call into absent code that is handed nothing but literals
-(`setup_horovod(seed=42)`), before the first Horovod call that needs init, works on the process itself: it
-may run hvd.init(), so "no hvd.init() call" becomes "cannot tell", naming it. A call handed the training's
-objects (a path read from the options, a data set) before that point is no such set-up: "missing" stays.
+only when every path that runs has been read). With no hvd.init() in the code read, a call into absent code
+that runs before the first Horovod call that needs init may be where Horovod is set up, whatever it is
+handed (nothing, literals, the options, a config another absent call loaded): "no hvd.init() call" becomes
+"cannot tell", naming it. When the absent code runs only after that first Horovod call, init would come too
+late there: "missing" stays.
 
 Written from scratch for these tests: a point-cloud classifier's entry script, its package left out."""
 import textwrap
@@ -59,6 +60,15 @@ def test_a_setup_call_handed_nothing_may_init_horovod(tmp_path):
     assert _step1(tmp_path, "setup_horovod()").verdict == UNKNOWN
 
 
-def test_a_call_handed_the_training_data_is_no_setup_and_init_is_missing(tmp_path):
-    f = _step1(tmp_path, "setup_horovod(args.data)")
-    assert f.verdict == MISSING
+def test_a_call_handed_the_options_may_init_horovod(tmp_path):
+    f = _step1(tmp_path, "cfg = load_config(args.data)\n    setup_horovod(cfg)")
+    assert f.verdict == UNKNOWN
+    assert "setup_horovod(...)" in f.evidence
+
+
+def test_absent_code_that_runs_only_after_the_first_horovod_call_leaves_init_missing(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text(SCRIPT.replace("SETUP", 'print("workers:", hvd.size())'))
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = \"pcls\"\n")
+    findings, _, _ = analyze(str(path))
+    assert findings[1].verdict == MISSING

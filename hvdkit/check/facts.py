@@ -368,17 +368,17 @@ class Facts:
 
     @property
     def init_candidates(self):
-        """[Unread] that could run hvd.init() when no init is reached: handed Horovod's module (or asked for
-        distributed work), or handed nothing at all (a setup that works on the process), and run before the
-        first Horovod call that needs init (after it, init would come too late anyway)."""
+        """[Unread] that could run hvd.init() when no init is reached: every call into code not read that runs
+        before the first Horovod call that needs init (after it, init would come too late anyway). With no
+        init in the code read, the code that sets Horovod up is not read; what such a call is handed (nothing,
+        literals, the options, a config loaded by another unread call: `setup(cfg)`) does not tell it apart."""
         def find():
             if self._inits():
                 return []
             needs = [e.order for e in self.s.api_calls(*NEEDS_INIT) if e.ctx.reached
                      and e.api[1].split(".")[-1] in NEEDS_INIT]
             first = min(needs) if needs else None
-            return [u for u in self.unread_on_path if (first is None or u.event.order < first)
-                    and (self.hands_horovod(u) or _only_constants(u.event.node) or self._horovod_source(u))]
+            return [u for u in self.unread_on_path if first is None or u.event.order < first]
         return self.memo("init_candidates", find)
 
     @property
@@ -643,12 +643,6 @@ def _element(value, index):
 def handed(call):
     """The argument expressions of a call (starred ones unwrapped)."""
     return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
-
-
-def _only_constants(call):
-    """The call is handed nothing but literals (`setup(seed=42)`, `setup()`): no object of the training, so
-    what it can work on is the process itself (initialise Horovod, pin a device, seed the generators)."""
-    return all(isinstance(a, ast.Constant) for a in handed(call))
 
 
 def same_walk(a, b):
