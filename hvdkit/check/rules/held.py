@@ -452,13 +452,13 @@ def _depends_on_rank(f, node, at, local, depth):
             return True
         if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
             for call, b in makers(f, node.value, at):
-                if any(deeper(v, b) for v in _field_values(f, call, node.attr)):
+                if any(deeper(v, b) for v in field_values(f, call, node.attr)):
                     return True
         return False
     return any(deeper(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
 
 
-def _field_values(f, call, attr, depth=0):
+def field_values(f, call, attr, depth=0):
     """What the object `call` makes holds in `attr`: the argument of that name (by keyword, or by position
     for a class of the project whose fields (a dataclass) or __init__ parameters have that name); for a
     property of its class, what the attributes its returns read hold (`is_root` returning `self.rank == 0`)."""
@@ -480,7 +480,7 @@ def _field_values(f, call, attr, depth=0):
     read = {n.attr for r in ast.walk(prop) if isinstance(r, ast.Return) and r.value is not None
             for n in ast.walk(r.value) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
             and n.value.id == "self"}
-    return [v for a in sorted(read) for v in _field_values(f, call, a, depth + 1)]
+    return [v for a in sorted(read) for v in field_values(f, call, a, depth + 1)]
 
 
 def imported(f, func):

@@ -5,7 +5,7 @@ import re
 
 from hvdkit.check import mappings, names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.rules.held import _field_values as field_values
+from hvdkit.check.rules.held import field_values
 from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
 from hvdkit.check.script import dotted, loop_bindings, parents, sums
 from hvdkit.check.sources import returns, sources, unpacked
