@@ -9,6 +9,7 @@ from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sour
 from hvdkit.check.rules.models import wrapper
 from hvdkit.check.rules.tapes import unaveraged_apply
 from hvdkit.check.script import assigned_name, dotted, loop_bindings, parents, result_discarded, sums
+from hvdkit.check.values import Evaluator, Where
 
 
 def judge(f):
@@ -32,7 +33,7 @@ def judge(f):
                            "TypeError there, so gradients are never averaged", e.line,
                            f"spell it as in Horovod's signature ({', '.join(names.signature(_horovod_qual(e))[1:])})")
         unused = (_unwrapped_used(f, e) or _unsynchronized(f, e) or _named_parameters(f, e)
-                  or _gradient_before_wrapping(f, e))
+                  or _gradient_before_wrapping(f, e) or _accumulated(f, e))
         if unused:
             return unused
     summed += [e for e in by_hand if sums(e.node) and not _divided_by_size(f, e.node)]
@@ -154,6 +155,41 @@ def _unknown_keyword(f, e):
     if accepted is None:
         return None
     return next((k.arg for k in e.node.keywords if k.arg and k.arg not in accepted), None)
+
+
+def _accumulated(f, e):
+    """Gradient accumulation under a torch DistributedOptimizer left at backward_passes_per_step=1: in one loop,
+    backward() on every pass and the optimizer's step() only under a remainder test (`if (it + 1) % accum ==
+    0:`). Horovod's gradient hook counts the backward passes and raises AssertionError ("Gradients were
+    computed more than backward_passes_per_step times before call to step()") at the second. A modulus whose
+    value is 1 in the default run (an option declared with default 1) accumulates nothing; a loop that also
+    runs a backward under the step's own test (a GAN's generator every n_critic steps, its critic on every
+    one) is two optimizers' passes, not accumulation. A fault behind a flag is reported with the flag named."""
+    if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual or \
+            any(k.arg in ("backward_passes_per_step", None) for k in e.node.keywords) or len(e.node.args) > 3:
+        return None
+    is_opt = lambda node, at: holds(f, node, at, e.node)  # noqa: E731 - the wrapper, where it is used
+    default_run = Evaluator(f.s, Where(None, True, defaults=True))  # `--accum-grad` as declared
+    calls = [x for x in f.s.events if x.ctx.reached and x.order > e.order and isinstance(x.node.func, ast.Attribute)]
+    for x in calls:
+        if x.node.func.attr != "step" or not x.ctx.loops or not (
+                is_opt(x.node.func.value, x) or x.node.args and is_opt(x.node.args[0], x)):
+            continue
+        loop = x.ctx.loops[-1]
+        for g in x.ctx.guards:
+            mods = [n for n in ast.walk(g.test) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)]
+            if not mods or any(default_run.value(m.right, g.frame, x) == 1 for m in mods):
+                continue
+            backs = [b for b in calls if b.node.func.attr == "backward" and b.ctx.loops and b.ctx.loops[-1] is loop]
+            passes = [b for b in backs if not any(h.test is g.test for h in b.ctx.guards)]
+            if passes and len(passes) == len(backs):  # a backward under the step's own test is that step's pass
+                b = passes[0]
+                return Finding(WRONG, f"{condition(f, x)}line {b.line} runs backward() on every pass and line {x.line} "
+                               f"steps only when `{ast.unparse(g.test)}`, but the DistributedOptimizer made at line "
+                               f"{e.line} keeps backward_passes_per_step=1: Horovod raises AssertionError at the "
+                               "second backward()", e.line,
+                               f"hvd.DistributedOptimizer(..., backward_passes_per_step={ast.unparse(mods[0].right)})")
+    return None
 
 
 def _unsynchronized(f, e):
