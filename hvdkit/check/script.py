@@ -1155,6 +1155,12 @@ def sums(call):
     return op is not None and bool(SUM_OPS.match(ast.unparse(op).split(".")[-1]))
 
 
+def remainders(test):
+    """The `a % b` nodes of a condition (`if (it + 1) % accum == 0:`, `if step % log_every == 0:`): what runs
+    once every b passes of a loop."""
+    return [n for n in ast.walk(test) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)]
+
+
 def assigned_name(call):
     """The name a call's result is assigned to (`x = call(...)`), else None."""
     parent = getattr(call, "parent", None)

@@ -8,7 +8,8 @@ from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sources
 from hvdkit.check.rules.models import wrapper
 from hvdkit.check.rules.tapes import unaveraged_apply
-from hvdkit.check.script import assigned_name, dotted, loop_bindings, parents, result_discarded, sums
+from hvdkit.check.script import (assigned_name, dotted, loop_bindings, parents, remainders, result_discarded,
+                                 sums)
 from hvdkit.check.values import Evaluator, Where
 
 
@@ -177,7 +178,7 @@ def _accumulated(f, e):
             continue
         loop = x.ctx.loops[-1]
         for g in x.ctx.guards:
-            mods = [n for n in ast.walk(g.test) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)]
+            mods = remainders(g.test)
             if not mods or any(default_run.value(m.right, g.frame, x) == 1 for m in mods):
                 continue
             backs = [b for b in calls if b.node.func.attr == "backward" and b.ctx.loops and b.ctx.loops[-1] is loop]

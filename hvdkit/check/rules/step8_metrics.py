@@ -9,7 +9,7 @@ from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_va
                                            unread_calls)
 from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, origin, reaching, returned,
                                     sources)
-from hvdkit.check.script import assigned_name, dotted, result_discarded, sums
+from hvdkit.check.script import assigned_name, dotted, remainders, result_discarded, sums
 from hvdkit.check.sources import derived, sources as flow_sources
 
 
@@ -356,8 +356,7 @@ def _periodic(e, last):
     (`if step % args.log_every == 0:`): a log every N steps, inside the training loop, of the step just
     taken."""
     shared = {id(g.test) for g in last.ctx.guards}
-    return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)
-               for g in e.ctx.guards if id(g.test) not in shared for n in ast.walk(g.test))
+    return any(remainders(g.test) for g in e.ctx.guards if id(g.test) not in shared)
 
 
 def _reports(f):
