@@ -11,6 +11,7 @@ function counts only when its name is bound to that one definition where it is c
 decorator that could change its signature; a method only through `self` in a class nothing subclasses.
 """
 import ast
+import itertools
 
 from hvdkit.check import horovod_api
 from hvdkit.check.crash_names import FUNCS
@@ -126,9 +127,10 @@ def _call(call, names):
 
 
 def _given(call, params):
-    """{parameter name: argument expression} of a call that binds (positional ones by position)."""
+    """{parameter name: argument expression} of a call that binds (positional ones by position, up to a
+    `*args`, after which positions are not known)."""
     positional = [p[0] for p in params if p[1] in ("posonly", "pos")]
-    out = dict(zip(positional, [a for a in call.args if not isinstance(a, ast.Starred)]))
+    out = dict(zip(positional, itertools.takewhile(lambda a: not isinstance(a, ast.Starred), call.args)))
     out.update({k.arg: k.value for k in call.keywords if k.arg})
     return out
 
