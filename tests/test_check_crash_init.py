@@ -53,3 +53,47 @@ def test_queries_that_run_after_init_are_not_crashes(tmp_path):
     keras = KERAS.replace("    hvd.init()\n", "    logger = EpochLogger(args)\n    hvd.init()\n").replace(
         "EpochLogger(args)]", "logger]")
     assert check(tmp_path, keras)[0] is None
+
+
+# --- no init at all: the project's own set-up helper is never called --------------------------------------
+DIST_PROJECT = {
+    "train.py": DATA_CODE.replace("import os\n", "import os\n\nfrom dist_utils import is_main, setup\n").replace(
+        "    hvd.init()\n", "    setup()\n").replace("if hvd.rank() == 0:", "if is_main():"),
+    "dist_utils.py": src("""
+        import horovod.torch as hvd
+
+
+        def setup():
+            hvd.init()
+            return hvd.rank(), hvd.size()
+
+
+        def is_main():
+            return hvd.rank() == 0
+    """),
+}
+
+
+def test_the_project_that_calls_its_set_up_helper_has_no_crash(tmp_path):
+    crash, flagged, _ = check_project(tmp_path, DIST_PROJECT)
+    assert (crash, flagged) == (None, {})
+
+
+def test_a_query_when_no_init_runs_anywhere_read_is_a_value_error(tmp_path):
+    # the set-up helper is defined but the script never calls it: the first query raises
+    broken = {**DIST_PROJECT, "train.py": DIST_PROJECT["train.py"].replace("    setup()\n", "")}
+    crash, flagged, _ = check_project(tmp_path, broken)
+    assert crash is not None and crash["error"] == "ValueError: Horovod has not been initialized; use hvd.init()."
+    assert crash["why"].endswith("runs and no hvd.init() does, in all the code read")
+    # the first certain one: the sampler's, in build_loaders (set_device's is under a condition)
+    assert (crash["file"], crash["line"]) == (None, line_of(broken["train.py"], "num_replicas=hvd.size()"))
+    assert flagged[1] == "missing"
+
+
+def test_no_crash_when_code_that_is_not_read_may_init(tmp_path):
+    # the set-up comes from a module the project does not have: it may init (step 1 cannot tell)
+    unread = {"train.py": DIST_PROJECT["train.py"].replace("from dist_utils import is_main, setup\n",
+                                                           "from cluster import setup\nfrom dist_utils import is_main\n"),
+              "dist_utils.py": DIST_PROJECT["dist_utils.py"]}
+    crash, flagged, findings = check_project(tmp_path, unread)
+    assert crash is None and 1 not in flagged and findings[1].verdict == "cannot tell"

@@ -40,21 +40,25 @@ BEFORE_INIT = ("rank", "size", "local_rank", "local_size", "cross_rank", "cross_
 
 
 def before_init(facts):
-    """(node, error, why, kind) for Horovod's queries that run before the first hvd.init() the walk reaches
-    (none when nothing calls init: the script may be a library, or init may be done where it is not read).
+    """(node, error, why, kind) for Horovod's queries that run before the first hvd.init() the walk reaches,
+    or, when no init is reached at all, every query that runs: then only when all the code that runs first
+    has been read (no call into unread code could init: Facts.init_candidates, and Horovod is not taken from
+    a module that is not there: Facts.horovod_from), the evidence step 1's "missing" rests on.
     Only calls reached through call sites count: a Keras callback's methods or a function handed to another
-    are walked where the instance is made or handed, not where they run."""
+    are walked where the instance is made or handed, not where they run; an entry point judged on its own (a
+    function nothing calls, launched by horovod.run or another module) may be handed an initialised Horovod."""
     inits = sorted((e for e in facts.s.api_calls("init") if e.api == ("horovod", "init") and e.ctx.reached),
                    key=lambda e: e.order)
-    if not inits:
+    if not inits and (facts.init_candidates or facts.horovod_from):
         return []
     out = []
     for e in facts.s.api_calls(*BEFORE_INIT, owner="horovod"):
-        if e.ctx.reached and e.order < inits[0].order and e.api[1] in BEFORE_INIT and \
+        if e.ctx.reached and (not inits or e.order < inits[0].order) and e.api[1] in BEFORE_INIT and \
                 all(fr.call is not None for fr in e.ctx.frames):
-            out.append((e.node, "ValueError: Horovod has not been initialized; use hvd.init().",
-                        f"{ast.unparse(e.node.func)}() runs before {ast.unparse(inits[0].node.func)}() at line "
-                        f"{inits[0].line}", "ValueError"))
+            why = f"{ast.unparse(e.node.func)}() runs before {ast.unparse(inits[0].node.func)}() at line " \
+                f"{inits[0].line}" if inits else f"{ast.unparse(e.node.func)}() runs and no hvd.init() does, in " \
+                "all the code read"
+            out.append((e.node, "ValueError: Horovod has not been initialized; use hvd.init().", why, "ValueError"))
     return out
 
 
