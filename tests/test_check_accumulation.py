@@ -4,13 +4,20 @@ left at 1, Horovod's gradient hook raises AssertionError at the second backward(
 given; an accumulation count whose default is 1; a GAN loop whose generator's backward and step both run
 every n_critic steps beside the critic's on every step (two optimizers, no accumulation).
 
-Written from scratch for these tests: a speech model's training loop, and a small GAN."""
+With a count the source gives (a literal, an option's declared default) above 1,
+the second backward() is also the crash finding (issue 39, item 5); a count the source does not give leaves
+the step wrong and reports no crash.
+
+Written from scratch for these tests: a speech model's training loop, a small GAN, and a project whose
+Trainer class in engine.py accumulates over its options' count."""
 import textwrap
 
 import pytest
 
 from hvdkit.check.findings import OK, WRONG
 from hvdkit.check.static import analyze
+
+from crash_scripts import check_project, line_of
 
 ACCUM = textwrap.dedent("""
     import argparse
@@ -115,3 +122,123 @@ def test_accumulation_told_to_horovod_or_of_one_pass_is_ok(tmp_path, default, op
 
 def test_a_gan_stepping_its_generator_every_n_steps_is_not_accumulation(tmp_path):
     assert _step5(tmp_path, GAN).verdict == OK
+
+
+def _crash(tmp_path, source):
+    path = tmp_path / "train.py"
+    path.write_text(source)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = \"asr\"\n")
+    return analyze(str(path))[2]["crash"]
+
+
+def test_a_known_count_above_one_is_also_the_crash_at_the_second_backward(tmp_path):
+    broken = ACCUM.replace("DEFAULT", "4").replace("WRAP_OPTIONS", "")
+    crash = _crash(tmp_path, broken)
+    assert crash is not None and crash["error"].startswith("AssertionError: Gradients were computed more than")
+    assert crash["line"] == line_of(broken, "loss.backward()") and "steps every 4" in crash["why"]
+
+
+@pytest.mark.parametrize("default, options", [("4", ",\n        backward_passes_per_step=args.accum_grad"),
+                                              ("1", ""), ("None", "")])
+def test_no_crash_when_told_of_one_pass_or_the_count_is_not_given(tmp_path, default, options):
+    source = ACCUM.replace("DEFAULT", default).replace("WRAP_OPTIONS", options)
+    assert _crash(tmp_path, source) is None
+    # a count the source does not give (default None: a run must pass it) is the step's fault alone
+    assert _step5(tmp_path, source).verdict == (WRONG if default == "None" else OK)
+
+
+TRAINER_PROJECT = {
+    "train.py": textwrap.dedent("""
+        import torch
+        import horovod.torch as hvd
+
+        from asr.data import make_loader
+        from asr.engine import Trainer
+        from asr.options import parse_options
+
+
+        def main():
+            cfg = parse_options()
+            hvd.init()
+            torch.set_num_threads(1)
+            loader, sampler = make_loader(cfg)
+            model = torch.nn.Sequential(torch.nn.Linear(40, 64), torch.nn.ReLU(), torch.nn.Linear(64, 30))
+            trainer = Trainer(model, cfg)
+            for epoch in range(cfg.epochs):
+                sampler.set_epoch(epoch)
+                trainer.train_epoch(loader)
+                if hvd.rank() == 0:
+                    torch.save(model.state_dict(), f"{cfg.out}/epoch{epoch}.pt")
+
+
+        if __name__ == "__main__":
+            main()
+    """).lstrip(),
+    "asr/__init__.py": "",
+    "asr/options.py": textwrap.dedent("""
+        import argparse
+
+
+        def parse_options(argv=None):
+            p = argparse.ArgumentParser(description="conformer training on Horovod")
+            p.add_argument("--lr", type=float, default=5e-4)
+            p.add_argument("--epochs", type=int, default=20)
+            p.add_argument("--batch-size", type=int, default=8)
+            p.add_argument("--accum-steps", type=int, default=8, help="batches per optimizer step")
+            p.add_argument("--out", default="runs")
+            return p.parse_args(argv)
+    """).lstrip(),
+    "asr/data.py": textwrap.dedent("""
+        import torch
+        import horovod.torch as hvd
+        from torch.utils.data import DataLoader, TensorDataset
+        from torch.utils.data.distributed import DistributedSampler
+
+
+        def make_loader(cfg):
+            data = TensorDataset(torch.randn(4096, 40), torch.randint(0, 30, (4096,)))
+            sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+            return DataLoader(data, batch_size=cfg.batch_size, sampler=sampler), sampler
+    """).lstrip(),
+    "asr/engine.py": textwrap.dedent("""
+        import torch
+        import horovod.torch as hvd
+
+
+        class Trainer:
+            def __init__(self, model, cfg):
+                self.model, self.cfg = model, cfg
+                opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr * hvd.size())
+                self.optimizer = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters()OPTIONS)
+                hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+                hvd.broadcast_optimizer_state(self.optimizer, root_rank=0)
+
+            def train_epoch(self, loader):
+                self.model.train()
+                self.optimizer.zero_grad()
+                for step, (x, y) in enumerate(loader):
+                    loss = torch.nn.functional.cross_entropy(self.model(x), y) / self.cfg.accum_steps
+                    loss.backward()
+                    if (step + 1) % self.cfg.accum_steps == 0:
+                        self.optimizer.step()
+                        self.optimizer.zero_grad()
+    """).lstrip(),
+}
+
+
+def _trainer(options):
+    return {**TRAINER_PROJECT, "asr/engine.py": TRAINER_PROJECT["asr/engine.py"].replace("OPTIONS", options)}
+
+
+def test_a_trainer_accumulating_over_its_options_count_crashes(tmp_path):
+    broken = _trainer("")
+    crash, flagged, _ = check_project(tmp_path, broken)
+    assert crash is not None and crash["file"] == "asr/engine.py"
+    assert crash["line"] == line_of(broken["asr/engine.py"], "loss.backward()") and "every 8" in crash["why"]
+    assert flagged == {5: "wrong"}
+
+
+def test_the_trainer_that_tells_horovod_the_count_has_no_crash(tmp_path):
+    told = _trainer(",\n            backward_passes_per_step=self.cfg.accum_steps")
+    crash, flagged, _ = check_project(tmp_path, told)
+    assert (crash, flagged) == (None, {})

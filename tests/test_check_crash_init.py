@@ -92,8 +92,9 @@ def test_a_query_when_no_init_runs_anywhere_read_is_a_value_error(tmp_path):
 
 def test_no_crash_when_code_that_is_not_read_may_init(tmp_path):
     # the set-up comes from a module the project does not have: it may init (step 1 cannot tell)
-    unread = {"train.py": DIST_PROJECT["train.py"].replace("from dist_utils import is_main, setup\n",
-                                                           "from cluster import setup\nfrom dist_utils import is_main\n"),
+    script = DIST_PROJECT["train.py"].replace("from dist_utils import is_main, setup\n",
+                                              "from cluster import setup\nfrom dist_utils import is_main\n")
+    unread = {"train.py": script,
               "dist_utils.py": DIST_PROJECT["dist_utils.py"]}
     crash, flagged, findings = check_project(tmp_path, unread)
     assert crash is None and 1 not in flagged and findings[1].verdict == "cannot tell"

@@ -25,16 +25,19 @@ _DECLARED = weakref.WeakKeyDictionary()
 
 
 def declared(script):
-    """{dest: Flag} for every option the script declares (argparse and absl; click options are per function)."""
-    if script.tree not in _DECLARED:
-        _DECLARED[script.tree] = _argparse(script) if not _dynamic(script) else {}
-        _DECLARED[script.tree].update(_absl(script))
-    return _DECLARED[script.tree]
+    """{dest: Flag} for every option the script and the project's modules read so far declare (argparse and
+    absl; click options are per function): a parser built in `options.py` declares the script's options."""
+    by_reach = _DECLARED.setdefault(script.tree, {})  # keyed by how many modules the walk has imported
+    n = len(script.imported)
+    if n not in by_reach:
+        by_reach[n] = _argparse(script) if not _dynamic(script) else {}
+        by_reach[n].update(_absl(script))
+    return by_reach[n]
 
 
 def _argparse(script):
     out, overrides = {}, {}
-    for node in ast.walk(script.tree):
+    for node in script.nodes():
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         if node.func.attr == "add_argument":
@@ -88,11 +91,11 @@ def _argparse_default(call):
 def _dynamic(script):
     """Options set from elsewhere after parsing (`setattr(args, k, v)`, `vars(args).update(cfg)`,
     `args.__dict__.update(...)`): the declared defaults are not what the script runs with."""
-    parsed = {dotted(t) for n in ast.walk(script.tree) if isinstance(n, ast.Assign) and parses(script, n.value)
-              for t in n.targets} | {dotted(n.targets[0].elts[0]) for n in ast.walk(script.tree)
+    parsed = {dotted(t) for n in script.nodes() if isinstance(n, ast.Assign) and parses(script, n.value)
+              for t in n.targets} | {dotted(n.targets[0].elts[0]) for n in script.nodes()
                                      if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Tuple)
                                      and n.targets[0].elts and parses(script, n.value)}
-    for node in ast.walk(script.tree):
+    for node in script.nodes():
         if not isinstance(node, ast.Call):
             continue
         q = script.qual(node.func)
@@ -107,7 +110,7 @@ def _dynamic(script):
 
 def _absl(script):
     out = {}
-    for node in ast.walk(script.tree):
+    for node in script.nodes():
         if isinstance(node, ast.Call) and script.qual(node.func).startswith("absl.flags.DEFINE") and node.args:
             name = node.args[0]
             if isinstance(name, ast.Constant) and isinstance(name.value, str):

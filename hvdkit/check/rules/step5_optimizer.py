@@ -159,13 +159,28 @@ def _unknown_keyword(f, e):
 
 
 def _accumulated(f, e):
-    """Gradient accumulation under a torch DistributedOptimizer left at backward_passes_per_step=1: in one loop,
-    backward() on every pass and the optimizer's step() only under a remainder test (`if (it + 1) % accum ==
-    0:`). Horovod's gradient hook counts the backward passes and raises AssertionError ("Gradients were
-    computed more than backward_passes_per_step times before call to step()") at the second. A modulus whose
-    value is 1 in the default run (an option declared with default 1) accumulates nothing; a loop that also
-    runs a backward under the step's own test (a GAN's generator every n_critic steps, its critic on every
-    one) is two optimizers' passes, not accumulation. A fault behind a flag is reported with the flag named."""
+    """The wrapper left at backward_passes_per_step=1 under gradient accumulation (accumulation()), as a
+    finding. A fault behind a flag is reported with the flag named."""
+    found = accumulation(f, e)
+    if found is None:
+        return None
+    x, g, b, mods, _ = found
+    return Finding(WRONG, f"{condition(f, x)}line {b.line} runs backward() on every pass and line {x.line} "
+                   f"steps only when `{ast.unparse(g.test)}`, but the DistributedOptimizer made at line "
+                   f"{e.line} keeps backward_passes_per_step=1: Horovod raises AssertionError at the "
+                   "second backward()", e.line,
+                   f"hvd.DistributedOptimizer(..., backward_passes_per_step={ast.unparse(mods[0].right)})")
+
+
+def accumulation(f, e):
+    """Gradient accumulation under the torch DistributedOptimizer made by event `e`, left at
+    backward_passes_per_step=1: in one loop, backward() on every pass and the optimizer's step() only under a
+    remainder test (`if (it + 1) % accum == 0:`). Horovod's gradient hook counts the backward passes and
+    raises AssertionError ("Gradients were computed more than backward_passes_per_step times before call to
+    step()") at the second. A modulus whose value is 1 in the default run (an option declared with default
+    1) accumulates nothing; a loop that also runs a backward under the step's own test (a GAN's generator
+    every n_critic steps, its critic on every one) is two optimizers' passes, not accumulation.
+    (step event, guard, backward event, [remainder], the modulus in the default run or None) or None."""
     if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual or \
             any(k.arg in ("backward_passes_per_step", None) for k in e.node.keywords) or len(e.node.args) > 3:
         return None
@@ -179,18 +194,35 @@ def _accumulated(f, e):
         loop = x.ctx.loops[-1]
         for g in x.ctx.guards:
             mods = remainders(g.test)
-            if not mods or any(default_run.value(m.right, g.frame, x) == 1 for m in mods):
+            values = [default_run.value(m.right, g.frame, x) for m in mods]
+            if not mods or 1 in values:
                 continue
             backs = [b for b in calls if b.node.func.attr == "backward" and b.ctx.loops and b.ctx.loops[-1] is loop]
             passes = [b for b in backs if not any(h.test is g.test for h in b.ctx.guards)]
             if passes and len(passes) == len(backs):  # a backward under the step's own test is that step's pass
-                b = passes[0]
-                return Finding(WRONG, f"{condition(f, x)}line {b.line} runs backward() on every pass and line {x.line} "
-                               f"steps only when `{ast.unparse(g.test)}`, but the DistributedOptimizer made at line "
-                               f"{e.line} keeps backward_passes_per_step=1: Horovod raises AssertionError at the "
-                               "second backward()", e.line,
-                               f"hvd.DistributedOptimizer(..., backward_passes_per_step={ast.unparse(mods[0].right)})")
+                known = values[0] if len(values) == 1 and isinstance(values[0], int) else None
+                return x, g, passes[0], mods, known
     return None
+
+
+def accumulation_crashes(f):
+    """(node, error, why, kind) for the crash finding: the backward() of an accumulation() whose modulus is a
+    known count above 1 in the default run (a literal, an option's declared default) raises AssertionError on
+    its second pass, before the first step. A count the source does not give is the step's fault only."""
+    out = []
+    for e in f.s.events:
+        if not (f.api(e, "DistributedOptimizer") and e.ctx.reached):
+            continue
+        found = accumulation(f, e)
+        if found is None or found[4] is None or isinstance(found[4], bool) or found[4] < 2:
+            continue
+        x, g, b, mods, n = found
+        out.append((b.node, "AssertionError: Gradients were computed more than backward_passes_per_step times "
+                    "before call to step().",
+                    f"backward() runs on every pass and the optimizer steps every {n} (`{ast.unparse(g.test)}`, line "
+                    f"{x.line}), but the DistributedOptimizer made at line {e.line} keeps backward_passes_per_step=1",
+                    "AssertionError"))
+    return out
 
 
 def _unsynchronized(f, e):
