@@ -186,7 +186,7 @@ def accumulation(f, e):
         return None
     is_opt = lambda node, at: holds(f, node, at, e.node)  # noqa: E731 - the wrapper, where it is used
     default_run = Evaluator(f.s, Where(None, True, defaults=True))  # `--accum-grad` as declared
-    calls = [x for x in f.s.events if x.ctx.reached and x.order > e.order and isinstance(x.node.func, ast.Attribute)]
+    calls = _method_calls_after(f, e)
     for x in calls:
         if x.node.func.attr != "step" or not x.ctx.loops or not (
                 is_opt(x.node.func.value, x) or x.node.args and is_opt(x.node.args[0], x)):
@@ -203,6 +203,13 @@ def accumulation(f, e):
                 known = values[0] if len(values) == 1 and isinstance(values[0], int) else None
                 return x, g, passes[0], mods, known
     return None
+
+
+def _method_calls_after(f, e):
+    """The method calls (`x.step()`, `scaler.unscale_(opt)`) the walk reaches after the wrapper made by event
+    `e`, in walk order: what the accumulation and synchronisation rules (and the crash finding) read."""
+    return f.memo(("method calls after", id(e.node)), lambda: [
+        x for x in f.s.events if x.ctx.reached and x.order > e.order and isinstance(x.node.func, ast.Attribute)])
 
 
 def accumulation_crashes(f):
@@ -235,7 +242,7 @@ def _unsynchronized(f, e):
     if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual:
         return None
     is_opt = lambda node, at: holds(f, node, at, e.node)  # noqa: E731 - the wrapper, where it is used
-    events = [x for x in f.s.events if x.ctx.reached and x.order > e.order and isinstance(x.node.func, ast.Attribute)]
+    events = _method_calls_after(f, e)
     syncs = [x for x in events if x.node.func.attr == "synchronize" and is_opt(x.node.func.value, x)]
     opt = dotted(e.node.func) and (assigned_name(e.node) or "optimizer")
     for x in events:
