@@ -75,6 +75,13 @@ def test_the_correct_trainer_has_no_crash_and_no_flag(tmp_path):
     assert check(tmp_path, DATA_CODE) == (None, {})
 
 
+def test_pyflakes_messages_that_name_nothing_do_not_stop_the_check(tmp_path):
+    # an f-string without placeholders is a pyflakes message with no name in it: the check goes on, no crash
+    plain = DATA_CODE.replace('print(f"epoch {epoch} loss {avg.item():.4f}")',
+                              'print(f"epoch done")\n            print(epoch, avg.item())')
+    assert check(tmp_path, plain) == (None, {})
+
+
 # --- names never defined ---------------------------------------------------------------------------
 def test_a_module_never_imported_in_the_data_code_is_the_crash_not_a_wrong_shard(tmp_path):
     broken = DATA_CODE.replace("import os\n", "")

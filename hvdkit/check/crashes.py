@@ -159,6 +159,8 @@ def _undefined_names(names):
         postponed = any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and
                         any(a.name == "annotations" for a in n.names) for n in mod.tree.body)
         for m in _pyflakes.Checker(mod.tree, filename=mod.path).messages:
+            if not isinstance(m, (_messages.UndefinedName, _messages.UndefinedLocal)):
+                continue  # an unused import, an f-string without placeholders: no name to look up, no crash
             node = index.get((m.lineno, m.col, m.message_args[0]))
             if node is None or _annotation_never_evaluated(node, postponed):
                 continue
