@@ -8,14 +8,21 @@
 
 Exit status 0 only when no step is missing or wrong (docs/check.md says what each verdict means) and, with
 --against, the two scripts train the same model at the LR the global batch asks for; 2 for bad input or a
-pair that cannot be compared.
+pair that cannot be compared; 3 when hvdkit itself fails (a bug: please report it with the script).
 """
 import argparse
 import json
 import os
 import sys
+import traceback
 
 from hvdkit.cli import UsageError
+from hvdkit.common.errors import HvdkitError
+
+
+class InternalError(HvdkitError):
+    """hvdkit's own bug: exit 3, one line naming where, so that no script is taken for judged."""
+    status = 3
 
 
 def register(sub):
@@ -59,7 +66,17 @@ def run(args):
     if args.against and not os.path.isfile(args.against):
         raise UsageError(f"--against {args.against}: no such file: give the sequential script HVD.py was "
                          "converted from")
-    findings, notes, info = static.analyze(args.script, root=args.root)  # CheckInputError: main() prints it
+    try:
+        findings, notes, info = static.analyze(args.script, root=args.root)  # CheckInputError: main() prints it
+    except HvdkitError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a bug of the static pass's core (a rule's bug degrades one step)
+        if os.environ.get(static.STRICT):
+            raise
+        tb = traceback.extract_tb(exc.__traceback__)[-1]
+        raise InternalError(f"{args.script}: the static pass stopped on an internal error ({type(exc).__name__} "
+                            f"at {os.path.basename(tb.filename)}:{tb.lineno}); please report it with the "
+                            "script") from None
     observed = None
     if args.observe:
         from hvdkit.check.run import dynamic
