@@ -5,7 +5,7 @@ import collections
 
 from hvdkit.check.defs import assigned_value, owner_of_arg
 from hvdkit.check.findings import UNKNOWN, Finding
-from hvdkit.check.names import (API_MODULES, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
+from hvdkit.check.names import (API_MODULES, LAUNCHERS, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
                                 UNREAD_HINTS)
 from hvdkit.check.sources import returns
 from hvdkit.check.script import SCHEDULER_MAKERS, dotted, spelled_scheduler, training_call
@@ -365,6 +365,21 @@ class Facts:
         """[Unread] on the training's path: reached, not on the non-Horovod branch."""
         return self.memo("unread_on_path", lambda: [u for u in self.s.unread if u.event.ctx.reached
                                                      and not self.off_path(u.event)])
+
+    @property
+    def training_not_read(self):
+        """[Unread] that runs the whole training: no optimizer step or fit is reached in the code read, and a
+        function of the project's own code that cannot be read (a module that is not there or does not parse)
+        is handed to a call on the training's path to run (`horovod.run(train_fn, np=4)`, `mp.spawn(worker)`):
+        the script launches a training it does not hold. Every step's work may be there: a step not seen is
+        "cannot tell", not missing (static.analyze). A call of such code is not enough: training with an API the
+        rules do not know (a custom `apply`) is still judged on the script."""
+        def find():
+            if any(e.ctx.reached and training_call(self.s, e) for e in self.s.events):
+                return []
+            return [u for u in self.unread_on_path if u.kind in ("absent", "unparsed") and u.handed
+                    and self.s.qual(u.event.node.func) in LAUNCHERS]
+        return self.memo("training not read", find)
 
     @property
     def init_candidates(self):

@@ -73,6 +73,12 @@ WRAPPERS = ("DistributedOptimizer", "distributed_optimizer", "DistributedGradien
             "PartialDistributedGradientTape", "PartialDistributedOptimizer",
             "train_step", "TrainStep")  # hvdkit.tensorflow's whole step (API names only: not a user's train_step)
 SUM_OPS = re.compile(r"^(Sum|sum)$")
+# Calls that run a function they are handed as the training on each worker (Facts.training_not_read): Horovod's
+# own launchers (in-process, Spark, Ray), its elastic runner, and torch's and Python's process spawners.
+LAUNCHERS = ("horovod.run", "horovod.runner.run", "horovod.spark.run", "horovod.spark.run_elastic",
+             "horovod.ray.RayExecutor.run", "horovod.torch.elastic.run", "horovod.tensorflow.elastic.run",
+             "horovod.tensorflow.keras.elastic.run", "torch.multiprocessing.spawn", "multiprocessing.Process",
+             "torch.multiprocessing.Process")
 OPTIMIZER_STEPS = ("step", "apply_gradients", "minimize", "train_on_batch", "fit", "fit_generator")
 SIGNATURES = {  # (module, name): the keywords Horovod 0.28.1 accepts
     ("horovod.torch", "DistributedOptimizer"): (

@@ -107,6 +107,7 @@ class Unread(NamedTuple):
     event: Event
     module: str
     kind: str
+    handed: bool = False  # a function of that code handed to the call (`horovod.run(train_fn)`), not its callee
 
     @property
     def line(self):
@@ -526,6 +527,7 @@ class Script:
             for child in [node.func] + node.args + [k.value for k in node.keywords]:
                 self._walk_expr(child, ctx)
             self._emit(node, ctx)
+            own = self.events[-1] if self.events and self.events[-1].node is node else None
             target = self._local_target(node.func, ctx)
             if target is not None:
                 self.local_calls.add(node)
@@ -548,6 +550,10 @@ class Script:
                 func = self._local_target(arg, ctx) if isinstance(arg, (ast.Name, ast.Attribute)) else None
                 if func is not None and func not in self.walked:
                     self._enter(func, None, ctx.with_(loop=node))
+                elif func is None and own is not None and isinstance(arg, (ast.Name, ast.Attribute)):
+                    # One of the project's functions that cannot be read, handed on (`horovod.run(train_fn)`
+                    # with train_fn from a module that is not there): it runs there, unread, as a call would.
+                    self._note_unread(node, arg, ("absent", "unparsed"), own)
             return
         for child in ast.iter_child_nodes(node):
             self._walk_expr(child, ctx)
@@ -763,10 +769,13 @@ class Script:
         self.import_failures.append(ImportFailure(stmt, f"ModuleNotFoundError: No module named {name!r}", why, ctx,
                                                   bool(near)))
 
-    def _note_unread(self, call):
+    def _note_unread(self, call, func=None, kinds=("absent", "unparsed", "library"), event=None):
         """A call that the walk could not follow into code: into a module of the project that is absent or does
-        not parse, or a function of a library (other than those the rules know)."""
-        func = call.func
+        not parse, or a function of a library (other than those the rules know). `func`: a function the call
+        is handed, by reference, in place of the call's own callee (then `event` is the call's), `kinds`: those
+        to note."""
+        func = call.func if func is None else func
+        event = self.events[-1] if event is None else event
         root = func
         while isinstance(root, ast.Attribute):
             root = root.value
@@ -800,7 +809,8 @@ class Script:
             kind = self.project.kind(top)
             if kind == "stdlib":
                 return
-        self.unread.append(Unread(self.events[-1], top, kind))
+        if kind in kinds and not any(u.event is event for u in self.unread[-3:]):
+            self.unread.append(Unread(event, top, kind, func is not call.func))
 
     # --- entry points --------------------------------------------------------------------------
     def _walk_entry_points(self):

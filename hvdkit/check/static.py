@@ -8,7 +8,7 @@ import os
 import traceback
 
 from hvdkit.check.facts import Facts
-from hvdkit.check.findings import UNKNOWN, CheckInputError, Finding
+from hvdkit.check.findings import MISSING, OK, UNKNOWN, CheckInputError, Finding
 from hvdkit.check.names import API_PREFIXES
 from hvdkit.check.project import Project, import_crash
 from hvdkit.check.script import Script
@@ -91,6 +91,11 @@ def analyze(path, root=None):
     facts = Facts(load(path, root))
     findings = {n: _guarded(facts, f"step {n}", judge, facts) for n, judge in rules.BY_STEP.items()}
     _guarded(facts, "the notes", rules.NOTES, facts)
+    if facts.training_not_read:  # the training itself is in code not read: what is not seen may be there
+        calls = [(u.event.node, u) for u in facts.training_not_read]
+        for n, finding in findings.items():
+            if finding.verdict == MISSING or finding.verdict == OK and finding.line is None:
+                findings[n] = facts.cannot_tell("the training (and this step's work)", calls)
     # The crash finding (crashes.py): the first statement certain to raise when the script trains, reported
     # on its own; the steps keep their verdicts, judged on what their code would do, unless the crash is in
     # a step's own call (its Horovod call, its save, or what it is handed): then that step is wrong too.
