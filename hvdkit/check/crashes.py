@@ -10,11 +10,11 @@ What is found, with no framework imported:
   not match their signatures (horovod_api.json), and calls of the project's own functions and classes with
   arguments their definitions do not take (crash_calls.py);
 - Horovod's queries (`hvd.size()`, `hvd.rank()`) evaluated before `hvd.init()` runs (crash_calls.py);
-- library constraints that raise: torch's DataLoader given a sampler and shuffle=True,
-  hvd.DistributedOptimizer told to name fewer parameters than the optimizer holds (crash_torch.py), the
-  batches of a DataLoader over one tensor unpacked into several names (crash_batches.py), gradients
-  accumulated over a known count of passes under a DistributedOptimizer left at backward_passes_per_step=1
-  (step 5's accumulation(), rules/step5_optimizer.py);
+- library constraints that raise: torch's DataLoader given a sampler and shuffle=True (crash_torch.py),
+  the batches of a DataLoader over one tensor unpacked into several names (crash_batches.py);
+  hvd.DistributedOptimizer told to name fewer parameters than the optimizer holds, gradients accumulated
+  over a known count of passes under a DistributedOptimizer left at backward_passes_per_step=1 (step 5's
+  unnamed_parameters() and accumulation(), rules/step5_optimizer.py: one query for the verdict and the crash);
 - statements that need a terminal, which ranks under mpirun do not have (`stty size`) (crash_imports.py).
 
 A crash counts only when certain: its statement runs whenever the script trains (crashes.certain), and
@@ -55,7 +55,7 @@ def find(facts, names=None):
     crash_names.Names, when the caller has made it."""
     from hvdkit.check import crash_batches, crash_calls, crash_imports, crash_torch
     from hvdkit.check.crash_args import Args
-    from hvdkit.check.rules.step5_optimizer import accumulation_crashes
+    from hvdkit.check.rules.step5_optimizer import accumulation_crashes, unnamed_parameter_crashes
     names = names or Names(facts.s)
     args = Args(names)
     candidates = list(_undefined_names(names))
@@ -67,6 +67,7 @@ def find(facts, names=None):
     candidates += crash_calls.before_init(facts)
     candidates += crash_torch.find(names)
     candidates += accumulation_crashes(facts)
+    candidates += unnamed_parameter_crashes(facts)
     candidates += crash_batches.find(names, args)
     candidates += crash_imports.find(names)
     certain, out, seen = Certain(facts, names), [], set()

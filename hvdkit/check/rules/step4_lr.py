@@ -71,7 +71,28 @@ def _lr_expr(f, e):
         params_first = module in names.TORCH_LIBRARIES or module not in lr_first and f.frameworks == {"torch"}
         index = 1 if params_first else 0
         expr = e.node.args[index] if len(e.node.args) > index else None
+        if expr is None and params_first:
+            expr = _group_lr(f, e.node.args[0])
     return expr
+
+
+def _group_lr(f, params):
+    """torch's param groups given as a list of dicts that each set "lr" (`[{"params": body.parameters(), "lr":
+    lr}, {"params": head.parameters(), "lr": lr * 10}]`): no group takes the optimizer's default LR, so the
+    first group's LR is the one judged (the others are multiples of it or set alike). None when a group
+    leaves "lr" out (it trains at the default) or the list is not written out."""
+    lists = [params] if isinstance(params, (ast.List, ast.Tuple)) else [
+        o for o in f.origins(params) if isinstance(o, (ast.List, ast.Tuple))] if isinstance(params, ast.Name) else []
+    if len(lists) != 1 or not lists[0].elts:
+        return None
+    lrs = []
+    for group in lists[0].elts:
+        keys = {k.value: v for k, v in zip(group.keys, group.values) if isinstance(k, ast.Constant)} \
+            if isinstance(group, ast.Dict) and None not in group.keys else {}
+        if "lr" not in keys:
+            return None
+        lrs.append(keys["lr"])
+    return lrs[0]
 
 
 def _judge_lr(f, e, same):

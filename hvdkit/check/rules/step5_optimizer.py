@@ -313,10 +313,22 @@ def _param_owners(f, node, at):
 
 
 def _named_parameters(f, e):
+    """An optimizer parameter that named_parameters does not name (unnamed_parameters()), as a finding."""
+    found = unnamed_parameters(f, e)
+    if found is None:
+        return None
+    given, unnamed = found
+    named_ = ", ".join(sorted({f"`{g.name}`" for g in given}))
+    return Finding(WRONG, f"line {e.line} names the parameters of {named_}, but the optimizer also trains those of "
+                   f"`{unnamed[0].name}`: Horovod raises ValueError (parameters not named), so gradients are never "
+                   "averaged", e.line, "named_parameters= the whole model's named_parameters() (a superset is ok)")
+
+
+def unnamed_parameters(f, e):
     """DistributedOptimizer(opt, named_parameters=...) names the parameters Horovod allreduces. Names for a
     superset of what the optimizer holds are fine (Horovod takes the ones it needs); an optimizer parameter
     without a name makes Horovod raise ValueError at wrapping ("one or more model parameters were not
-    named"), so nothing is averaged."""
+    named"), so nothing is averaged. (the named owners, the unnamed ones) or None."""
     named = next((k.value for k in e.node.keywords if k.arg == "named_parameters"), None)
     if named is None and len(e.node.args) > 1 and "torch" in e.qual:
         named = e.node.args[1]
@@ -337,12 +349,22 @@ def _named_parameters(f, e):
     if not given or not trained or any(r.name == "self" for r in given + trained):
         return None
     unnamed = [t for t in trained if not any(t.within(g) for g in given)]
-    if unnamed:
-        named_ = ", ".join(sorted({f"`{g.name}`" for g in given}))
-        return Finding(WRONG, f"line {e.line} names the parameters of {named_}, but the optimizer also trains those of "
-                       f"`{unnamed[0].name}`: Horovod raises ValueError (parameters not named), so gradients are never "
-                       "averaged", e.line, "named_parameters= the whole model's named_parameters() (a superset is ok)")
-    return None
+    return (given, unnamed) if unnamed else None
+
+
+def unnamed_parameter_crashes(f):
+    """(node, error, why, kind) for the crash finding: each torch DistributedOptimizer whose optimizer holds
+    parameters its named_parameters does not name raises ValueError where it is made."""
+    out = []
+    for e in f.s.events:
+        if f.api(e, "DistributedOptimizer") and e.ctx.reached and "torch" in e.qual:
+            found = unnamed_parameters(f, e)
+            if found is not None:
+                given, unnamed = found
+                out.append((e.node, "ValueError: named_parameters was specified, but one or more model parameters "
+                            "were not named", f"the optimizer holds {unnamed[0].name}.parameters(), which "
+                            f"{given[0].name}.named_parameters() does not contain", "ValueError"))
+    return out
 
 
 def _gradient_before_wrapping(f, e):
