@@ -24,7 +24,7 @@ class Facts:
                            if any(m.split(".")[0] in keys or f".{keys[0]}" in m for m in mods)}
         self.fits = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
                                  and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached)
-        self.steps = script.calls(lambda e: e.ctx.reached and training_call(script, e, self.is_scheduler))
+        self.steps = script.calls(lambda e: e.ctx.reached and training_call(script, e, self.no_optimizer))
 
     def memo(self, key, make):
         """The value `make()` gives, computed once per script: the one cache of the facts rules share (a rule
@@ -134,6 +134,18 @@ class Facts:
         if not makers:
             return spelled_scheduler(self.s, receiver)
         return all(SCHEDULER_MAKERS.search(self.s.qual(o.func) or "") for o in makers)
+
+    def no_optimizer(self, receiver):
+        """The receiver of a `.step()` is no optimizer: an LR scheduler (is_scheduler), or an object of a class
+        of the project that derives from no library class (an early stopper, a meter, a trainer): the walk
+        enters its `step`, where any optimizer step it makes is found. A project class over a library base
+        (a custom `torch.optim.Optimizer`) may be one."""
+        if self.is_scheduler(receiver):
+            return True
+        makers = [o for o in self.origins(receiver) if isinstance(o, ast.Call)]
+        classes = [self.s.defined(o.func) if isinstance(o.func, (ast.Name, ast.Attribute)) else None for o in makers]
+        return bool(classes) and all(isinstance(c, ast.ClassDef) and not self.s.library_bases(c) - {"object"}
+                                     for c in classes)
 
     def _sized(self, node, child):
         """`child` is only measured by `node`: len(x), x.shape[...], x.cardinality(), cardinality(x)."""
@@ -375,7 +387,7 @@ class Facts:
         "cannot tell", not missing (static.analyze). A call of such code is not enough: training with an API the
         rules do not know (a custom `apply`) is still judged on the script."""
         def find():
-            if any(e.ctx.reached and training_call(self.s, e) for e in self.s.events):
+            if self.steps:
                 return []
             return [u for u in self.unread_on_path if u.kind in ("absent", "unparsed") and u.handed
                     and self.s.qual(u.event.node.func) in LAUNCHERS]
