@@ -43,7 +43,7 @@ def judge(f):
     env_pinned = any(w == "GPU chosen by local rank" and "CUDA_VISIBLE_DEVICES" in f.text(line)
                      or "visible_device_list" in f.text(line) for line, w in good)
     bad += _all_gpus_per_rank(f) + _placed_before_pinning(f, good) + ([] if env_pinned else _hard_coded_gpu(f))
-    bad += _pinned_after_tf_started(f)
+    bad += _pinned_after_tf_started(f) + _env_pinned_after_tf_enumerated(f)
     bad = _default_run(f, bad)
     if not bad and not good and _cpu_only(f):
         return Finding(OK, "CPU-only script: no GPU to pin (threads per rank are not set: see the notes)")
@@ -238,6 +238,32 @@ def _pinned_after_tf_started(f):
     return [(pin.line, f"line {pin.line} pins the GPU after TensorFlow has initialised its GPUs (line {start.line}: "
              f"{f.s.qual(start.node.func)}): set_visible_devices raises RuntimeError there, and every rank keeps "
              "every GPU", pin)]
+
+
+# TensorFlow calls that enumerate the GPUs through CUDA, which reads CUDA_VISIBLE_DEVICES then, once.
+_TF_ENUMERATES = _TF_STARTS + ("tensorflow.config.list_physical_devices", "tensorflow.config.experimental.",
+                               "tensorflow.config.set_visible_devices", "tensorflow.test.is_gpu_available")
+
+
+def _env_pinned_after_tf_enumerated(f):
+    """os.environ["CUDA_VISIBLE_DEVICES"] = str(hvd.local_rank()) written after TensorFlow has listed the GPUs
+    (`tf.config.list_physical_devices("GPU")`, memory growth set on each): CUDA read the variable when TensorFlow
+    enumerated them, so writing it later changes nothing and every rank keeps every GPU (TensorFlow places
+    on the first). Only a TensorFlow script: torch reads it at its own first CUDA call."""
+    if "tensorflow" not in f.frameworks or "torch" in f.frameworks:
+        return []
+    for a in f.s.assigns:
+        t = a.node.targets[0] if isinstance(a.node, ast.Assign) else getattr(a.node, "target", None)
+        if not (isinstance(t, ast.Subscript) and "CUDA_VISIBLE_DEVICES" in ast.unparse(t.slice) and a.ctx.reached
+                and f.mentions(a.node.value, _local(f))):
+            continue
+        start = next((e for e in f.s.events if e.ctx.reached and e.order < a.order and
+                      (f.s.qual(e.node.func) or "").startswith(_TF_ENUMERATES)), None)
+        if start is not None:
+            return [(a.node.lineno, f"line {a.node.lineno} sets CUDA_VISIBLE_DEVICES after TensorFlow has enumerated "
+                     f"the GPUs (line {start.line}: {f.s.qual(start.node.func)}): CUDA has read it already, so it "
+                     "changes nothing and every rank keeps every GPU", a)]
+    return []
 
 
 def _thread_env(e):
