@@ -177,3 +177,33 @@ def click_default(script, func, param):
                 default = ast.Constant(value=False)
             return Flag(opts[0] if opts else param, default if default is not None else NO_DEFAULT)
     return None
+
+
+def namespace_dict(script, node):
+    """`vars(args)` / `vars(parser.parse_args())`: the parsed options as a dict, written out as an ast.Dict of
+    each declared option's default (an option whose default is not one value maps to a name that evaluates to
+    nothing), or None when `node` is not such a call or the options are rewritten after parsing."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" and
+            len(node.args) == 1 and not node.keywords and _holds_namespace(script, node.args[0])):
+        return None
+    if _dynamic(script):
+        return None
+    flags = declared(script)
+    return ast.Dict(keys=[ast.Constant(value=k) for k in flags],
+                    values=[f.default if f.default is not None else ast.Name(id="<no single default>")
+                            for f in flags.values()])
+
+
+def _holds_namespace(script, node, depth=0):
+    """The expression is a parsed namespace: a parse call, a name every plain assignment of which is one, or a
+    call of the script's function that returns one."""
+    if depth > 4:
+        return False
+    if parses(script, node):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in script.funcs:
+        return returns_namespace(script, script.funcs[node.func.id])
+    if isinstance(node, ast.Name):
+        values = [a.node.value for a in script.assignments_to(node) if isinstance(a.node, ast.Assign)]
+        return bool(values) and all(_holds_namespace(script, v, depth + 1) for v in values)
+    return False

@@ -4,6 +4,7 @@ that follow a value out of a configuration dict (step 4's learning rate, step 7'
 import ast
 import weakref
 
+from hvdkit.check import flags
 from hvdkit.check.script import dotted
 
 UNRESOLVED = object()  # a mapping whose content cannot be read statically
@@ -46,6 +47,9 @@ def _mapping_sources(f, node, depth, seen=None):
         return None
     if isinstance(node, ast.Dict) or isinstance(node, ast.Call) and dotted(node.func) == "dict":
         return [node]
+    if isinstance(node, ast.Call) and dotted(node.func) == "vars":  # the parsed options, at their defaults
+        options = flags.namespace_dict(f.s, node)
+        return None if options is None else [options]
     if isinstance(node, ast.Subscript):
         inner = entry_of(f, node, depth + 1)
         return None if inner is None else _mapping_sources(f, inner, depth + 1, seen)

@@ -8,6 +8,7 @@ from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, origin, resolve, sources, with_values
 from hvdkit.check.rules.models import STATE, elements, trained, wrapper
 from hvdkit.check.script import dotted
+from hvdkit.check.values import off_by_default
 
 
 def judge(f):
@@ -138,6 +139,11 @@ def _broadcast_problem(f, e):
     empty = _before_variables(f, e)
     if empty is not None:
         return empty
+    off = off_by_default(f.s, e, f.path_guards(e)) if kind == "unknown" else []
+    if off:
+        return Finding(WRONG, f"the broadcast at line {e.line} runs only when {', '.join(off)} is set, which is off "
+                       "by default: a run with the defaults starts the replicas from different weights", e.line,
+                       "broadcast on every run, not only when that option is set")
     if kind == "unknown":
         test = " and ".join(ast.unparse(g.test) for g in e.ctx.guards)
         return Finding(UNKNOWN, f"the broadcast at line {e.line} is behind `{test}`: cannot tell if it is true on the "
