@@ -1,0 +1,3 @@
+from .runtime import init_horovod
+
+__all__ = ["init_horovod"]

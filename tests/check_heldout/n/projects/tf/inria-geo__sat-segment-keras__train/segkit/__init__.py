@@ -1,0 +1,1 @@
+__all__ = ["callbacks", "data", "gpu", "losses", "model"]

@@ -1,0 +1,3 @@
+from .loader import build_loader
+
+__all__ = ["build_loader"]

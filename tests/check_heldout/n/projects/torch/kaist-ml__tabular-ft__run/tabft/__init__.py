@@ -1,0 +1,1 @@
+"""FT-Transformer style models for tabular data, trained data-parallel with Horovod."""

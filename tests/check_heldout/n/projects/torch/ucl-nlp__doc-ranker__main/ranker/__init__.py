@@ -1,0 +1,1 @@
+"""Dual-encoder passage ranker (toy-sized vocab, hashed tokens)."""
