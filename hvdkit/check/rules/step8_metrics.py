@@ -122,7 +122,7 @@ def _shard_logs(f, whole):
     from those evaluations, other than per-batch progress that every rank prints of its own."""
     every = {id(ev.event) for ev in whole if not _rank0_only(f, ev.event)}
     logs = [fit for fit in f.fits if id(fit) not in every]
-    logs += [r for r in _reports(f) if r.ctx.reached and not (per_batch(f, r) and not _rank0_only(f, r)) and not any(
+    logs += [r for r in _reports(f) if r.ctx.reached and not per_batch(f, r) and not any(
         _from_evaluations(f, v, r, whole) for v in _report_values(r.node))]
     return logs
 
