@@ -92,8 +92,8 @@ class Facts:
             name = dotted(sub) if isinstance(sub, ast.Attribute) else None
             key = (name, id(self.s.self_class(sub))) if name else None
             if name and key not in seen:  # an attribute (`args.lr`, `self.x`): by spelling, the fallback
-                seen.add(key)
-                for a in self.s.assignments_to(sub):
+                seen.add(key)  # (a project module's global, `dist.world_size`: its assignments in that module)
+                for a in self.s.assignments_to(sub) or self.s.module_assignments(sub):
                     if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
                         return True
         return False
@@ -114,7 +114,7 @@ class Facts:
                 nexts = [a.node.value for a in self.s.assignments_to(n) if getattr(a.node, "value", None) is not None]
                 nexts += self.frames_binding(n)
             elif isinstance(n, ast.Attribute) and dotted(n):
-                nexts = [a.node.value for a in self.s.assignments_to(n)
+                nexts = [a.node.value for a in self.s.assignments_to(n) or self.s.module_assignments(n)
                          if getattr(a.node, "value", None) is not None]
             elif isinstance(n, (ast.Starred, ast.NamedExpr)):
                 nexts = [n.value]

@@ -300,12 +300,15 @@ def _installed(top):
 
 def path_value(node, here, cwd):
     """The folder a `sys.path` entry expression names, for expressions made of `__file__`, string constants,
-    os.path's dirname/abspath/realpath/normpath/join/expanduser, pathlib's Path(...), `.parent`, `/`,
+    os.path's dirname/abspath/realpath/normpath/join/expanduser, `os.pardir`, pathlib's Path(...), `.parent`, `/`,
     `.resolve()` and str(); relative strings are taken from `cwd`. None for anything else."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return os.path.join(cwd, os.path.expanduser(node.value))
     if isinstance(node, ast.Name) and node.id == "__file__":
         return here
+    if isinstance(node, ast.Attribute) and node.attr in ("pardir", "curdir") and \
+            (dotted_name(node.value) or "") in ("os", "os.path"):
+        return os.path.join(cwd, os.pardir if node.attr == "pardir" else os.curdir)  # `os.pardir` is ".."
     if isinstance(node, ast.Attribute) and node.attr == "parent":
         inner = path_value(node.value, here, cwd)
         return os.path.dirname(inner) if inner else None
@@ -390,3 +393,13 @@ def _caught(stmt):
                     return True
         child, p = p, getattr(p, "parent", None)
     return False
+
+
+def dotted_name(node):
+    """`os.path` of an Attribute chain of Names, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = dotted_name(node.value)
+        return f"{inner}.{node.attr}" if inner else None
+    return None

@@ -979,7 +979,20 @@ class Script:
         if where is None or where[0] is None:
             return []
         self.assignments_to(where[1])  # the index, built once
-        return [a for d in where[0].defs.top_level(where[1]) for a in self._by_node.get(d, ())]
+        top = [a for d in where[0].defs.top_level(where[1]) for a in self._by_node.get(d, ())]
+        return top + self._global_assignments(where[0], where[1])
+
+    def _global_assignments(self, mod, name):
+        """The walked assignments to a module's global made in its functions under `global name` (`def
+        setup(): global world_size; world_size = hvd.size()`), in walk order: what `dist.world_size` reads once
+        setup() has run."""
+        out = []
+        for a in self._by_target.get(name, ()):
+            func = next((p for p in parents(a.node) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+            if func is not None and module_of(func, self.main) is mod and any(
+                    isinstance(g, ast.Global) and name in g.names for g in ast.walk(func)):
+                out.append(a)
+        return sorted(out, key=lambda a: a.order)
 
     def self_class(self, node):
         """The class of `self` in `self.x...` read or written in one of its methods (by the definition of

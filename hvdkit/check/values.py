@@ -116,6 +116,12 @@ class Evaluator:
         if len(plain) == 1:
             a = plain[0]
             return self.value(a.node.value, a.ctx.env, a, depth + 1)
+        if not every:  # a global of a project module (`dist.world_size`): its last value set before the read
+            ran = [a for a in self.s.module_assignments(node) if a.order < event.order and not in_handler(a)
+                   and isinstance(a.node, (ast.Assign, ast.AnnAssign))]
+            if ran:
+                a = max(ran, key=lambda a: a.order)
+                return self.value(a.node.value, a.ctx.env, a, depth + 1)
         flag = None if every or not self.where.defaults else self.flag(node, frame, depth)
         return self.value(flag.default, None, event, depth + 1) if flag is not None else None
 
