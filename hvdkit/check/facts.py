@@ -3,6 +3,7 @@ through assignments, Horovod queries (rank, size, local rank), and where an even
 import ast
 import collections
 
+from hvdkit.check import flags
 from hvdkit.check.defs import assigned_value, owner_of_arg
 from hvdkit.check.findings import UNKNOWN, Finding
 from hvdkit.check.names import (API_MODULES, LAUNCHERS, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
@@ -96,6 +97,10 @@ class Facts:
                 for a in self.s.assignments_to(sub) or self.s.module_assignments(sub):
                     if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
                         return True
+                # an option of a parsed namespace: what it holds by default (`default=hvd.local_rank()`)
+                flag = flags.namespace_attribute(self.s, sub, lambda r: flags.holds_namespace(self.s, r))
+                if flag is not None and flag.default is not None and mentions(flag.default, pred, seen):
+                    return True
         return False
 
     def origins(self, node, limit=200):

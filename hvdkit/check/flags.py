@@ -184,7 +184,7 @@ def namespace_dict(script, node):
     each declared option's default (an option whose default is not one value maps to a name that evaluates to
     nothing), or None when `node` is not such a call or the options are rewritten after parsing."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" and
-            len(node.args) == 1 and not node.keywords and _holds_namespace(script, node.args[0])):
+            len(node.args) == 1 and not node.keywords and holds_namespace(script, node.args[0])):
         return None
     if _dynamic(script):
         return None
@@ -194,7 +194,7 @@ def namespace_dict(script, node):
                             for f in flags.values()])
 
 
-def _holds_namespace(script, node, depth=0):
+def holds_namespace(script, node, depth=0):
     """The expression is a parsed namespace: a parse call, a name every plain assignment of which is one, or a
     call of the script's function that returns one."""
     if depth > 4:
@@ -205,5 +205,5 @@ def _holds_namespace(script, node, depth=0):
         return returns_namespace(script, script.funcs[node.func.id])
     if isinstance(node, ast.Name):
         values = [a.node.value for a in script.assignments_to(node) if isinstance(a.node, ast.Assign)]
-        return bool(values) and all(_holds_namespace(script, v, depth + 1) for v in values)
+        return bool(values) and all(holds_namespace(script, v, depth + 1) for v in values)
     return False
