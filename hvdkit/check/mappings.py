@@ -63,14 +63,14 @@ def _mapping_sources(f, node, depth, seen=None):
     if name in seen:  # `cfg` passed on as `cfg`: its other origins tell
         return []
     seen.add(name)
-    if isinstance(node, ast.Name) and _kwargs_calls(f, node) is not None:
-        return _kwargs_calls(f, node)
+    if isinstance(node, ast.Name) and kwargs_calls(f, node) is not None:
+        return kwargs_calls(f, node)
     values = [a.node.value for a in f.s.assignments_to(node) if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
     values += f.frames_binding(node) if isinstance(node, ast.Name) else []
     return _all_sources(f, values, depth, seen)
 
 
-def _kwargs_calls(f, node):
+def kwargs_calls(f, node):
     """`def make(params, **kw): return SGD(params, **kw)`: kw is the extra keywords of each walked call of make,
     as dict(...) calls (None: `node` is not such a parameter)."""
     func = node

@@ -250,6 +250,9 @@ def _saves_model_state(f, e, method):
         k.value for k in call.keywords if k.arg in ("obj", "model", "state") or not first]
     if given and isinstance(given[0], ast.Starred):  # `torch.save(*args, **kwargs)` of a wrapper: its callers'
         return None
+    # `def save_ckpt(path, **state): torch.save(state, ...)`: the keywords each walked call gives
+    given += [k.value for g in given if isinstance(g, ast.Name) for c in mappings.kwargs_calls(f, g) or ()
+              for k in c.keywords]
     return any(holds_model_state(f, g, e) for g in given) if given else None
 
 
