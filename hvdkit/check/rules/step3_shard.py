@@ -515,6 +515,17 @@ def _draw_count(f, e):
     return next((k.value for k in e.node.keywords if k.arg in (keyword, "k")), None)
 
 
+def _from_own_part(f, e):
+    """The draw picks from this rank's own part: the population it draws from (`len(tokens)` of randint's range,
+    choice's array) is made of a slice by the rank (`tokens = stream[rank * span:(rank + 1) * span]`). Random
+    batch positions inside a disjoint part are no subset of the whole data."""
+    q = f.s.qual(e.node.func).split(".")[-1]
+    args = e.node.args[:2] if q == "randint" else e.node.args[:1]
+    pops = [n.args[0] for a in args for n in ast.walk(a) if isinstance(n, ast.Call) and f.s.qual(n.func) == "len"
+            and n.args] if q == "randint" else args
+    return any(f.mentions(p, f.is_rank) for p in pops)
+
+
 def _overlapping_subsets(f, picked, parts):
     """Each rank draws its own random subset (or split) of the data: the ranks' parts overlap."""
     for e in picked:
@@ -522,6 +533,7 @@ def _overlapping_subsets(f, picked, parts):
             continue
         count = _draw_count(f, e)
         if count is not None and f.mentions(count, f.is_size) and not f.mentions(e.node, f.is_rank) \
+                and not _from_own_part(f, e) \
                 and not (_seeded(f, e) and f.s.qual(e.node.func).split(".")[-1] == "permutation"):
             return Finding(WRONG, f"line {e.line}: each rank draws its own random 1/size of the data "
                            f"({f.text(e.line)}): the ranks' subsets overlap and together miss part of the data",
