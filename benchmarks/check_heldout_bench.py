@@ -8,7 +8,7 @@ the check corpus is (benchmarks/check_bench.py): a fault is a step labelled miss
 missing or wrong, per step over all scripts, steps labelled `applicable: false` skipped. Every miss and false
 alarm is listed. The README says which sets later served as development data (rules were fixed on them) and
 what each set scored when it was first run, before any fix; those first scores are the held-out measure.
-Sets j to n are projects (`projects/projects.json`, the scripts inside their own multi-module
+Sets j to p are projects (`projects/projects.json`, the scripts inside their own multi-module
 repositories): they are scored twice, flat and inside their projects (with the crash finding), as the check
 corpus is. "pooled" adds up the single-file sets a to i, the ones the targets apply to; "pooled_projects"
 adds up the project sets read inside their projects.

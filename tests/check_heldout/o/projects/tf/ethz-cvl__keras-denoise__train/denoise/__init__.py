@@ -1,0 +1,1 @@
+"""DnCNN-style blind Gaussian denoising in Keras."""

@@ -1,0 +1,1 @@
+from .encode import AMINO, encode_fasta_table  # noqa: F401

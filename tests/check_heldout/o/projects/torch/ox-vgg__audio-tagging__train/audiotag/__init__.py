@@ -1,0 +1,1 @@
+"""Audio tagging baselines (log-mel CNN) used in the group's AudioSet experiments."""

@@ -1,0 +1,1 @@
+from .cifar import build_loaders  # noqa: F401

@@ -1,0 +1,1 @@
+"""Shared pieces of the OLCF Horovod/TF2 hands-on."""
