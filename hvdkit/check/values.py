@@ -66,6 +66,8 @@ class Evaluator:
             return self._entry(node.func.value, node.args[0].value, default, frame, event, depth)
         if isinstance(node, ast.Call):
             q = self.s.qual(node.func)
+            if q in _TORCH_DIST_STATE and not node.args:
+                return self._torch_distributed(q)
             if q in ("len", "math.ceil", "int", "max") and node.args:
                 inner = ev(node.args[0])
                 return POS if q == "len" or inner == POS else inner if q == "int" and is_num(inner) else None
@@ -93,16 +95,41 @@ class Evaluator:
 
     def _returned(self, call, event, depth):
         """A call of the project's own function that takes no arguments and returns one expression (`def
-        is_master(): return hvd.rank() == 0`, `dist_utils.world_size()`): that expression's value."""
+        is_master(): return hvd.rank() == 0`, `dist_utils.world_size()`): that expression's value; also a
+        chain of early returns (`if not dist.is_initialized(): return 0` then `return dist.get_rank()`),
+        taken in order while each test's value is known."""
         if call.args or call.keywords or not isinstance(call.func, (ast.Name, ast.Attribute)):
             return None
         func = self.s.defined(call.func)
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.args.args or func.args.posonlyargs:
             return None
-        rets = [n for n in ast.walk(func) if isinstance(n, ast.Return)]
-        if len(rets) != 1 or rets[0].value is None or rets[0] not in func.body:
+        for stmt in func.body:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue  # the docstring
+            if isinstance(stmt, ast.If) and not stmt.orelse and len(stmt.body) == 1 and \
+                    isinstance(stmt.body[0], ast.Return) and stmt.body[0].value is not None:
+                t = truthy(self.value(stmt.test, None, event, depth + 1))
+                if t is True:
+                    return self.value(stmt.body[0].value, None, event, depth + 1)
+                if t is not False:
+                    return None
+                continue
+            if isinstance(stmt, ast.Return) and stmt.value is not None:
+                return self.value(stmt.value, None, event, depth + 1)
             return None
-        return self.value(rets[0].value, None, event, depth + 1)
+        return None
+
+    def _torch_distributed(self, q):
+        """torch.distributed's state in a Horovod script: available (the Linux builds), and initialised only
+        when the code calls init_process_group (none read, and no call into code that cannot be read: the
+        DDP helpers a ported script keeps, `get_rank()` returning 0 when it is not, then answer 0 on every
+        rank); None when that cannot be told."""
+        if q.endswith("is_available"):
+            return True
+        if any(e.qual.endswith("init_process_group") for e in self.s.events) or \
+                any(u.kind in ("absent", "unparsed") for u in self.s.unread):
+            return None
+        return False
 
     def _attribute(self, node, frame, event, depth):
         """`self.x` / `args.x` / `config.x`: the value of its last assignment in the script, if plain; an option
@@ -256,12 +283,16 @@ class Evaluator:
     def _counter(self, name, frame, event, depth):
         """A variable set before the event, plus any `+=` that runs before it on the first pass."""
         func = frame.func if frame is not None else None
-        mine = [a for a in self.s.assignments_to(name) if a.order < event.order and _func_of(a) is func
-                and not in_handler(a)]
+        mine = sorted((a for a in self.s.assignments_to(name) if a.order < event.order and not in_handler(a) and (
+            _func_of(a) is func or func is None and _declares_global(_func_of(a), name))), key=lambda a: a.order)
         plain = [a for a in mine if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
-        if not plain and func is not None and not any(_func_of(a) is func for a in self.s.assignments_to(name)):
-            # a global read in a function: its module-level value (set before the function runs)
-            mine = [a for a in self.s.assignments_to(name) if _func_of(a) is None and not in_handler(a)]
+        if not plain and not any(_func_of(a) is func for a in self.s.assignments_to(name)
+                                 if func is not None and not _declares_global(_func_of(a), name)):
+            # a global read in a function: its module-level value, or the last value a function set under
+            # `global name` before the read (`_INITIALIZED = True` in init_distributed_mode())
+            mine = sorted((a for a in self.s.assignments_to(name) if not in_handler(a) and (
+                _func_of(a) is None or a.order < event.order and _declares_global(_func_of(a), name))),
+                key=lambda a: a.order)
             plain = [a for a in mine if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
         if not plain:
             return None
@@ -283,6 +314,11 @@ class _View:
 
     def frames_binding(self, name):
         return []
+
+
+def _declares_global(func, name):
+    """The function declares `global name`: its assignments set the module's variable."""
+    return func is not None and any(isinstance(n, ast.Global) and name in n.names for n in ast.walk(func))
 
 
 def _func_of(event):
@@ -369,3 +405,7 @@ def truthy(v):
     if v in (RANK, None):
         return v
     return True if v == POS else False if v == NONE else bool(v)
+
+
+# torch.distributed's own state queries (Evaluator._torch_distributed).
+_TORCH_DIST_STATE = ("torch.distributed.is_initialized", "torch.distributed.is_available")

@@ -67,8 +67,9 @@ def _writers(f, e):
     skip = f.path_guards(e)
     guards = [g for g in e.ctx.guards if not any(g.test is t and g.branch == b for t, b in skip)]
     runs = f.runs(e, first_step=False)
-    by_rank = [g for g in guards if depends_on_rank(f, g.test, e)]
-    by_local = [g for g in guards if depends_on_rank(f, g.test, e, local=True)]
+    alike = [g for g in guards if _alike_on_ranks(f, g, e)]  # `is_main_process()` of an uninitialised DDP
+    by_rank = [g for g in guards if depends_on_rank(f, g.test, e) and g not in alike]
+    by_local = [g for g in guards if depends_on_rank(f, g.test, e, local=True) and g not in alike]
     if by_local and not by_rank:
         return "local", ""
     if by_rank or runs.rank1 is False and runs.rank0 is not False:
@@ -84,6 +85,13 @@ def _writers(f, e):
     constant = [g for g in guards if _mentions_name(g.test) and
                 (rank1 is True or truthy(f.ev.value(g.test, g.frame, e)) is True)]
     return "every", f" (`{ast.unparse(constant[0].test)}` holds on every rank)" if constant else ""
+
+
+def _alike_on_ranks(f, g, e):
+    """The guard's value is known and the same on rank 0 and rank 1 (a DDP helper's `get_rank() == 0` when
+    torch.distributed is never initialised: 0 on every rank), whatever rank-named calls it is made of."""
+    values = [truthy(Evaluator(f.s, Where(r, False)).value(g.test, g.frame, e)) for r in (0, 1)]
+    return values[0] in (True, False) and values[0] == values[1]
 
 
 def _unread_writer(f, e):
