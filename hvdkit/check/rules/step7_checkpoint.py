@@ -88,10 +88,11 @@ def _writers(f, e):
 
 
 def _alike_on_ranks(f, g, e):
-    """The guard's value is known and the same on rank 0 and rank 1 (a DDP helper's `get_rank() == 0` when
-    torch.distributed is never initialised: 0 on every rank), whatever rank-named calls it is made of."""
+    """The guard holds, known, on rank 0 and rank 1 alike (a DDP helper's `get_rank() == 0` when
+    torch.distributed is never initialised: 0 on every rank), whatever rank-named calls it is made of. (One
+    false on both, a switch that is off, leaves the rank test in it to say whose write it would be.)"""
     values = [truthy(Evaluator(f.s, Where(r, False)).value(g.test, g.frame, e)) for r in (0, 1)]
-    return values[0] in (True, False) and values[0] == values[1]
+    return values[0] is True and values[1] is True
 
 
 def _unread_writer(f, e):
