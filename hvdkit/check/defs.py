@@ -78,6 +78,20 @@ def _binds(stmt):
     return [(n.id, n) for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
 
 
+def dotted(node):
+    """`a.b.c` of an Attribute chain that ends in a Name (`args.lr`, `os.path`), else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id] + parts[::-1]) if isinstance(node, ast.Name) else None
+
+
+def declares_global(func, name):
+    """The function declares `global name`: its assignments to `name` set the module's variable."""
+    return func is not None and any(isinstance(n, ast.Global) and name in n.names for n in ast.walk(func))
+
+
 def owner_of_arg(arg):
     """The function (or lambda) whose parameter the `ast.arg` node is."""
     node = getattr(arg, "parent", None)

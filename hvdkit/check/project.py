@@ -16,7 +16,7 @@ import site
 import sys
 import sysconfig
 
-from hvdkit.check.defs import Defs
+from hvdkit.check.defs import Defs, dotted
 
 MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
 # Never the project's own modules: Horovod's and hvdkit's API, the frameworks, modules loaded at start-up.
@@ -307,7 +307,7 @@ def path_value(node, here, cwd):
     if isinstance(node, ast.Name) and node.id == "__file__":
         return here
     if isinstance(node, ast.Attribute) and node.attr in ("pardir", "curdir") and \
-            (dotted_name(node.value) or "") in ("os", "os.path"):
+            (dotted(node.value) or "") in ("os", "os.path"):
         return os.path.join(cwd, os.pardir if node.attr == "pardir" else os.curdir)  # `os.pardir` is ".."
     if isinstance(node, ast.Attribute) and node.attr == "parent":
         inner = path_value(node.value, here, cwd)
@@ -393,13 +393,3 @@ def _caught(stmt):
                     return True
         child, p = p, getattr(p, "parent", None)
     return False
-
-
-def dotted_name(node):
-    """`os.path` of an Attribute chain of Names, else None."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        inner = dotted_name(node.value)
-        return f"{inner}.{node.attr}" if inner else None
-    return None

@@ -16,7 +16,7 @@ import re
 import sys
 from typing import NamedTuple, Optional
 
-from hvdkit.check.defs import assigned_value, owner_of_arg
+from hvdkit.check.defs import assigned_value, declares_global, dotted, owner_of_arg
 from hvdkit.check.names import API_MODULES, API_PREFIXES, OPTIMIZER_STEPS, SUM_OPS, api_name
 from hvdkit.check.project import Module, module_of, sys_path_edits
 
@@ -504,13 +504,13 @@ class Script:
                     pairs = zip(t.elts, s.value.elts) if isinstance(t, ast.Tuple) and isinstance(
                         s.value, ast.Tuple) and len(t.elts) == len(s.value.elts) else [(t, s.value)]
                     for target, value in pairs:
-                        if isinstance(target, ast.Attribute) and _dotted(target):
-                            self._attr_assigns.setdefault(_dotted(target), []).append((target, value))
+                        if isinstance(target, ast.Attribute) and dotted(target):
+                            self._attr_assigns.setdefault(dotted(target), []).append((target, value))
 
     def _walk_expr(self, node, ctx):
         if self.pending_hooks and isinstance(node, (ast.Name, ast.Attribute)) and _handed_on(node):
             # `cb = SaveState()` then `if hvd.rank() == 0: callbacks.append(cb)`: the guard of the append.
-            for hook in self.pending_hooks.pop(_dotted(node), ()):
+            for hook in self.pending_hooks.pop(dotted(node), ()):
                 self._enter(hook, None, ctx.with_(loop=node))
         if isinstance(node, ast.Lambda):
             self._walk_expr(node.body, ctx)
@@ -611,7 +611,7 @@ class Script:
             if frame is not None and node.id in frame.bindings:
                 b = frame.bindings[node.id]
                 return self._class_of(b.expr, b.frame, depth + 1)
-        name = _dotted(node)
+        name = dotted(node)
         if not name:
             return None
         # The spelling fallback (attributes; `self.x` within its class's family), read during the walk.
@@ -939,7 +939,7 @@ class Script:
                 targets = e.node.targets if isinstance(e.node, ast.Assign) else [e.node.target]
                 for t in targets:
                     for sub, one in _unpacked(t, e):
-                        key = _dotted(sub)
+                        key = dotted(sub)
                         if key is not None:
                             self._by_target.setdefault(key, []).append(one)
                         self._by_node.setdefault(sub, []).append(one)
@@ -949,12 +949,12 @@ class Script:
                 return list(self._by_target.get(name.id, ()))  # not a read beniget knows: by spelling
             return sorted((a for d in defs for a in self._by_node.get(d, ())), key=lambda a: a.order)
         if isinstance(name, ast.AST):
-            found = list(self._by_target.get(_dotted(name), ()))
+            found = list(self._by_target.get(dotted(name), ()))
             cls = self.self_class(name)
             if cls is None:
                 return found
             family = self._family(cls)
-            return [a for a in found if self.self_class(_target_of(a, _dotted(name))) in family]
+            return [a for a in found if self.self_class(_target_of(a, dotted(name))) in family]
         return list(self._by_target.get(name, ()))
 
     _by_target = None
@@ -989,8 +989,7 @@ class Script:
         out = []
         for a in self._by_target.get(name, ()):
             func = next((p for p in parents(a.node) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
-            if func is not None and module_of(func, self.main) is mod and any(
-                    isinstance(g, ast.Global) and name in g.names for g in ast.walk(func)):
+            if func is not None and module_of(func, self.main) is mod and declares_global(func, name):
                 out.append(a)
         return sorted(out, key=lambda a: a.order)
 
@@ -1072,18 +1071,6 @@ def spelled_scheduler(script, receiver):
     return "sched" in script.qual(receiver).lower()
 
 
-def _dotted(node):
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    return ".".join([node.id] + parts[::-1]) if isinstance(node, ast.Name) else None
-
-
-def dotted(node):
-    return _dotted(node)
-
-
 def parents(node):
     """The nodes enclosing `node`, innermost first (the tree's `parent` links)."""
     while getattr(node, "parent", None) is not None:
@@ -1101,7 +1088,7 @@ def loop_bindings(node):
 def _target_of(event, name):
     """The target node of an assignment event spelled `name`."""
     targets = event.node.targets if isinstance(event.node, ast.Assign) else [event.node.target]
-    return next((n for t in targets for n in ast.walk(t) if isinstance(n, ast.Attribute) and _dotted(n) == name),
+    return next((n for t in targets for n in ast.walk(t) if isinstance(n, ast.Attribute) and dotted(n) == name),
                 targets[0])
 
 
@@ -1190,5 +1177,5 @@ def assigned_name(call):
     if isinstance(parent, (ast.Assign, ast.AnnAssign)):
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
         if len(targets) == 1:
-            return _dotted(targets[0])
+            return dotted(targets[0])
     return None

@@ -12,6 +12,7 @@ import operator
 from typing import NamedTuple, Optional
 
 from hvdkit.check import flags, mappings
+from hvdkit.check.defs import declares_global
 from hvdkit.check.names import LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES
 from hvdkit.check.script import dotted, in_handler
 
@@ -284,14 +285,14 @@ class Evaluator:
         """A variable set before the event, plus any `+=` that runs before it on the first pass."""
         func = frame.func if frame is not None else None
         mine = sorted((a for a in self.s.assignments_to(name) if a.order < event.order and not in_handler(a) and (
-            _func_of(a) is func or func is None and _declares_global(_func_of(a), name))), key=lambda a: a.order)
+            _func_of(a) is func or func is None and declares_global(_func_of(a), name))), key=lambda a: a.order)
         plain = [a for a in mine if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
         if not plain and not any(_func_of(a) is func for a in self.s.assignments_to(name)
-                                 if func is not None and not _declares_global(_func_of(a), name)):
+                                 if func is not None and not declares_global(_func_of(a), name)):
             # a global read in a function: its module-level value, or the last value a function set under
             # `global name` before the read (`_INITIALIZED = True` in init_distributed_mode())
             mine = sorted((a for a in self.s.assignments_to(name) if not in_handler(a) and (
-                _func_of(a) is None or a.order < event.order and _declares_global(_func_of(a), name))),
+                _func_of(a) is None or a.order < event.order and declares_global(_func_of(a), name))),
                 key=lambda a: a.order)
             plain = [a for a in mine if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
         if not plain:
@@ -314,11 +315,6 @@ class _View:
 
     def frames_binding(self, name):
         return []
-
-
-def _declares_global(func, name):
-    """The function declares `global name`: its assignments set the module's variable."""
-    return func is not None and any(isinstance(n, ast.Global) and name in n.names for n in ast.walk(func))
 
 
 def _func_of(event):
