@@ -127,14 +127,19 @@ def _guarded(facts, part, func, *args):
     except Exception as exc:  # noqa: BLE001 - any bug of a rule; re-raised under HVDKIT_CHECK_STRICT
         if os.environ.get(STRICT):
             raise
-        tb = traceback.extract_tb(exc.__traceback__)[-1]
-        where = f"{type(exc).__name__} at {os.path.basename(tb.filename)}:{tb.lineno}"
+        where = raised_at(exc)
         facts.notes.append(f"hvdkit's check of {part} stopped on an internal error ({where}); please report it "
                            "with the script")
         if part.startswith("step "):
             return Finding(UNKNOWN, f"hvdkit's rule for this step stopped on an internal error ({where}): cannot "
                            "tell", fix="please report it with the script (hvdkit's issue tracker)")
         return None
+
+
+def raised_at(exc):
+    """`IndexError at crashes.py:162`: an internal error's kind and the line of hvdkit's that raised it."""
+    tb = traceback.extract_tb(exc.__traceback__)[-1]
+    return f"{type(exc).__name__} at {os.path.basename(tb.filename)}:{tb.lineno}"
 
 
 def entry_points(script):

@@ -14,7 +14,6 @@ import argparse
 import json
 import os
 import sys
-import traceback
 
 from hvdkit.cli import UsageError
 from hvdkit.common.errors import HvdkitError
@@ -73,10 +72,8 @@ def run(args):
     except Exception as exc:  # noqa: BLE001 - a bug of the static pass's core (a rule's bug degrades one step)
         if os.environ.get(static.STRICT):
             raise
-        tb = traceback.extract_tb(exc.__traceback__)[-1]
-        raise InternalError(f"{args.script}: the static pass stopped on an internal error ({type(exc).__name__} "
-                            f"at {os.path.basename(tb.filename)}:{tb.lineno}); please report it with the "
-                            "script") from None
+        raise InternalError(f"{args.script}: the static pass stopped on an internal error "
+                            f"({static.raised_at(exc)}); please report it with the script") from None
     observed = None
     if args.observe:
         from hvdkit.check.run import dynamic
