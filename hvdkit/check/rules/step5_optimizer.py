@@ -180,7 +180,12 @@ def accumulation(f, e):
     step()") at the second. A modulus whose value is 1 in the default run (an option declared with default
     1) accumulates nothing; a loop that also runs a backward under the step's own test (a GAN's generator
     every n_critic steps, its critic on every one) is two optimizers' passes, not accumulation.
-    (step event, guard, backward event, [remainder], the modulus in the default run or None) or None."""
+    (step event, guard, backward event, [remainder], the modulus in the default run or None) or None; asked by
+    step 5 and by the crash finding, found once."""
+    return f.memo(("accumulation", id(e)), lambda: _find_accumulation(f, e))
+
+
+def _find_accumulation(f, e):
     if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual or \
             any(k.arg in ("backward_passes_per_step", None) for k in e.node.keywords) or len(e.node.args) > 3:
         return None
@@ -208,7 +213,7 @@ def accumulation(f, e):
 def _method_calls_after(f, e):
     """The method calls (`x.step()`, `scaler.unscale_(opt)`) the walk reaches after the wrapper made by event
     `e`, in walk order: what the accumulation and synchronisation rules (and the crash finding) read."""
-    return f.memo(("method calls after", id(e.node)), lambda: [
+    return f.memo(("method calls after", id(e)), lambda: [
         x for x in f.s.events if x.ctx.reached and x.order > e.order and isinstance(x.node.func, ast.Attribute)])
 
 
@@ -217,9 +222,7 @@ def accumulation_crashes(f):
     known count above 1 in the default run (a literal, an option's declared default) raises AssertionError on
     its second pass, before the first step. A count the source does not give is the step's fault only."""
     out = []
-    for e in f.s.events:
-        if not (f.api(e, "DistributedOptimizer") and e.ctx.reached):
-            continue
+    for e in _torch_wrappers(f):
         found = accumulation(f, e)
         if found is None or found[4] is None or isinstance(found[4], bool) or found[4] < 2:
             continue
@@ -328,7 +331,12 @@ def unnamed_parameters(f, e):
     """DistributedOptimizer(opt, named_parameters=...) names the parameters Horovod allreduces. Names for a
     superset of what the optimizer holds are fine (Horovod takes the ones it needs); an optimizer parameter
     without a name makes Horovod raise ValueError at wrapping ("one or more model parameters were not
-    named"), so nothing is averaged. (the named owners, the unnamed ones) or None."""
+    named"), so nothing is averaged. (the named owners, the unnamed ones) or None; asked by step 5 and by the
+    crash finding, found once."""
+    return f.memo(("unnamed parameters", id(e)), lambda: _find_unnamed_parameters(f, e))
+
+
+def _find_unnamed_parameters(f, e):
     named = next((k.value for k in e.node.keywords if k.arg == "named_parameters"), None)
     if named is None and len(e.node.args) > 1 and "torch" in e.qual:
         named = e.node.args[1]
@@ -356,15 +364,19 @@ def unnamed_parameter_crashes(f):
     """(node, error, why, kind) for the crash finding: each torch DistributedOptimizer whose optimizer holds
     parameters its named_parameters does not name raises ValueError where it is made."""
     out = []
-    for e in f.s.events:
-        if f.api(e, "DistributedOptimizer") and e.ctx.reached and "torch" in e.qual:
-            found = unnamed_parameters(f, e)
-            if found is not None:
-                given, unnamed = found
-                out.append((e.node, "ValueError: named_parameters was specified, but one or more model parameters "
-                            "were not named", f"the optimizer holds {unnamed[0].name}.parameters(), which "
-                            f"{given[0].name}.named_parameters() does not contain", "ValueError"))
+    for e in _torch_wrappers(f):
+        found = unnamed_parameters(f, e)
+        if found is not None:
+            given, unnamed = found
+            out.append((e.node, "ValueError: named_parameters was specified, but one or more model parameters "
+                        "were not named", f"the optimizer holds {unnamed[0].name}.parameters(), which "
+                        f"{given[0].name}.named_parameters() does not contain", "ValueError"))
     return out
+
+
+def _torch_wrappers(f):
+    """The torch DistributedOptimizer constructions the walk reaches: what the crash finding's queries ask of."""
+    return [e for e in f.s.events if f.api(e, "DistributedOptimizer") and e.ctx.reached and "torch" in e.qual]
 
 
 def _gradient_before_wrapping(f, e):
