@@ -563,10 +563,18 @@ class Facts:
         """The unread call is handed what trains: a model or its state (rules/models.holds_model_state) or an
         optimizer the training uses (an argument holding one of its constructions, Facts.optimizers); what it
         could average or broadcast (`setup(hvd)` or `make_loader(rank=...)` is handed neither)."""
+        return self.handed_model(u) or self.handed_optimizer(u)
+
+    def handed_model(self, u):
+        """The unread call is handed a model or its state (rules/models.holds_model_state)."""
         from hvdkit.check.rules.models import holds_model_state
+        return any(holds_model_state(self, a, u.event) for a in handed(u.event.node))
+
+    def handed_optimizer(self, u):
+        """The unread call is handed an optimizer the training uses (an argument holding one of its
+        constructions, Facts.optimizers)."""
         made = {id(o.node) for o in self.optimizers}
-        return any(holds_model_state(self, a, u.event) or any(id(n) in made for n in self.objects(a))
-                   for a in handed(u.event.node))
+        return any(id(n) in made for a in handed(u.event.node) for n in self.objects(a))
 
     def acts_itself(self, u, step):
         """Unread code that could do `step` without being handed anything for it: the project's own code that is

@@ -2,7 +2,7 @@
 import ast
 
 from hvdkit.check import names
-from hvdkit.check.facts import handed, same_walk
+from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, origin, resolve, sources, with_values
@@ -55,19 +55,10 @@ def _unread_broadcast(f):
     that knows Horovod)."""
     calls = [(u.event.node, u) for u in f.unread_on_path
              if f.hands_horovod(u) and f.handed_training(u) or f.feeds_callbacks(u) and f.acts_itself(u, 6)
-             or u.kind != "library" and _handed_model_and_optimizer(f, u)]
+             # the project's own absent code handed both the model and the optimizer (`sync_initial_state(model,
+             # optimizer)`): all a broadcast of the starting state needs; the model alone (`l2_loss(...)`) is not
+             or u.kind != "library" and f.handed_model(u) and f.handed_optimizer(u)]
     return f.cannot_tell("a broadcast from rank 0", calls)
-
-
-def _handed_model_and_optimizer(f, u):
-    """The unread call is handed both a model (or its state) and an optimizer the training uses
-    (`sync_initial_state(model, optimizer)`, `Engine(model, optimizer, ...)`): all a broadcast of the starting
-    state needs. Handed the model alone (`l2_loss(model.trainable_variables)`, `summary(model)`) it is not."""
-    from hvdkit.check.rules.models import holds_model_state
-    made = {id(o.node) for o in f.optimizers}
-    given = handed(u.event.node)
-    return any(holds_model_state(f, a, u.event) for a in given) and \
-        any(id(n) in made for a in given for n in f.objects(a))
 
 
 def _optimizer_only(f, e):
