@@ -430,17 +430,35 @@ class Facts:
         return [e for e in self.s.api_calls("init") if e.api[1] == "init" and e.ctx.reached]
 
     def knows_horovod(self, u, step=None, knows=None):
-        """The unread call could do Horovod work for `step`: Horovod is set up in unread code (horovod_unread), the
+        """The unread call could do Horovod work for `step`: Horovod is set up in unread code (horovod_unread), for
+        step 2 the call is a set-up of the process in the project's own code not read (_process_setup), the
         call is handed Horovod (hands_horovod), is into the module the script takes Horovod from, or is handed
         what the step needs (`knows(argument)`: by default, for step 2 a value made from the local rank, for
         step 3 one made from the rank (or the local rank), for the others from the rank, the size or the local
         rank), or a value made by an earlier unread call that knows it (`rank, world = dist.setup(hvd)`, then
         `make_data(rank, world)`)."""
-        if self.horovod_unread:
+        if self.horovod_unread or step == 2 and self._process_setup(u):
             return True
         if knows is not None:  # the rule's own test: not kept
             return self._knowing(knows)[id(u)]
         return self.memo(("knowing", step), lambda: self._knowing(_KNOWS.get(step, _KNOWS[None])(self)))[id(u)]
+
+    def _process_setup(self, u):
+        """The call is into the project's own code that is not there (or does not parse), is handed nothing and
+        makes no model, optimizer or training data (`pin_gpu()`, `n = setup_devices()`): a set-up of the
+        process, which may import Horovod itself and pin the GPU by the local rank as Horovod's own examples do.
+        A factory handed nothing (`model = build_model()`) makes what trains: it is no such set-up."""
+        from hvdkit.check.rules.models import is_model
+        call = u.event.node
+        if u.kind == "library" or handed(call):
+            return False
+        made = self.memo("training objects", lambda: self._made_ids(
+            [o.node for o in self.optimizers] + list(self.flows.inputs), None))
+        if id(call) in made:
+            return False
+        return not any(getattr(a.node, "value", None) is call and any(
+            is_model(self, t, u.event) for t in getattr(a.node, "targets", [getattr(a.node, "target", None)]))
+            for a in self.s.assigns)
 
     def _knowing(self, knows):
         out, aware = {}, []
