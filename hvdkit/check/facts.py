@@ -385,17 +385,35 @@ class Facts:
 
     @property
     def training_not_read(self):
-        """[Unread] that runs the whole training: no optimizer step or fit is reached in the code read, and a
-        function of the project's own code that cannot be read (a module that is not there or does not parse)
-        is handed to a call on the training's path to run (`horovod.run(train_fn, np=4)`, `mp.spawn(worker)`):
-        the script launches a training it does not hold. Every step's work may be there: a step not seen is
-        "cannot tell", not missing (static.analyze). A call of such code is not enough: training with an API the
-        rules do not know (a custom `apply`) is still judged on the script."""
+        """[Unread] that runs the whole training: the script trains in code it does not hold. Every step's work
+        may be there: a step not seen is "cannot tell", not missing (static.analyze). Two shapes, both with no
+        training of the code read reached (an optimizer step or a fit whose receiver was not made by the
+        project's own code that cannot be read: `engine.fit()` of `engine = Engine(cfg, model)`, a stopper's
+        `step()`):
+
+        - a function of the project's own code that cannot be read (a module that is not there or does not
+          parse) is handed to a call on the training's path to run (`horovod.run(train_fn, np=4)`,
+          `mp.spawn(worker)`): the script launches a training it does not hold;
+        - no optimizer is made and no gradient is taken in the code read, and such code is handed the model
+          or an object such code made (`Engine(cfg, model, loader)` with `model = ContactNet()` of a module
+          that is not there, `train_one_epoch(model, optimizer, batches)`): those calls train it.
+
+        A call of such code beside a loop of the script's own is not enough: a tape loop whose optimizer an
+        absent factory made (`opt = model_lib.opt()`) is still judged on the script."""
         def find():
-            if self.steps:
+            own = lambda u: u is not None and u.kind in ("absent", "unparsed")  # noqa: E731
+            if any(not own(self.unread_maker(e.node.func.value) if isinstance(e.node.func, ast.Attribute) else None)
+                   for e in self.steps):
                 return []
-            return [u for u in self.unread_on_path if u.kind in ("absent", "unparsed") and u.handed
-                    and self.s.qual(u.event.node.func) in LAUNCHERS]
+            on_path = [u for u in self.unread_on_path if own(u)]
+            launched = [u for u in on_path if u.handed and self.s.qual(u.event.node.func) in LAUNCHERS]
+            if launched or self.optimizers or any(
+                    getattr(e.node.func, "attr", "") in ("backward", "gradient") and e.ctx.reached
+                    for e in self.s.events):
+                return launched
+            made = {id(u.event.node) for u in on_path}
+            return [u for u in on_path if not u.handed and (self.handed_model(u) or any(
+                id(n) in made for a in handed(u.event.node) for n in self.objects(a)))]
         return self.memo("training not read", find)
 
     @property
