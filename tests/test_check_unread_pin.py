@@ -110,3 +110,55 @@ def test_the_same_set_up_read_in_the_project_pinning_by_local_rank_is_ok(tmp_pat
         .replace("    return len(gpus)", "    if gpus:\n        tf.config.set_visible_devices(gpus[hvd.local_rank()], "
                  "\"GPU\")\n    return len(gpus)")
     assert _step2(tmp_path, "n_gpus = configure_devices()", pins).verdict == OK
+
+
+# The device chosen by a value of the absent package: `set_device(dist.local_rank)`, `dist` a module of the
+# project that is not there. Written from scratch: an audio tagger's entry, its `sndtag` package left out.
+DEVICE = textwrap.dedent("""
+    import horovod.torch as hvd
+    import torch
+
+    from sndtag import dist
+    from sndtag.cnn import Cnn14
+
+
+    def main():
+        hvd.init()
+        dist.setup()
+        if torch.cuda.is_available():
+            torch.cuda.set_device(CHOICE)
+        model = Cnn14(classes=527).cuda()
+        opt = hvd.DistributedOptimizer(torch.optim.Adam(model.parameters(), lr=1e-3 * hvd.size()),
+                                       named_parameters=model.named_parameters())
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        for step in range(1000):
+            opt.zero_grad()
+            model(torch.randn(8, 1, 64, 1000).cuda()).sum().backward()
+            opt.step()
+
+
+    if __name__ == "__main__":
+        main()
+""").lstrip()
+
+
+def _device_step2(tmp_path, choice):
+    (tmp_path / "train.py").write_text(DEVICE.replace("CHOICE", choice))
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = \"sndtag\"\n")
+    findings, _, _ = analyze(str(tmp_path / "train.py"))
+    return findings[2]
+
+
+def test_a_gpu_index_read_from_the_absent_package_is_cannot_tell_naming_it(tmp_path):
+    f = _device_step2(tmp_path, "dist.local_rank")
+    assert f.verdict == UNKNOWN
+    assert "`dist.local_rank` (line 12)" in f.evidence
+
+
+@pytest.mark.parametrize("choice, verdict", [
+    ("0", "wrong"),  # a literal: every rank the same GPU
+    ("hvd.rank()", "wrong"),  # the global rank: no GPU index on 2+ nodes
+    ("hvd.local_rank()", "ok"),
+])
+def test_a_gpu_index_the_script_shows_is_judged(tmp_path, choice, verdict):
+    assert _device_step2(tmp_path, choice).verdict == verdict

@@ -776,41 +776,46 @@ class Script:
         to note."""
         func = call.func if func is None else func
         event = self.events[-1] if event is None else event
-        root = func
+        found = self.unread_origin(func)
+        if found is None:
+            return
+        top, kind = found
+        if kind in kinds and not any(u.event is event for u in self.unread[-3:]):
+            self.unread.append(Unread(event, top, kind, func is not call.func))
+
+    def unread_origin(self, expr):
+        """(module, kind) when the dotted `expr` (a callee, a module attribute: `dist.local_rank`) is a name of
+        code that cannot be read: a module of the project that is absent or does not parse, or a library's (by
+        the first name's import; not the frameworks and libraries the rules know, nor the standard library);
+        else None. A name the project's modules bind but make at run time is None."""
+        root = expr
         while isinstance(root, ast.Attribute):
             root = root.value
         if not isinstance(root, ast.Name):
-            return
+            return None
         defs = self.reaching(root)
         if not defs or not any(isinstance(d, ast.alias) for d in defs):
-            return
-        q = self.qual(func)
+            return None
+        q = self.qual(expr)
         top = q.split(".")[0]
         if not q or top in KNOWN_LIBRARIES or top in sys.stdlib_module_names:
-            return
+            return None
         if self.project is None:
-            kind = "library"
-        elif self.project.local_top(top):
-            kind, prev, parts = None, None, q.split(".")
-            for i in range(1, len(parts)):
-                name = ".".join(parts[:i])
-                if self.project.find(name) is None:
-                    if prev is not None and prev.defs.top_level(parts[i - 1]):
-                        return  # an object the module makes (a logger, a model): its methods are a library's
-                    kind, top = "absent", name
-                    break
-                prev = self.project.module(name)
-                if prev is None:
-                    kind, top = "unparsed", name
-                    break
-            if kind is None:
-                return  # the modules are there, the name is not bound in them (made at run time)
-        else:
+            return top, "library"
+        if not self.project.local_top(top):
             kind = self.project.kind(top)
-            if kind == "stdlib":
-                return
-        if kind in kinds and not any(u.event is event for u in self.unread[-3:]):
-            self.unread.append(Unread(event, top, kind, func is not call.func))
+            return None if kind == "stdlib" else (top, kind)
+        prev, parts = None, q.split(".")
+        for i in range(1, len(parts)):
+            name = ".".join(parts[:i])
+            if self.project.find(name) is None:
+                if prev is not None and prev.defs.top_level(parts[i - 1]):
+                    return None  # an object the module makes (a logger, a model): its methods are a library's
+                return name, "absent"
+            prev = self.project.module(name)
+            if prev is None:
+                return name, "unparsed"
+        return None  # the modules are there, the name is not bound in them (made at run time)
 
     # --- entry points --------------------------------------------------------------------------
     def _walk_entry_points(self):

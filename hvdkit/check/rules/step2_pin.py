@@ -3,7 +3,7 @@ import ast
 import re
 
 from hvdkit.check import names, values
-from hvdkit.check.findings import MISSING, OK, WRONG, Finding
+from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.script import dotted
 from hvdkit.check.sources import returns
 
@@ -18,13 +18,13 @@ def judge(f):
     hk = [e for e in f.s.api_calls("init") if e.api == ("hvdkit", "init")]
     if hk:
         return Finding(OK, "hvdkit's init() pins a device and splits the cores per rank", hk[0].line)
-    good, bad = [], []
+    good, bad, unread = [], [], []
     for e in f.s.events:
         attr = e.node.func.attr if isinstance(e.node.func, ast.Attribute) else ""
         if attr in names.THREAD_CALLS or _thread_env(e):
             good.append((e.line, "CPU threads set per rank"))
         elif attr in names.GPU_CALLS and (e.node.args or attr != "cuda"):
-            _judge_device(f, e.node, e, good, bad)
+            _judge_device(f, e.node, e, good, bad, unread)
         elif attr in ("device", "to") and f.mentions(e.node, _local(f)):
             good.append((e.line, "GPU chosen by local rank"))  # torch.device("cuda", hvd.local_rank())
     for a in f.s.assigns:
@@ -38,7 +38,7 @@ def judge(f):
             elif isinstance(value, str) and "," in value or _joined(a.node.value):
                 continue  # a set of GPUs made visible to the job; the rank's pick among them comes elsewhere
             else:
-                _judge_device(f, a.node.value, a, good, bad)
+                _judge_device(f, a.node.value, a, good, bad, unread)
     # With CUDA_VISIBLE_DEVICES (or visible_device_list) set from the local rank, 'cuda:0' is this rank's GPU.
     env_pinned = any(w == "GPU chosen by local rank" and "CUDA_VISIBLE_DEVICES" in f.text(line)
                      or "visible_device_list" in f.text(line) for line, w in good)
@@ -56,6 +56,11 @@ def judge(f):
         return Finding(WRONG, why, line, f"select the GPU with hvd.local_rank(), e.g. {pins}")
     if good:
         return Finding(OK, "; ".join(sorted({w for _, w in good})), good[0][0])
+    if unread:
+        line, expr = unread[0]
+        return Finding(UNKNOWN, f"the GPU is chosen by `{expr}` (line {line}), a value of the project's code that "
+                       "could not be read: cannot tell whether it is the local rank", line,
+                       "make that code readable (give --root the project's folder) or run `hvdkit check --run`")
     return f.unread_finding("a GPU chosen by the local rank", 2, _placed(f)) or Finding(
         MISSING, "no GPU chosen by hvd.local_rank() and no CPU threads set per rank", fix=f"{pins}; on CPUs {threads}")
 
@@ -143,7 +148,7 @@ def _hides_all_gpus(node):
         isinstance(kind, ast.Constant) and str(kind.value).upper() == "GPU"
 
 
-def _judge_device(f, node, e, good, bad):
+def _judge_device(f, node, e, good, bad, unread):
     line = node.lineno
     if _hides_all_gpus(node):
         good.append((line, "GPUs hidden: CPU run"))
@@ -151,8 +156,24 @@ def _judge_device(f, node, e, good, bad):
         good.append((line, "GPU chosen by local rank"))
     elif f.mentions(node, _global(f)):
         bad.append((line, f"GPU chosen by the global rank (line {line}): on 2+ nodes rank 4 asks for GPU 4", e))
+    elif f.mentions(node, _of_unread_code(f)):
+        # `set_device(dist.local_rank)` of a module of the project that is not there: that module may set it
+        # from hvd.local_rank(); no verdict without its code
+        unread.append((line, ast.unparse(_first(node, _of_unread_code(f)))))
     else:
         bad.append((line, f"every rank takes the same GPU (line {line}: {f.text(line)})", e))
+
+
+def _of_unread_code(f):
+    """A name or attribute of the project's own code that could not be read (`dist.local_rank` of an absent
+    module, a function of it): Script.unread_origin."""
+    return lambda n: isinstance(n, (ast.Name, ast.Attribute)) and \
+        (f.s.unread_origin(n) or ("", ""))[1] in ("absent", "unparsed")
+
+
+def _first(node, pred):
+    """The first expression under `node` for which `pred` holds, else `node`."""
+    return next((n for n in ast.walk(node) if pred(n)), node)
 
 
 def _default_run(f, bad):
