@@ -148,6 +148,20 @@ def test_the_same_helper_guarded_by_the_local_rank_is_wrong_at_its_line(tmp_path
     assert source.splitlines()[found[7].line - 1].strip().startswith("save_checkpoint(")
 
 
+def test_a_write_guarded_by_a_flag_of_an_absent_module_is_cannot_tell_naming_it(tmp_path):
+    # `dist.is_chief` may be `hvd.rank() == 0`, set in the absent module: no verdict on who writes
+    found = check(tmp_path, script(TORCH, IMPORTS="from mylab import dist",
+                                   SAVE='if dist.is_chief:\n    torch.save(model.state_dict(), "last.pt")'))
+    assert verdicts(found) == {7: UNKNOWN}
+    assert "dist.is_chief" in found[7].evidence
+
+
+def test_the_same_write_guarded_by_a_flag_the_script_sets_alike_on_every_rank_is_wrong(tmp_path):
+    found = check(tmp_path, script(TORCH, IMPORTS="IS_CHIEF = True",
+                                   SAVE='if IS_CHIEF:\n    torch.save(model.state_dict(), "last.pt")'))
+    assert found[7].verdict == WRONG and "every rank" in found[7].evidence
+
+
 def test_a_visible_write_on_every_rank_is_still_wrong_beside_absent_modules(tmp_path):
     found = check(tmp_path, script(TORCH, IMPORTS="from mylab.ckpt import save_checkpoint",
                                    SAVE='torch.save(model.state_dict(), "last.pt")\n'

@@ -163,10 +163,14 @@ def _mentions_name(node):
 def _unread_calls(f, test, at):
     """Calls in a condition (through the names it reads) into code the pass cannot read: a function imported
     from a module that is neither the standard library nor a framework (a project module not analysed, a
-    helper library)."""
+    helper library); and the values of the project's own code that is not there (`dist.is_chief` of an absent
+    module: Script.unread_origin)."""
     out = []
     for expr, _ in sources(f, test, at):
         for n in ast.walk(expr):
+            if isinstance(n, (ast.Name, ast.Attribute)) and getattr(getattr(n, "parent", None), "func", None) is not n \
+                    and (f.s.unread_origin(n) or ("", ""))[1] in ("absent", "unparsed"):
+                out.append(n)
             if not isinstance(n, ast.Call) or f.local_function(n) or f.s.api(n.func):
                 continue
             module = imported(f, n.func)
