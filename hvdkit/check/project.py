@@ -4,10 +4,11 @@ The script's imports are looked up, in order, in the folders a run puts on `sys.
 ...)` calls the code makes at fixed paths, the script's own folder, its `sys.path.append(...)` calls) and
 then in the script's parent folders up to the project's root: the first folder holding .git,
 pyproject.toml, setup.py or setup.cfg, or the root given (`hvdkit check --root DIR`); with neither, the
-script's folder alone. Relative imports resolve against the importing module's package. Names are
-matched case-sensitively, as on Linux. A module that is found is parsed once (`Module`); its line numbers
-are `Line`s that carry its path relative to the root, so that an event or a verdict read there says where
-it is. No module is imported or run.
+script's folder alone. Last come the root's source folders that installing the project puts on sys.path (a
+`src` layout, pyproject.toml's setuptools `where` / `package-dir`: source_folders). Relative imports
+resolve against the importing module's package. Names are matched case-sensitively, as on Linux. A module
+that is found is parsed once (`Module`); its line numbers are `Line`s that carry its path relative to the
+root, so that an event or a verdict read there says where it is. No module is imported or run.
 """
 import ast
 import importlib.machinery
@@ -137,6 +138,33 @@ def find_root(folder):
         folder = parent
 
 
+def source_folders(root):
+    """The folders under the project's root that its installation puts on sys.path (`pip install -e .`): the
+    `where` folders of pyproject.toml's [tool.setuptools.packages.find] and the folder its `package-dir`
+    maps the top level to, else a `src` folder (the src layout setuptools, hatch and poetry find by
+    default). Imports from them are the project's own code, as once installed."""
+    found = []
+    try:
+        import tomllib
+        with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
+            tool = tomllib.load(fh).get("tool", {}).get("setuptools", {})
+        where = tool.get("packages", {}).get("find", {}).get("where", []) if isinstance(tool.get("packages"), dict) \
+            else []
+        found += [w for w in where if isinstance(w, str)]
+        top = tool.get("package-dir", {}).get("") if isinstance(tool.get("package-dir"), dict) else None
+        found += [top] if isinstance(top, str) else []
+    except (OSError, ValueError, AttributeError):
+        pass  # no pyproject.toml, or one that does not parse: the default layout
+    found.append("src")
+    out = []
+    for f in found:
+        folder = os.path.normpath(os.path.join(root, f))
+        if folder != root and os.path.isdir(folder) and (folder + os.sep).startswith(root + os.sep) \
+                and folder not in out:
+            out.append(folder)
+    return out
+
+
 class Project:
     def __init__(self, script, root=None):
         self.script = os.path.abspath(script)
@@ -150,6 +178,8 @@ class Project:
             ups.append(folder)
         if found and self.root != self.folder and self.root not in ups:
             ups.append(self.root)  # a root given that is not above the script: still searched
+        if found:
+            ups += [f for f in source_folders(self.root) if f not in ups]
         self.inserted, self.appended, self.parents = [], [], ups
         # {dotted name: Horovod module}: names the script imports from its own modules that are not there, taken
         # as Horovod because the script uses them as Horovod's API (static.load decides)
