@@ -1,0 +1,1 @@
+from .pipeline import make_windows, to_dataset  # noqa: F401

@@ -1,0 +1,1 @@
+"""Keyword spotting training library."""

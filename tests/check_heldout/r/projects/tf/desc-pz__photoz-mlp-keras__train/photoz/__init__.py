@@ -1,0 +1,1 @@
+"""Photo-z MLP for DESC data challenge catalogues."""

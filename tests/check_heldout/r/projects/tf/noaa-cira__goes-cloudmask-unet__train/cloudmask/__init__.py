@@ -1,0 +1,1 @@
+"""GOES-16 cloud-mask U-Net (CIRA ML group)."""

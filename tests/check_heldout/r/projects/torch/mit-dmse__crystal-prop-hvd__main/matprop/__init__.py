@@ -1,0 +1,1 @@
+"""matprop: descriptor-based property models (Horovod training)."""
