@@ -165,7 +165,8 @@ class Facts:
     def frames_binding(self, name):
         """Argument expressions bound to a parameter in the walked calls, or its default where a call leaves it
         out. Given a Name node (a read), those of the parameter its definition is, per (function, parameter):
-        `lr` of train() is not `lr` of build(). Given a string, every walked function's parameter so named (the spelling fallback)."""
+        `lr` of train() is not `lr` of build(). Given a string, every walked function's parameter so named (the
+        spelling fallback)."""
         if isinstance(name, ast.Name):
             defs = self.s.reaching(name)
             if defs is None or not defs:
