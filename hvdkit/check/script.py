@@ -155,6 +155,7 @@ class Script:
         self.frames = []  # every walked call's Frame, also of functions whose body has no call or assignment
         self.local_calls = set()  # call nodes resolved to a function of the project, in some walk
         self.pending_hooks = {}  # name of a Keras callback instance: its on_* methods, not walked yet
+        self._called_methods = None  # method names called anywhere in the code read (_hook_class)
         self.imported = []  # the project's modules whose code ran, in import order
         self.import_failures = []  # ImportFailure: imports of the project's code that raise
         self.unread = []  # Unread: calls into code that could not be read
@@ -647,9 +648,12 @@ class Script:
         return [step] if step is not None else []
 
     def _callback_hooks(self, func):
-        """The on_* methods of a Keras Callback subclass of the project that `func(...)` instantiates."""
+        """The on_* methods of a class of the project that `func(...)` instantiates, when that class is a Keras
+        Callback subclass, or when none of its on_* methods is called by name in the code read: a hook that a
+        trainer calls through the event's name (`getattr(hook, "on_epoch_end")(self)`; the on_* convention of
+        Keras, Lightning, Hugging Face and hand-made trainers: a documented spelling fallback)."""
         cls = self.defined(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
-        if not isinstance(cls, ast.ClassDef) or not self._keras_callback(cls):
+        if not isinstance(cls, ast.ClassDef) or not (self._keras_callback(cls) or self._hook_class(cls)):
             return []
         names, todo, seen = set(), [cls], set()
         while todo and len(seen) < 100:
@@ -661,6 +665,17 @@ class Script:
                       and s.name.startswith("on_")}
             todo += [b for b in (self.defined(x) for x in c.bases) if isinstance(b, ast.ClassDef)]
         return [m for m in (self._method_of(cls, n) for n in sorted(names)) if m is not None]
+
+    def _hook_class(self, cls):
+        """The class has on_* methods and no code read so far (when an instance is made) calls one by name."""
+        hooks = {m.name for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and m.name.startswith("on_")}
+        if not hooks:
+            return False
+        if self._called_methods is None:
+            self._called_methods = {n.func.attr for tree in self.trees() for n in ast.walk(tree)
+                                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+        return not hooks & self._called_methods
 
     def _keras_callback(self, cls, seen=0):
         """The class derives (through the project's classes) from Keras' Callback (tf.keras, keras, or
