@@ -41,6 +41,13 @@ class Facts:
         return self.memo("optimizers", lambda: optimizers.find_optimizers(self))
 
     @property
+    def unaveraged_optimizers(self):
+        """{id(construction)} of the optimizers that step unwrapped beside a wrapped one (step 5's fault; step
+        4 does not judge their LR: their updates are each rank's own)."""
+        from hvdkit.check.rules import step5_optimizer
+        return self.memo("unaveraged optimizers", lambda: step5_optimizer.unaveraged_optimizers(self))
+
+    @property
     def flows(self):
         """Which data the training reads and which the evaluation reads (rules/data_flow.py), for steps 3, 8."""
         from hvdkit.check.rules import data_flow
