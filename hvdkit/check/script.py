@@ -329,7 +329,7 @@ class Script:
             direct = next((d for d, _ in defs if isinstance(d, _DEFS)), None)
             return direct or next((g for g in (self._def_target(d, m, depth) for d, m in defs) if g is not None), None)
         if isinstance(node, ast.Attribute):
-            got = self._lookup(self.qual(node), depth + 1)
+            got = self._lookup(self.qual(node), depth + 1) if self._module_rooted(node) else None
             if got is not None:
                 return got
             inner = self.defined(node.value, depth + 1) if isinstance(node.value, (ast.Name, ast.Attribute)) \
@@ -337,6 +337,18 @@ class Script:
             if isinstance(inner, ast.ClassDef):
                 return self._member(inner, node.attr)
         return None
+
+    def _module_rooted(self, node):
+        """The attribute chain's first name may name a module: bound by an import, or its binding not known. A
+        variable (`p = argparse.ArgumentParser()`, then `p.add_argument`) is no module, whatever folder of
+        that name the project has."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            return True
+        defs = self._defs_of(root)
+        return not defs or any(isinstance(d, ast.alias) for d, _ in defs)
 
     def _lookup(self, q, depth=0):
         """The function or class a dotted name names in the project's modules (None outside them)."""
@@ -998,7 +1010,8 @@ class Script:
                 where = (self.project.module(self.project.absolute(mod, d.parent.module, d.parent.level)), d.name)
         elif isinstance(node, ast.Attribute):
             module, _, name = self.qual(node).rpartition(".")
-            if module and self.project.local_top(module.split(".")[0]) and self.project.find(module) is not None:
+            if module and self._module_rooted(node) and self.project.local_top(module.split(".")[0]) and \
+                    self.project.find(module) is not None:
                 where = (self.project.module(module), name)
         if where is None or where[0] is None:
             return []
