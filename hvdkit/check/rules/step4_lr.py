@@ -155,13 +155,32 @@ def _same_update(f):
                            "averaged gradients with the LR x hvd.size()")
     batching = [e for e in f.s.events if e.ctx.reached and (any(k.arg == "batch_size" for k in e.node.keywords) or
                                                            getattr(e.node.func, "attr", "") == "batch")]
+    batching += [e for e in f.s.events if e.ctx.reached and _batch_stride(e.node) is not None]
     for e in _default_run(f, batching):
         sinks = [k.value for k in e.node.keywords if k.arg == "batch_size"]
         sinks += e.node.args[:1] if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "batch" else []
+        sinks += [x for x in [_batch_stride(e.node)] if x is not None]
         if any(_divided(_size_powers(f, x, counts=True)) for x in sinks) and not _loss_over_global_batch(f):
             line = e.node.func.end_lineno if isinstance(e.node.func, ast.Attribute) else e.line  # .batch( of a chain
             return "fixed", (f"the global batch is fixed (line {line}: {f.text(line)}): each rank takes 1/size "
                              "of it, the averaged gradient is the sequential batch's, and so is the LR")
+    return None
+
+
+def _batch_stride(call):
+    """The batch size of hand-made batching: `for s in range(0, n, bs): ... x[s:s + bs]`, the step of a range
+    whose loop cuts slices that wide (the stride of the batches); else None."""
+    if not (isinstance(call.func, ast.Name) and call.func.id == "range" and len(call.args) == 3):
+        return None
+    loop = getattr(call, "parent", None)
+    if not (isinstance(loop, ast.For) and loop.iter is call and isinstance(loop.target, ast.Name)):
+        return None
+    step, var = ast.dump(call.args[2]), loop.target.id
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Slice) and isinstance(n.lower, ast.Name) and n.lower.id == var and \
+                isinstance(n.upper, ast.BinOp) and isinstance(n.upper.op, ast.Add) and \
+                {ast.dump(n.upper.left), ast.dump(n.upper.right)} == {ast.dump(n.lower), step}:
+            return call.args[2]
     return None
 
 
