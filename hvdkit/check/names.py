@@ -29,7 +29,10 @@ GPU_PLACEMENT = ("cuda", "to")  # model.cuda(), x.to('cuda')
 # Environment variables the launchers set (horovodrun/Gloo, Open MPI, MVAPICH, Intel MPI/MPICH, Slurm, torchrun, PMI):
 # a value read from one is the local rank (a GPU index on the node) or the global rank (not one).
 LOCAL_RANK_ENV = ("HOROVOD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
-                  "SLURM_LOCALID", "LOCAL_RANK", "PMI_LOCAL_RANK")
+                  "SLURM_LOCALID", "PMI_LOCAL_RANK")
+# torchrun's local rank: Horovod's launchers (horovodrun's gloo and MPI runs, mpirun) never set it (Horovod
+# 0.28.1's runner sets HOROVOD_LOCAL_RANK), so under Horovod every rank reads its default.
+TORCHRUN_LOCAL_RANK_ENV = ("LOCAL_RANK",)
 RANK_ENV = ("HOROVOD_RANK", "OMPI_COMM_WORLD_RANK", "MV2_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK")
 # Words of GPU use in names, attributes and strings (torch.cuda, .cuda(), "cuda:0", cudnn, use_gpu, NCCL).
 GPU_WORDS = re.compile(r"cuda|cudnn|gpu|nccl", re.I)

@@ -156,6 +156,9 @@ def _judge_device(f, node, e, good, bad, unread):
         good.append((line, "GPU chosen by local rank"))
     elif f.mentions(node, _global(f)):
         bad.append((line, f"GPU chosen by the global rank (line {line}): on 2+ nodes rank 4 asks for GPU 4", e))
+    elif f.mentions(node, _returned_too(f, lambda n: _env_read(f, n, names.TORCHRUN_LOCAL_RANK_ENV))):
+        bad.append((line, f"GPU chosen by LOCAL_RANK (line {line}: {f.text(line)}), which torchrun sets and "
+                    "horovodrun and mpirun do not: every rank reads its default and takes the same GPU", e))
     elif f.mentions(node, _of_unread_code(f)):
         # `set_device(dist.local_rank)` of a module of the project that is not there: that module may set it
         # from hvd.local_rank(); no verdict without its code
