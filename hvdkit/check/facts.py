@@ -163,9 +163,10 @@ class Facts:
             node.value.attr == "shape" and child is node.value
 
     def frames_binding(self, name):
-        """Argument expressions bound to a parameter in the walked calls (not its default). Given a Name node
-        (a read), those of the parameter its definition is, per (function, parameter): `lr` of train() is not
-        `lr` of build(). Given a string, every walked function's parameter so named (the spelling fallback)."""
+        """Argument expressions bound to a parameter in the walked calls, or its default where a call leaves it
+        out. Given a Name node (a read), those of the parameter its definition is, per (function, parameter):
+        `lr` of train() is not `lr` of build(). Given a string, every walked function's parameter so named (the
+        spelling fallback)."""
         if isinstance(name, ast.Name):
             defs = self.s.reaching(name)
             if defs is None or not defs:
@@ -174,7 +175,7 @@ class Facts:
             for d in defs:
                 if isinstance(d, ast.arg):
                     out += [b.expr for fr in self._frames_of().get(owner_of_arg(d), ())
-                            for p, b in fr.bindings.items() if p == d.arg and not b.default]
+                            for p, b in fr.bindings.items() if p == d.arg]
             return out
         if self._bindings is None:
             self._bindings = {}

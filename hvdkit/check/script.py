@@ -464,7 +464,11 @@ class Script:
 
     def _walk_stmt(self, s, ctx):
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            for d in s.decorator_list:
+            # what runs when the definition does: decorators, and a function's default values (`def
+            # make_data(num_shards=hvd.size())` asks Horovod when its module is imported) or a class's bases
+            made = s.args.defaults + [d for d in s.args.kw_defaults if d is not None] \
+                if not isinstance(s, ast.ClassDef) else s.bases + [k.value for k in s.keywords]
+            for d in s.decorator_list + made:
                 self._walk_expr(d, ctx)
             return
         if isinstance(s, (ast.Import, ast.ImportFrom)):

@@ -144,6 +144,8 @@ class Evaluator:
         if len(plain) == 1:
             a = plain[0]
             return self.value(a.node.value, a.ctx.env, a, depth + 1)
+        if len(plain) > 1:
+            return self._last_assigned(plain, event, depth)
         if not every:  # a global of a project module (`dist.world_size`): its last value set before the read
             ran = [a for a in self.s.module_assignments(node) if a.order < event.order and not in_handler(a)
                    and isinstance(a.node, (ast.Assign, ast.AnnAssign))]
@@ -152,6 +154,31 @@ class Evaluator:
                 return self.value(a.node.value, a.ctx.env, a, depth + 1)
         flag = None if every or not self.where.defaults else self.flag(node, frame, depth)
         return self.value(flag.default, None, event, depth + 1) if flag is not None else None
+
+    def _last_assigned(self, plain, event, depth):
+        """The value of the last of several assignments that runs on this rank: each is kept or passed by the
+        conditions around it that `event` is not under (`self.manager = None`, then `if hvd.rank() == 0:
+        self.manager = Manager(...)`: None on rank 1). RANK when which one runs depends on the rank (the
+        symbolic rank), None when a condition cannot be told."""
+        mine = {(id(g.test), g.branch) for g in event.ctx.guards}
+        last, by_rank = None, False
+        for a in sorted(plain, key=lambda a: a.order):
+            held, on_some = True, False
+            for g in a.ctx.guards:
+                if (id(g.test), g.branch) in mine:
+                    continue
+                t = truthy(self.value(g.test, g.frame, a, depth + 1))
+                if t is None:
+                    return None
+                on_some = on_some or t == RANK
+                held = held and (t == RANK or t is g.branch)
+            if held and on_some:
+                by_rank = True  # runs on some ranks: the value read depends on the rank
+            elif held:
+                last, by_rank = a, False  # runs on every rank: it is the value, whatever came before
+        if by_rank:
+            return RANK
+        return self.value(last.node.value, last.ctx.env, last, depth + 1) if last is not None else None
 
     def flag(self, node, frame, depth=0):
         """The option `node` reads (`args.amp` of a parsed namespace, absl's `FLAGS.amp`), else None."""
