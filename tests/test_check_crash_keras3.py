@@ -1,5 +1,5 @@
 """`hvdkit check`'s crash finding on Keras 3 calls that raise when they are made (hvdkit/check/crash_keras.py):
-a ModelCheckpoint whose path does not end the way its save_weights_only asks, and keras.optimizers.legacy.
+a ModelCheckpoint whose model path ends in neither .keras nor .h5, and keras.optimizers.legacy.
 Each broken trainer beside correct twins that must not be reported: the right endings, an ending text before
 it could complete, a flag that is not a literal, a project that asks TF for Keras 2."""
 import textwrap
@@ -69,24 +69,11 @@ def test_the_correct_keras3_trainer_has_no_crash(tmp_path):
     assert check(tmp_path, TRAINER)[0] is None
 
 
-def test_a_weights_checkpoint_not_ending_in_weights_h5_raises_when_rank_0_builds_it(tmp_path):
-    broken = TRAINER.replace(WEIGHTS, '"ckpt-{epoch:02d}.h5"')
+def test_a_model_checkpoint_not_ending_in_keras_or_h5_raises(tmp_path):
+    broken = TRAINER.replace(WEIGHTS, '"ckpt-{epoch:02d}"').replace(", save_weights_only=True", "")
     crash, flagged = check(tmp_path, broken)
     assert crash["line"] == line_of(broken, CHECKPOINT)
     assert flagged[7] == "wrong"  # the checkpoint's own call raises: no checkpoint is ever written
-    assert crash["error"] == "ValueError: When using `save_weights_only=True` in `ModelCheckpoint`, the filepath " \
-                             "provided must end in `.weights.h5` (Keras weights format). Received: " \
-                             "filepath=...ckpt-{epoch:02d}.h5"
-    literal = TRAINER.replace("ModelCheckpoint(path,", 'ModelCheckpoint("ckpt.ckpt",')
-    assert check(tmp_path, literal)[0]["error"].endswith("Received: filepath=ckpt.ckpt")
-    formatted = TRAINER.replace(f"os.path.join(out_dir, {WEIGHTS})", 'f"{out_dir}/weights-{{epoch}}.tf"')
-    assert check(tmp_path, formatted)[0]["line"] == line_of(formatted, CHECKPOINT)
-
-
-def test_a_model_checkpoint_not_ending_in_keras_or_h5_raises(tmp_path):
-    broken = TRAINER.replace(WEIGHTS, '"ckpt-{epoch:02d}"').replace(", save_weights_only=True", "")
-    crash, _ = check(tmp_path, broken)
-    assert crash["line"] == line_of(broken, CHECKPOINT)
     assert crash["error"] == "ValueError: The filepath provided must end in `.keras` (Keras model format). " \
                              "Received: filepath=...ckpt-{epoch:02d}"
     hdf5 = TRAINER.replace(WEIGHTS, '"model.hdf5"').replace("save_weights_only=True", "save_weights_only=False")
@@ -109,7 +96,8 @@ def test_checkpoint_paths_keras_3_accepts_or_that_are_not_known_are_not_crashes(
         WEIGHTS, '"model.keras"')
     assert check(tmp_path, flagged)[0] is None  # which check runs depends on a value not written there
     switch = 'import argparse\nimport os\nos.environ["TF_USE_LEGACY_KERAS"] = "1"\n'
-    legacy_keras = TRAINER.replace("import argparse\n", switch).replace(WEIGHTS, '"ckpt.h5"')
+    legacy_keras = TRAINER.replace("import argparse\n", switch).replace(WEIGHTS, '"ckpt.hdf5"').replace(
+        ", save_weights_only=True", "")
     assert check(tmp_path, legacy_keras)[0] is None  # tf.keras may be Keras 2 (tf_keras) there
 
 
