@@ -5,7 +5,7 @@ correct twins that must not be reported: the number wrapped in a tensor, a helpe
 tensor, a project method named item(), horovod.tensorflow.keras's allreduce (which converts numbers)."""
 import textwrap
 
-from crash_scripts import Source, check, line_of
+from crash_scripts import Source, check, check_project, line_of
 
 TRAINER = Source(textwrap.dedent("""
     import argparse
@@ -161,3 +161,22 @@ def test_horovod_tensorflow_allreduce_of_a_float_raises_and_its_keras_module_con
     assert crash["line"] == line_of(KERAS_METRIC, "return float(hvd.allreduce(value))")
     assert crash["error"] == "AttributeError: 'float' object has no attribute 'dtype'"
     assert check(tmp_path, KERAS_METRIC.replace("{keras}", ".keras"))[0] is None
+
+
+UTILS = textwrap.dedent("""
+    import horovod.torch as hvd
+
+
+    def metric_average(value, name):
+        return hvd.allreduce(value, name=name).item()
+""")
+
+
+def test_a_project_helper_handed_python_floats_by_the_script_raises_in_its_module(tmp_path):
+    script = TRAINER.replace("import horovod.torch as hvd\n", "import horovod.torch as hvd\nfrom utils import "
+                             "metric_average\n").replace("val_loss = average(", "val_loss = metric_average(")
+    crash, _, _ = check_project(tmp_path / "proj", {"train.py": script, "utils.py": UTILS})
+    assert crash["file"] == "utils.py" and crash["line"] == line_of(UTILS, "return hvd.allreduce(value")
+    assert crash["error"] == "AttributeError: 'float' object has no attribute 'new'"
+    wrapped = script.replace("val_loss = metric_average(val_loss,", "val_loss = metric_average(torch.tensor(val_loss),")
+    assert check_project(tmp_path / "twin", {"train.py": wrapped, "utils.py": UTILS})[0] is None
