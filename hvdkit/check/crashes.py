@@ -12,8 +12,8 @@ What is found, with no framework imported:
 - Horovod's queries (`hvd.size()`, `hvd.rank()`) evaluated before `hvd.init()` runs (crash_calls.py);
 - library constraints that raise: torch's DataLoader given a sampler and shuffle=True (crash_torch.py),
   the batches of a DataLoader over one tensor unpacked into several names (crash_batches.py);
-- Keras 3 calls that raise when they are made: a ModelCheckpoint whose path does not end the way its
-  save_weights_only asks, an optimizer of keras.optimizers.legacy (crash_keras.py);
+- Keras 3 calls that raise when they are made: a ModelCheckpoint whose model path ends in neither .keras
+  nor .h5, an optimizer of keras.optimizers.legacy (crash_keras.py);
 - a Python number handed to a Horovod collective that reads a tensor's attributes (`hvd.allreduce(loss.item())`
   on horovod.torch: AttributeError) (crash_numbers.py);
   hvd.DistributedOptimizer told to name fewer parameters than the optimizer holds, gradients accumulated
