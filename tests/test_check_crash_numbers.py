@@ -23,29 +23,30 @@ TRAINER = Source(textwrap.dedent("""
 
     def train_epoch(model, loader, optimizer, log_every):
         model.train()
-        running = 0.0
-        for i, (x, y) in enumerate(loader):
+        running, samples = 0.0, 0
+        for step, (x, y) in enumerate(loader, start=1):
             optimizer.zero_grad()
             loss = F.cross_entropy(model(x), y)
             loss.backward()
             optimizer.step()
-            running += loss.item()
-            if i % log_every == 0:
-                mean = average(running / (i + 1), "train_loss")
+            running += loss.item() * len(y)
+            samples += len(y)
+            if step % log_every == 0:
+                mean = average(running / samples, "train_loss")
                 if hvd.rank() == 0:
-                    print(f"batch {i} loss {mean:.4f}")
+                    print(f"step {step}: loss {mean:.4f}")
 
 
     def evaluate(model, loader):
         model.eval()
-        total, correct, seen = 0.0, 0, 0
+        total, hits, batches = 0.0, 0, 0
         with torch.no_grad():
             for x, y in loader:
                 out = model(x)
-                total += F.cross_entropy(out, y, reduction="sum").item()
-                correct += (out.argmax(1) == y).sum().item()
-                seen += y.numel()
-        return total / seen, correct / seen
+                total += F.cross_entropy(out, y).item()
+                hits += int((out.argmax(1) == y).sum())
+                batches += 1
+        return total / batches, hits / len(loader.dataset)
 
 
     def main():
@@ -104,7 +105,7 @@ def test_a_count_or_an_item_handed_straight_to_a_collective_raises(tmp_path):
     crash, _ = check(tmp_path, counted)
     assert crash["line"] == line_of(counted, "batches = hvd.allreduce(len(loader)")
     assert crash["error"] == "AttributeError: 'int' object has no attribute 'new'"
-    item = TRAINER.replace("            mean = average(running / (i + 1), \"train_loss\")\n",
+    item = TRAINER.replace("            mean = average(running / samples, \"train_loss\")\n",
                            "            mean = hvd.broadcast(loss.item(), root_rank=0)\n")
     assert check(tmp_path, item)[0]["error"] == "AttributeError: 'float' (or 'int') object has no attribute 'new'"
 
@@ -117,13 +118,13 @@ def test_values_that_may_be_tensors_are_not_crashes(tmp_path):
     own_item = TRAINER.replace(WRAPPED, "hvd.allreduce(value, name=name)").replace(
         "def average(value, name):", "class Meter:\n    def item(self):\n        return torch.zeros(1)\n\n\n"
                                      "def average(value, name):").replace(
-        "running += loss.item()", "running += Meter().item()").replace(
+        "running += loss.item() * len(y)", "running += Meter().item()").replace(
         'val_loss = average(val_loss, "val_loss")', 'val_loss = average(torch.tensor(val_loss), "val_loss")').replace(
         'val_acc = average(val_acc, "val_acc")', 'val_acc = average(torch.tensor(val_acc), "val_acc")')
     assert check(tmp_path, own_item)[0] is None  # the project's own item() may give a tensor
-    summed = TRAINER.replace("    running = 0.0\n", "    running = torch.zeros(())\n").replace(
-        "running += loss.item()", "running += loss.detach()").replace(
-        "mean = average(running / (i + 1), \"train_loss\")", "mean = hvd.allreduce(running / (i + 1)).item()")
+    summed = TRAINER.replace("    running, samples = 0.0, 0\n", "    running, samples = torch.zeros(()), 0\n").replace(
+        "running += loss.item() * len(y)", "running += loss.detach() * len(y)").replace(
+        "mean = average(running / samples, \"train_loss\")", "mean = hvd.allreduce(running / samples).item()")
     assert check(tmp_path, summed)[0] is None  # a tensor divided by a number is a tensor
 
 

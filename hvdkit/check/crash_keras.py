@@ -29,6 +29,8 @@ reported then), and `keras` is the installed Keras unless the project has a modu
 import ast
 import string
 
+from hvdkit.check.crash_names import bound_arguments
+
 KERAS_ROOTS = ("keras", "tensorflow.keras", "tensorflow.compat.v1.keras", "tensorflow.compat.v2.keras")
 CHECKPOINTS = tuple(f"{r}.callbacks.ModelCheckpoint" for r in KERAS_ROOTS) + (
     "keras.src.callbacks.ModelCheckpoint", "keras.src.callbacks.model_checkpoint.ModelCheckpoint")
@@ -95,11 +97,8 @@ def _legacy_name(q, roots):
 
 # --- ModelCheckpoint -------------------------------------------------------------------------------
 def _checkpoint(call, names):
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-        return []
-    given = dict(zip(CHECKPOINT_PARAMS, call.args))
-    given.update({k.arg: k.value for k in call.keywords})
-    if "filepath" not in given:
+    given = bound_arguments(call, CHECKPOINT_PARAMS)
+    if given is None or "filepath" not in given:
         return []
     weights = given.get("save_weights_only", ast.Constant(value=False))
     if not isinstance(weights, ast.Constant):

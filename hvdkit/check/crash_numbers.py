@@ -19,7 +19,7 @@ one, the return of a function every return of which is one.
 import ast
 
 from hvdkit.check.crash_batches import callee
-from hvdkit.check.crash_names import FUNCS, returns
+from hvdkit.check.crash_names import FUNCS, bound_arguments, returns
 from hvdkit.check.defs import assigned_value, owner_of_arg
 
 TORCH = ("horovod.torch.", "horovod.torch.mpi_ops.", "hvdkit.torch.hvd.")
@@ -183,10 +183,9 @@ class Numbers:
         defaults.update({p.arg: v for p, v in zip(func.args.kwonlyargs, func.args.kw_defaults) if v is not None})
         kinds = []
         for call in calls:
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            given = bound_arguments(call, [p.arg for p in params])
+            if given is None:
                 return None
-            given = dict(zip([p.arg for p in params], call.args))
-            given.update({k.arg: k.value for k in call.keywords})
             value = given.get(arg.arg, defaults.get(arg.arg))
             kinds.append(self.kind(value, depth) if value is not None else None)
         return _join(kinds)
