@@ -122,3 +122,27 @@ def test_a_loop_of_the_scripts_own_beside_an_absent_helper_handed_the_model_is_j
     findings = _check(tmp_path, entry=LOOP)
     assert findings[6].verdict == MISSING
     assert findings[7].verdict == MISSING
+
+
+# The script makes and wraps the optimizer itself, then hands model and optimizer to the absent package's
+# Trainer, which trains (`trainer.fit(...)`: a method of the project's object, not Keras' fit: the script
+# uses no TensorFlow). Handed both, that code may broadcast the starting state; what it reports is not seen.
+WRAPPED = ENTRY.replace("""    engine = Engine(model, train_loader, val_loader, lr=args.lr)
+    for epoch in range(args.epochs):
+        engine.fit_epoch(epoch)
+""", """    opt = torch.optim.AdamW(model.parameters(), lr=args.lr * hvd.size())
+    opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+    engine = Engine(HANDED)
+    engine.fit(train_loader, val_loader, epochs=args.epochs)
+""")
+assert "HANDED" in WRAPPED
+
+
+def test_a_wrapped_optimizer_and_the_model_handed_to_absent_code_may_be_broadcast_there(tmp_path):
+    findings = _check(tmp_path, entry=WRAPPED.replace("HANDED", "model, opt"))
+    assert findings[6].verdict == UNKNOWN and "Engine(...)" in findings[6].evidence
+    assert findings[8].verdict != MISSING  # no Keras fit: the trainer's own code reports
+
+
+def test_the_model_alone_handed_there_cannot_broadcast_the_optimizers_state_so_missing(tmp_path):
+    assert _check(tmp_path, entry=WRAPPED.replace("HANDED", "model"))[6].verdict == MISSING

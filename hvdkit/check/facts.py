@@ -7,7 +7,7 @@ from hvdkit.check import flags
 from hvdkit.check.defs import assigned_value, owner_of_arg
 from hvdkit.check.findings import UNKNOWN, Finding
 from hvdkit.check.names import (API_MODULES, LAUNCHERS, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
-                                UNREAD_HINTS)
+                                UNREAD_HINTS, WRAPPERS)
 from hvdkit.check.sources import returns
 from hvdkit.check.script import SCHEDULER_MAKERS, dotted, spelled_scheduler, training_call
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
@@ -23,8 +23,10 @@ class Facts:
         mods = script.all_aliases()
         self.frameworks = {fw for fw, keys in (("torch", ("torch",)), ("tensorflow", ("tensorflow", "keras")))
                            if any(m.split(".")[0] in keys or f".{keys[0]}" in m for m in mods)}
+        # Keras' fit: in code that uses no TensorFlow or Keras, a `fit` is some other object's (a trainer's)
         self.fits = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
-                                 and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached)
+                                 and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached) \
+            if self.frameworks != {"torch"} else []
         self.steps = script.calls(lambda e: e.ctx.reached and training_call(script, e, self.no_optimizer))
 
     def memo(self, key, make):
@@ -39,6 +41,13 @@ class Facts:
         """The optimizer constructions the training uses ([Event]; rules/optimizers.py), for steps 4 and 5."""
         from hvdkit.check.rules import optimizers
         return self.memo("optimizers", lambda: optimizers.find_optimizers(self))
+
+    @property
+    def unaveraged_optimizers(self):
+        """{id(construction)} of the optimizers that step unwrapped beside a wrapped one (step 5's fault; step
+        4 does not judge their LR: their updates are each rank's own)."""
+        from hvdkit.check.rules import step5_optimizer
+        return self.memo("unaveraged optimizers", lambda: step5_optimizer.unaveraged_optimizers(self))
 
     @property
     def flows(self):
@@ -609,8 +618,9 @@ class Facts:
 
     def handed_optimizer(self, u):
         """The unread call is handed an optimizer the training uses (an argument holding one of its
-        constructions, Facts.optimizers)."""
-        made = {id(o.node) for o in self.optimizers}
+        constructions, Facts.optimizers, or Horovod's wrapper of one)."""
+        made = {id(o.node) for o in self.optimizers} | {id(e.node) for e in self.s.events
+                                                        if e.ctx.reached and self.api(e, *WRAPPERS)}
         return any(id(n) in made for a in handed(u.event.node) for n in self.objects(a))
 
     def acts_itself(self, u, step):

@@ -155,6 +155,7 @@ class Script:
         self.frames = []  # every walked call's Frame, also of functions whose body has no call or assignment
         self.local_calls = set()  # call nodes resolved to a function of the project, in some walk
         self.pending_hooks = {}  # name of a Keras callback instance: its on_* methods, not walked yet
+        self._called_methods = None  # method names called anywhere in the code read (_hook_class)
         self.imported = []  # the project's modules whose code ran, in import order
         self.import_failures = []  # ImportFailure: imports of the project's code that raise
         self.unread = []  # Unread: calls into code that could not be read
@@ -328,7 +329,7 @@ class Script:
             direct = next((d for d, _ in defs if isinstance(d, _DEFS)), None)
             return direct or next((g for g in (self._def_target(d, m, depth) for d, m in defs) if g is not None), None)
         if isinstance(node, ast.Attribute):
-            got = self._lookup(self.qual(node), depth + 1)
+            got = self._lookup(self.qual(node), depth + 1) if self._module_rooted(node) else None
             if got is not None:
                 return got
             inner = self.defined(node.value, depth + 1) if isinstance(node.value, (ast.Name, ast.Attribute)) \
@@ -336,6 +337,18 @@ class Script:
             if isinstance(inner, ast.ClassDef):
                 return self._member(inner, node.attr)
         return None
+
+    def _module_rooted(self, node):
+        """The attribute chain's first name may name a module: bound by an import, or its binding not known. A
+        variable (`p = argparse.ArgumentParser()`, then `p.add_argument`) is no module, whatever folder of
+        that name the project has."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            return True
+        defs = self._defs_of(root)
+        return not defs or any(isinstance(d, ast.alias) for d, _ in defs)
 
     def _lookup(self, q, depth=0):
         """The function or class a dotted name names in the project's modules (None outside them)."""
@@ -647,9 +660,12 @@ class Script:
         return [step] if step is not None else []
 
     def _callback_hooks(self, func):
-        """The on_* methods of a Keras Callback subclass of the project that `func(...)` instantiates."""
+        """The on_* methods of a class of the project that `func(...)` instantiates, when that class is a Keras
+        Callback subclass, or when none of its on_* methods is called by name in the code read: a hook that a
+        trainer calls through the event's name (`getattr(hook, "on_epoch_end")(self)`; the on_* convention of
+        Keras, Lightning, Hugging Face and hand-made trainers: a documented spelling fallback)."""
         cls = self.defined(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
-        if not isinstance(cls, ast.ClassDef) or not self._keras_callback(cls):
+        if not isinstance(cls, ast.ClassDef) or not (self._keras_callback(cls) or self._hook_class(cls)):
             return []
         names, todo, seen = set(), [cls], set()
         while todo and len(seen) < 100:
@@ -661,6 +677,17 @@ class Script:
                       and s.name.startswith("on_")}
             todo += [b for b in (self.defined(x) for x in c.bases) if isinstance(b, ast.ClassDef)]
         return [m for m in (self._method_of(cls, n) for n in sorted(names)) if m is not None]
+
+    def _hook_class(self, cls):
+        """The class has on_* methods and no code read so far (when an instance is made) calls one by name."""
+        hooks = {m.name for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and m.name.startswith("on_")}
+        if not hooks:
+            return False
+        if self._called_methods is None:
+            self._called_methods = {n.func.attr for tree in self.trees() for n in ast.walk(tree)
+                                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+        return not hooks & self._called_methods
 
     def _keras_callback(self, cls, seen=0):
         """The class derives (through the project's classes) from Keras' Callback (tf.keras, keras, or
@@ -983,7 +1010,8 @@ class Script:
                 where = (self.project.module(self.project.absolute(mod, d.parent.module, d.parent.level)), d.name)
         elif isinstance(node, ast.Attribute):
             module, _, name = self.qual(node).rpartition(".")
-            if module and self.project.local_top(module.split(".")[0]) and self.project.find(module) is not None:
+            if module and self._module_rooted(node) and self.project.local_top(module.split(".")[0]) and \
+                    self.project.find(module) is not None:
                 where = (self.project.module(module), name)
         if where is None or where[0] is None:
             return []

@@ -24,6 +24,9 @@ def judge(f):
                            "scaled", strings[0].value.lineno,
                            "build the optimizer with learning_rate=base_lr * hvd.size()")
         return Finding(UNKNOWN, "no optimizer construction found")
+    # an optimizer that steps unwrapped beside a wrapped one updates from this rank's own gradients (step 5's
+    # fault): the LR scaling of an averaged gradient is not its question
+    opts = [e for e in opts if id(e.node) not in f.unaveraged_optimizers] or opts
     same = _same_update(f)
     verdicts = [_judge_lr(f, e, same) for e in opts]
     verdicts = _with_multiplier_schedulers(f, verdicts)

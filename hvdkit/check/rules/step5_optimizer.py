@@ -423,6 +423,23 @@ def _unaveraged_step(f, wraps):
     return None
 
 
+def unaveraged_optimizers(f):
+    """{id(construction)}: the optimizers that step where no Horovod wrapper took them while another
+    optimizer is wrapped (a second network's, a task-weighting module's): their updates are each rank's own
+    (the fault _unaveraged_step reports). Facts.unaveraged_optimizers."""
+    if not [e for e in f.s.events if f.api(e, *names.WRAPPERS) and e.ctx.reached]:
+        return set()
+    out = set()
+    for s in f.s.events:
+        if s.ctx.reached and getattr(s.node.func, "attr", "") == "step":
+            receiver = s.node.func.value
+            scaled = s.node.args and f.mentions(receiver, _grad_scaler(f))
+            plain = _plain_optimizer(f, s.node.args[0] if scaled else receiver, s)
+            if plain is not None:
+                out.add(id(plain[0]))
+    return out
+
+
 def _plain_optimizer(f, node, at, depth=0):
     """(value, where) when `node`, at the event `at`, may hold a framework optimizer that no Horovod wrapper
     took; None when every value that reaches is wrapped, or cannot be told (a helper's return)."""
