@@ -14,7 +14,7 @@ library), or declaring a computed option name.
 """
 import ast
 
-from hvdkit.check.crash_names import FUNCS, enclosing_function, returns
+from hvdkit.check.crash_names import FUNCS, bound_arguments, enclosing_function, returns
 from hvdkit.check.defs import assigned_value, owner_of_arg
 from hvdkit.check.project import module_of
 
@@ -178,10 +178,9 @@ class Args:
             return UNKNOWN
         values = []
         for call in calls:
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            given = bound_arguments(call, [p.arg for p in params])
+            if given is None:
                 return UNKNOWN
-            given = dict(zip([p.arg for p in params], call.args))
-            given.update({k.arg: k.value for k in call.keywords})
             if arg.arg in given:
                 values.append(self.objs(given[arg.arg]))
             else:

@@ -121,7 +121,7 @@ def _one_tensor(node, names, depth):
         if isinstance(func, ast.Attribute) and func.attr in TENSOR_METHODS and \
                 _one_tensor(func.value, names, depth + 1):
             return True
-        target = _callee(func, names)
+        target = callee(func, names)
         values = [r.value for r in returns(target)] if target is not None else []
         return bool(values) and all(v is not None and _one_tensor(v, names, depth + 1) for v in values)
     if isinstance(node, ast.Name):
@@ -133,7 +133,7 @@ def _one_tensor(node, names, depth):
     return False
 
 
-def _callee(func, names):
+def callee(func, names):
     """The project's function or method a call runs: by its definition, or `self.m` of an undecorated method
     of a class nothing subclasses; None otherwise."""
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):

@@ -181,6 +181,16 @@ class Names:
         return id(cls) in self._bases
 
 
+def bound_arguments(call, params):
+    """{parameter name: the expression the call passes for it}, by position (`params`: the names in order)
+    and by keyword; None when the call unpacks `*args` or `**kwargs` (what binds where is not written)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    given = dict(zip(params, call.args))
+    given.update({k.arg: k.value for k in call.keywords})
+    return given
+
+
 def returns(func):
     """The return statements of a function, not of functions nested in it."""
     todo = list(func.body)

@@ -12,6 +12,10 @@ What is found, with no framework imported:
 - Horovod's queries (`hvd.size()`, `hvd.rank()`) evaluated before `hvd.init()` runs (crash_calls.py);
 - library constraints that raise: torch's DataLoader given a sampler and shuffle=True (crash_torch.py),
   the batches of a DataLoader over one tensor unpacked into several names (crash_batches.py);
+- Keras 3 calls that raise when they are made: a ModelCheckpoint whose model path ends in neither .keras
+  nor .h5, an optimizer of keras.optimizers.legacy (crash_keras.py);
+- a Python number handed to a Horovod collective that reads a tensor's attributes (`hvd.allreduce(loss.item())`
+  on horovod.torch: AttributeError) (crash_numbers.py);
   hvd.DistributedOptimizer told to name fewer parameters than the optimizer holds, gradients accumulated
   over a known count of passes under a DistributedOptimizer left at backward_passes_per_step=1 (step 5's
   unnamed_parameters() and accumulation(), rules/step5_optimizer.py: one query for the verdict and the crash);
@@ -53,7 +57,7 @@ class Crash(NamedTuple):
 def find(facts, names=None):
     """[Crash] certain to happen when the script trains, first to happen first. `names`: the script's
     crash_names.Names, when the caller has made it."""
-    from hvdkit.check import crash_batches, crash_calls, crash_imports, crash_torch
+    from hvdkit.check import crash_batches, crash_calls, crash_imports, crash_keras, crash_numbers, crash_torch
     from hvdkit.check.crash_args import Args
     from hvdkit.check.rules.step5_optimizer import accumulation_crashes, unnamed_parameter_crashes
     names = names or Names(facts.s)
@@ -66,6 +70,8 @@ def find(facts, names=None):
     candidates += crash_calls.find(names)
     candidates += crash_calls.before_init(facts)
     candidates += crash_torch.find(names)
+    candidates += crash_keras.find(names)
+    candidates += crash_numbers.find(names)
     candidates += accumulation_crashes(facts)
     candidates += unnamed_parameter_crashes(facts)
     candidates += crash_batches.find(names, args)
