@@ -1,15 +1,15 @@
 """`hvdkit check`, step 4, on a project that batches by hand (`for s in range(0, len(idx), bs): yield
 x[idx[s:s + bs]]`) with a fixed global batch: the entry divides it by hvd.size() and hands the share to the
 project's iterator by position. Each rank takes 1/size of the global batch, the averaged gradient is the
-sequential batch's, and so is the LR: unscaled is right. A per-rank batch that does not shrink with the
-number of ranks needs the LR scaled.
+sequential batch's, and so is the LR: unscaled is right, scaled is hvd.size() times too large. A per-rank
+batch that does not shrink with the number of ranks needs the LR scaled.
 
 Written from scratch for these tests: a camera-pose regressor, package `posekit`."""
 import textwrap
 
 import pytest
 
-from hvdkit.check.findings import MISSING, OK
+from hvdkit.check.findings import MISSING, OK, WRONG
 from hvdkit.check.static import analyze
 
 ENTRY = textwrap.dedent("""
@@ -60,13 +60,16 @@ ENGINE = textwrap.dedent("""
 """).lstrip()
 
 
-@pytest.mark.parametrize("batch, verdict", [
-    ("GLOBAL_BATCH // hvd.size()", OK),  # a fixed global batch: the sequential update, the sequential LR
-    ("GLOBAL_BATCH", MISSING),  # every rank takes the whole batch: the global batch grows with the ranks
+@pytest.mark.parametrize("batch, lr, verdict", [
+    ("GLOBAL_BATCH // hvd.size()", "LR", OK),  # a fixed global batch: the sequential update, the sequential LR
+    ("GLOBAL_BATCH", "LR", MISSING),  # every rank takes the whole batch: the global batch grows with the ranks
+    # the LR grows with the ranks while the global batch does not: hvd.size() times the sequential step
+    ("GLOBAL_BATCH // hvd.size()", "LR * hvd.size()", WRONG),
 ])
-def test_a_fixed_global_batch_cut_by_hand_keeps_the_sequential_lr(tmp_path, batch, verdict):
+def test_a_fixed_global_batch_cut_by_hand_keeps_the_sequential_lr(tmp_path, batch, lr, verdict):
     (tmp_path / "pyproject.toml").write_text("[project]\nname = \"posekit\"\n")
-    (tmp_path / "train.py").write_text(ENTRY.replace("batch_size = BATCH", f"batch_size = {batch}"))
+    (tmp_path / "train.py").write_text(ENTRY.replace("batch_size = BATCH", f"batch_size = {batch}").replace(
+        "lr=LR)", f"lr={lr})"))
     (tmp_path / "posekit").mkdir()
     (tmp_path / "posekit" / "__init__.py").write_text("")
     (tmp_path / "posekit" / "data.py").write_text(DATA)

@@ -130,6 +130,10 @@ def _judge_lr(f, e, same):
                        "times the base LR", e.line, "multiply the base LR by hvd.size() once")
     if _grows(f, expr) or \
             f.mentions(expr, lambda n: _schedule_scaled(f, n)):
+        if same is not None and same[0] == "fixed":
+            return Finding(WRONG, f"LR scaled by hvd.size() (line {e.line}: {f.text(e.line)}) while {same[1]}: "
+                           "the LR grows with the ranks and the batch does not", e.line,
+                           "keep the LR tuned for the global batch (or let each rank take the whole batch)")
         return Finding(OK, f"scaled by hvd.size(): {f.text(e.line)}", e.line)
     local = lambda n: f.s.is_hvd_query(n, "local_size")  # noqa: E731 - a predicate for mentions()
     if f.mentions(expr, local) and _adasum(f):
