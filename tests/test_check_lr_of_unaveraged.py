@@ -1,8 +1,9 @@
-"""`hvdkit check`, steps 4 and 5, on a multi-task trainer with two optimizers: the network's, wrapped in
+"""`hvdkit check`, steps 4, 5 and 6, on a multi-task trainer with two optimizers: the network's, wrapped in
 hvd.DistributedOptimizer with its LR scaled by hvd.size(), and a second, plain one for the learned loss
 weights. The second steps with each rank's own gradients: that is step 5's fault, reported once there.
 Whether its LR is scaled is no question of step 4 (an LR scaled for an averaged gradient); step 4 judges
-the optimizer whose gradients are averaged.
+the optimizer whose gradients are averaged. The loss weights start at zeros on every rank: they need no
+broadcast (step 6), where weights drawn at random would.
 
 Written from scratch for these tests: a plasma-disruption predictor with two losses."""
 import textwrap
@@ -77,3 +78,15 @@ def test_the_plain_second_optimizer_is_step_5s_fault_alone(tmp_path):
 def test_the_averaged_optimizers_lr_left_unscaled_is_still_missing(tmp_path):
     findings = _findings(tmp_path, "1e-3")
     assert findings[4].verdict == MISSING and "lr=1e-3)" in findings[4].evidence
+
+
+def test_loss_weights_made_of_zeros_start_alike_on_every_rank_without_a_broadcast(tmp_path):
+    # step 6: `weights` is trained and never broadcast, but its only parameter is torch.zeros(n) everywhere
+    assert _findings(tmp_path, "1e-3 * hvd.size()")[6].verdict == OK
+
+
+def test_loss_weights_drawn_at_random_differ_between_ranks_without_a_broadcast(tmp_path):
+    (tmp_path / "train.py").write_text(SCRIPT.replace("NET_LR", "1e-3 * hvd.size()").replace(
+        "torch.nn.Parameter(torch.zeros(n))", "torch.nn.Parameter(torch.randn(n))"))
+    f = analyze(str(tmp_path / "train.py"))[0][6]
+    assert f.verdict == WRONG and "`weights` is trained" in f.evidence

@@ -5,7 +5,7 @@ from hvdkit.check import names
 from hvdkit.check.facts import same_walk
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.flags import condition
-from hvdkit.check.rules.held import Ref, origin, resolve, sources, with_values
+from hvdkit.check.rules.held import Ref, origin, reaching, resolve, sources, with_values
 from hvdkit.check.rules.models import STATE, elements, trained, wrapper
 from hvdkit.check.script import dotted
 from hvdkit.check.values import off_by_default
@@ -312,7 +312,8 @@ def _trained_not_broadcast(f, casts):
     covered = [Ref(f, dotted(o), at) for e in casts for o, at in _sent_owners(f, e) if dotted(o)]
     for model, e in trained(f):
         ref = Ref(f, model, e)
-        if ref.name and ref.name != "self" and not any(ref.within(c) for c in covered):
+        if ref.name and ref.name != "self" and not any(ref.within(c) for c in covered) and \
+                not _starts_alike(f, model, e):
             return Finding(WRONG, f"`{model}` is trained (line {e.line}) but no broadcast covers it: its replicas "
                            "start from different weights", e.line,
                            f"broadcast it too: hvd.broadcast_parameters({model}.state_dict(), root_rank=0) / "
@@ -320,6 +321,43 @@ def _trained_not_broadcast(f, casts):
     return None
 
 
+def _starts_alike(f, model, e):
+    """The model is made equal on every rank without a broadcast: an instance of a torch module of the project
+    whose __init__ makes nothing but parameters of constant values (`self.log_vars =
+    nn.Parameter(torch.zeros(n))`: a task-weighting module); random initialisation anywhere (a layer, a
+    randn) and the ranks differ."""
+    made = [v for v, _ in reaching(f, ast.parse(model, mode="eval").body, e)]
+    made = [_unplaced(v) for v in made]
+    classes = [f.s.defined(v.func) for v in made if isinstance(v, ast.Call)]
+    return bool(classes) and all(isinstance(c, ast.ClassDef) and _constant_parameters(f, c) for c in classes)
+
+
+def _unplaced(v):
+    """`Net(...).to(device)` / `.cuda()` is the Net(...)."""
+    while isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in ("to", "cuda", "cpu"):
+        v = v.func.value
+    return v
+
+
+def _constant_parameters(f, cls):
+    init = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+    if init is None:
+        return False
+    for stmt in init.body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and \
+                getattr(stmt.value.func, "attr", "") == "__init__":
+            continue  # super().__init__()
+        if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and
+                f.s.qual(stmt.value.func) == "torch.nn.Parameter" and stmt.value.args):
+            return False
+        made = stmt.value.args[0]
+        if not (isinstance(made, ast.Call) and f.s.qual(made.func) in _CONSTANT_TENSORS):
+            return False
+    return True
+
+
+# torch's makers of tensors of given values: the same on every rank.
+_CONSTANT_TENSORS = ("torch.zeros", "torch.ones", "torch.full", "torch.tensor", "torch.eye", "torch.arange")
 # Calls that write a checkpoint's weights into a model (torch, Keras, tf.train.Checkpoint).
 _WEIGHT_LOADS = ("load_state_dict", "load_weights", "restore")
 # Broadcasts that run when training starts (at fit's first batch, at session creation), after any earlier load.
