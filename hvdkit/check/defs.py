@@ -87,6 +87,13 @@ def dotted(node):
     return ".".join([node.id] + parts[::-1]) if isinstance(node, ast.Name) else None
 
 
+def chain_root(node):
+    """The first expression of an attribute chain: `hvd` of `hvd.callbacks.X`, the call of `f().x`."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node
+
+
 def declares_global(func, name):
     """The function declares `global name`: its assignments to `name` set the module's variable."""
     return func is not None and any(isinstance(n, ast.Global) and name in n.names for n in ast.walk(func))

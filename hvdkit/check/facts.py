@@ -4,7 +4,7 @@ import ast
 import collections
 
 from hvdkit.check import flags
-from hvdkit.check.defs import assigned_value, owner_of_arg
+from hvdkit.check.defs import assigned_value, chain_root, owner_of_arg
 from hvdkit.check.findings import UNKNOWN, Finding
 from hvdkit.check.names import (API_MODULES, LAUNCHERS, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
                                 UNREAD_HINTS, WRAPPERS)
@@ -572,9 +572,7 @@ class Facts:
     def _imported_call(self, call):
         """The call runs imported code (a library's, a framework's, a module's that is not read): the name it
         calls is rooted at an import."""
-        root = call.func
-        while isinstance(root, ast.Attribute):
-            root = root.value
+        root = chain_root(call.func)
         return isinstance(root, ast.Name) and any(isinstance(d, ast.alias) for d in self.s.reaching(root) or ())
 
     def unread_code(self, call):

@@ -16,7 +16,7 @@ import re
 import sys
 from typing import NamedTuple, Optional
 
-from hvdkit.check.defs import assigned_value, declares_global, dotted, owner_of_arg
+from hvdkit.check.defs import assigned_value, chain_root, declares_global, dotted, owner_of_arg
 from hvdkit.check.names import API_MODULES, API_PREFIXES, OPTIMIZER_STEPS, SUM_OPS, api_name
 from hvdkit.check.project import Module, module_of, sys_path_edits
 
@@ -273,9 +273,7 @@ class Script:
             return None
         if isinstance(d, ast.Name) and depth < 4:
             value = assigned_value(d)
-            root = value
-            while isinstance(root, ast.Attribute):
-                root = root.value
+            root = chain_root(value)
             if isinstance(value, ast.Attribute) and isinstance(root, ast.Name):
                 rmod = getattr(root, "hk_module", mod)
                 rdefs = rmod.defs.reaching(root) or []
@@ -342,9 +340,7 @@ class Script:
         """The attribute chain's first name may name a module: bound by an import, or its binding not known. A
         variable (`p = argparse.ArgumentParser()`, then `p.add_argument`) is no module, whatever folder of
         that name the project has."""
-        root = node
-        while isinstance(root, ast.Attribute):
-            root = root.value
+        root = chain_root(node)
         if not isinstance(root, ast.Name):
             return True
         defs = self._defs_of(root)
@@ -819,9 +815,7 @@ class Script:
         code that cannot be read: a module of the project that is absent or does not parse, or a library's (by
         the first name's import; not the frameworks and libraries the rules know, nor the standard library);
         else None. A name the project's modules bind but make at run time is None."""
-        root = expr
-        while isinstance(root, ast.Attribute):
-            root = root.value
+        root = chain_root(expr)
         if not isinstance(root, ast.Name):
             return None
         defs = self.reaching(root)
@@ -1033,9 +1027,7 @@ class Script:
     def self_class(self, node):
         """The class of `self` in `self.x...` read or written in one of its methods (by the definition of
         `self`: the method's first parameter); None for any other receiver."""
-        root = node
-        while isinstance(root, ast.Attribute):
-            root = root.value
+        root = chain_root(node)
         if not isinstance(root, ast.Name) or node is root:
             return None
         defs = self.reaching(root)

@@ -4,6 +4,7 @@ import builtins
 import re
 
 from hvdkit.check import mappings, names, values
+from hvdkit.check.defs import chain_root
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.held import field_values
 from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
@@ -370,9 +371,7 @@ def _absent_read(f, expr):
     hvd.size(), as a call into it could (Facts.unread_for); None when there is none."""
     project = f.s.project
     for n in sources(f, [expr]) if project is not None else ():
-        root = n
-        while isinstance(root, ast.Attribute):
-            root = root.value
+        root = chain_root(n)
         if not isinstance(n, (ast.Name, ast.Attribute)) or not isinstance(root, ast.Name):
             continue
         defs = f.s.quals(root)
