@@ -51,9 +51,13 @@ def trained(f):
         if attr in ("parameters", "named_parameters") and e.ctx.reached and feeds_optimizer(f, e):
             out += [(dotted(m), e) for m in elements(f, e.node.func.value, e) if dotted(m)]
         elif attr == "gradient" and len(e.node.args) > 1:
-            for n in ast.walk(e.node.args[1]):
-                if isinstance(n, ast.Attribute) and n.attr in ("trainable_variables", "trainable_weights"):
-                    out.append((dotted(n.value), e))
+            # the variables as written, or through the names that hold them (`variables = a.trainable_variables
+            # + b.trainable_variables`, then `tape.gradient(loss, variables)`)
+            for made in [e.node.args[1], *f.origins(e.node.args[1])]:
+                for n in ast.walk(made):
+                    if isinstance(n, ast.Attribute) and n.attr in ("trainable_variables", "trainable_weights") \
+                            and (dotted(n.value), e) not in out:
+                        out.append((dotted(n.value), e))
     return out
 
 
