@@ -617,8 +617,8 @@ class Facts:
     def handed_optimizer(self, u):
         """The unread call is handed an optimizer the training uses (an argument holding one of its
         constructions, Facts.optimizers, or Horovod's wrapper of one)."""
-        made = {id(o.node) for o in self.optimizers} | {id(e.node) for e in self.s.events
-                                                        if e.ctx.reached and self.api(e, *WRAPPERS)}
+        made = self.memo("optimizer objects", lambda: {id(o.node) for o in self.optimizers} | {
+            id(e.node) for e in self.s.events if e.ctx.reached and self.api(e, *WRAPPERS)})
         return any(id(n) in made for a in handed(u.event.node) for n in self.objects(a))
 
     def acts_itself(self, u, step):

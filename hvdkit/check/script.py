@@ -842,6 +842,12 @@ class Script:
                 return name, "unparsed"
         return None  # the modules are there, the name is not bound in them (made at run time)
 
+    def of_unread_project_code(self, expr):
+        """The name or attribute `expr` belongs to the project's own code that could not be read (a module
+        that is not there or does not parse: `dist.local_rank`, `dist.is_chief` of an absent `dist`)."""
+        return isinstance(expr, (ast.Name, ast.Attribute)) and \
+            (self.unread_origin(expr) or ("", ""))[1] in ("absent", "unparsed")
+
     # --- entry points --------------------------------------------------------------------------
     def _walk_entry_points(self):
         """When no code at the module's level trains (no optimizer step or fit reached), the functions that do

@@ -159,19 +159,12 @@ def _judge_device(f, node, e, good, bad, unread):
     elif f.mentions(node, _returned_too(f, lambda n: _env_read(f, n, names.TORCHRUN_LOCAL_RANK_ENV))):
         bad.append((line, f"GPU chosen by LOCAL_RANK (line {line}: {f.text(line)}), which torchrun sets and "
                     "horovodrun and mpirun do not: every rank reads its default and takes the same GPU", e))
-    elif f.mentions(node, _of_unread_code(f)):
+    elif f.mentions(node, f.s.of_unread_project_code):
         # `set_device(dist.local_rank)` of a module of the project that is not there: that module may set it
         # from hvd.local_rank(); no verdict without its code
-        unread.append((line, ast.unparse(_first(node, _of_unread_code(f)))))
+        unread.append((line, ast.unparse(_first(node, f.s.of_unread_project_code))))
     else:
         bad.append((line, f"every rank takes the same GPU (line {line}: {f.text(line)})", e))
-
-
-def _of_unread_code(f):
-    """A name or attribute of the project's own code that could not be read (`dist.local_rank` of an absent
-    module, a function of it): Script.unread_origin."""
-    return lambda n: isinstance(n, (ast.Name, ast.Attribute)) and \
-        (f.s.unread_origin(n) or ("", ""))[1] in ("absent", "unparsed")
 
 
 def _first(node, pred):

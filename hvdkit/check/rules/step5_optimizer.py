@@ -407,12 +407,7 @@ def _unaveraged_step(f, wraps):
         attr = getattr(s.node.func, "attr", "")
         if not s.ctx.reached or attr not in ("step", "fit", "fit_generator"):
             continue
-        if attr == "step":
-            receiver = s.node.func.value
-            scaled = s.node.args and f.mentions(receiver, _grad_scaler(f))
-            plain = _plain_optimizer(f, s.node.args[0] if scaled else receiver, s)
-        else:
-            plain = _plain_compile(f, s)
+        plain = _plain_stepped(f, s) if attr == "step" else _plain_compile(f, s)
         if plain is not None:
             value, made = plain
             where = f"line {made.line}" if made is not s else f"line {s.line}"
@@ -429,15 +424,15 @@ def unaveraged_optimizers(f):
     (the fault _unaveraged_step reports). Facts.unaveraged_optimizers."""
     if not [e for e in f.s.events if f.api(e, *names.WRAPPERS) and e.ctx.reached]:
         return set()
-    out = set()
-    for s in f.s.events:
-        if s.ctx.reached and getattr(s.node.func, "attr", "") == "step":
-            receiver = s.node.func.value
-            scaled = s.node.args and f.mentions(receiver, _grad_scaler(f))
-            plain = _plain_optimizer(f, s.node.args[0] if scaled else receiver, s)
-            if plain is not None:
-                out.add(id(plain[0]))
-    return out
+    steps = [s for s in f.s.events if s.ctx.reached and getattr(s.node.func, "attr", "") == "step"]
+    return {id(plain[0]) for plain in (_plain_stepped(f, s) for s in steps) if plain is not None}
+
+
+def _plain_stepped(f, s):
+    """_plain_optimizer of the optimizer an `opt.step()` steps (the argument of a GradScaler's `step`)."""
+    receiver = s.node.func.value
+    scaled = s.node.args and f.mentions(receiver, _grad_scaler(f))
+    return _plain_optimizer(f, s.node.args[0] if scaled else receiver, s)
 
 
 def _plain_optimizer(f, node, at, depth=0):

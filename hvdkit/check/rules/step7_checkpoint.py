@@ -164,12 +164,11 @@ def _unread_calls(f, test, at):
     """Calls in a condition (through the names it reads) into code the pass cannot read: a function imported
     from a module that is neither the standard library nor a framework (a project module not analysed, a
     helper library); and the values of the project's own code that is not there (`dist.is_chief` of an absent
-    module: Script.unread_origin)."""
+    module: Script.of_unread_project_code)."""
     out = []
     for expr, _ in sources(f, test, at):
         for n in ast.walk(expr):
-            if isinstance(n, (ast.Name, ast.Attribute)) and getattr(getattr(n, "parent", None), "func", None) is not n \
-                    and (f.s.unread_origin(n) or ("", ""))[1] in ("absent", "unparsed"):
+            if getattr(getattr(n, "parent", None), "func", None) is not n and f.s.of_unread_project_code(n):
                 out.append(n)
             if not isinstance(n, ast.Call) or f.local_function(n) or f.s.api(n.func):
                 continue
