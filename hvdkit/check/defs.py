@@ -87,6 +87,25 @@ def dotted(node):
     return ".".join([node.id] + parts[::-1]) if isinstance(node, ast.Name) else None
 
 
+def element_of(target, name, value, resolve=lambda n: None, depth=0):
+    """The part of `value` that the unpacking `target = value` binds to the dotted `name`, through nested
+    tuples (`(x_tr, y_tr), (x_va, y_va) = (a, b), (c, d)` binds x_va to c) and names that `resolve` gives the
+    one value of (`return train, val` with `val = (x, y)`); None when `name` is not in the target or `value`
+    is not of the target's shape there."""
+    if dotted(target) == name:
+        return value
+    if not isinstance(target, (ast.Tuple, ast.List)) or any(isinstance(t, ast.Starred) for t in target.elts):
+        return None
+    if isinstance(value, ast.Name) and depth < 8:
+        value = resolve(value)
+    for i, sub in enumerate(target.elts):
+        if name in {dotted(n) for n in ast.walk(sub)}:
+            if not isinstance(value, (ast.Tuple, ast.List)) or len(value.elts) != len(target.elts):
+                return None
+            return element_of(sub, name, value.elts[i], resolve, depth + 1)
+    return None
+
+
 def chain_root(node):
     """The first expression of an attribute chain: `hvd` of `hvd.callbacks.X`, the call of `f().x`."""
     while isinstance(node, ast.Attribute):

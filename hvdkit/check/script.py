@@ -1143,7 +1143,14 @@ def _unpacked(target, event):
             one.parent = getattr(event.node, "parent", None)
             out += _unpacked(t, Event(one, "", event.ctx, event.order))
         return out
-    return [(sub, event) for sub in target.elts]
+    # `(x_tr, y_tr), (x_va, y_va) = load(...)`: each name of a nested target is bound to the whole value too
+    return [(name, event) for sub in target.elts for name in _names_in_target(sub)]
+
+
+def _names_in_target(target):
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for sub in target.elts for n in _names_in_target(sub)]
+    return [target.value if isinstance(target, ast.Starred) else target]
 
 
 def _handed_on(node):

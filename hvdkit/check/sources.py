@@ -7,7 +7,7 @@ addition beside facts.py, whose `mentions` answers "does it depend on X" where t
 """
 import ast
 
-from hvdkit.check.script import dotted
+from hvdkit.check.defs import dotted, element_of
 
 MAX_DEPTH = 30
 
@@ -31,7 +31,7 @@ def sources(f, exprs, follow_call=None):
 
 def _made_of(f, node, follow_call):
     if isinstance(node, ast.Name):
-        return _assigned(f, node) + list(f.frames_binding(node)) + _entered(f, node)
+        return _assigned(f, node) + list(f.frames_binding(node)) + _entered(f, node) + _appended(f, node)
     if isinstance(node, ast.Attribute):
         return _assigned(f, node) if dotted(node) else []
     if isinstance(node, ast.Call):
@@ -69,6 +69,20 @@ def _assigned(f, node):
     return [v for a in f.s.assignments_to(node) if a.node.value is not None for v in unpacked(f, a, name)]
 
 
+def _appended(f, name):
+    """`out.append((DataLoader(ds, sampler=sampler), sampler))`: what a list `name` holds is made of what the
+    code puts into it, where the name is the same variable (by its definitions)."""
+    defs = set(map(id, f.s.reaching(name) or ()))
+    if not defs:
+        return []
+    if getattr(f, "_list_puts", None) is None:  # per script: asked for every name a flow passes
+        f._list_puts = [e.node for e in f.s.events if isinstance(e.node.func, ast.Attribute) and isinstance(
+            e.node.func.value, ast.Name) and e.node.func.attr in ("append", "extend", "insert")]
+    puts = f._list_puts
+    return [v for call in puts if defs & set(map(id, f.s.reaching(call.func.value) or ()))
+            for v in call.args[-1:]]
+
+
 def _entered(f, name):
     """`with h5py.File(path) as fh`: what `fh` is made of, the context manager it entered."""
     out = []
@@ -84,10 +98,12 @@ def unpacked(f, a, name):
     returns (`train, test, steps = load_data(bs)`), else the whole value."""
     target, value = a.node.targets[0] if isinstance(a.node, ast.Assign) else None, a.node.value
     if isinstance(target, ast.Tuple) and isinstance(value, ast.Call) and f.local_function(value):
-        names = [dotted(t) for t in target.elts]
-        rets = returns(f, value)
-        if name in names and rets and all(isinstance(r, ast.Tuple) and len(r.elts) == len(names) for r in rets):
-            return [r.elts[names.index(name)] for r in rets]
+        def one(n):
+            values = [a.node.value for a in f.s.assignments_to(n) if isinstance(a.node, ast.Assign)]
+            return values[0] if len(values) == 1 else None
+        parts = [element_of(target, name, r, one) for r in returns(f, value)]
+        if parts and None not in parts:
+            return parts
     return [value]
 
 

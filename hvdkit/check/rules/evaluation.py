@@ -217,9 +217,25 @@ def data_per_rank(f, node, at):
     rank or local rank (a sampler, shard(), a loader, a file named by the rank: `TFDataset(prefix +
     str(hvd.local_rank()))`) or Horovod's and hvdkit's own partitions -> True; built from code the pass
     cannot read -> None; else False (the same data on every rank)."""
+    found = _per_rank(f, _data_sources(f, node, at))
+    if found is not False:
+        return found
+    # A container filled by appends (`out.append((DataLoader(ds, sampler=sampler), sampler))` in a loop over the
+    # splits): the element taken is not known, so its parts say it only when they all agree.
+    puts = [_per_rank(f, _data_sources(f, v, e)) for expr, a in _data_sources(f, node, at)
+            for n in ast.walk(expr) if isinstance(n, ast.Name) for v, e in mutations(f, n, a)]
+    return None if None in puts or True in puts and False in puts else True if True in puts else False
+
+
+def _per_rank(f, found):
+    """data_per_rank over [(expr, event)] sources: True, None (made by code the pass cannot read) or False."""
     unread = False
-    for expr, a in _data_sources(f, node, at):
+    for expr, a in found:
+        cached = {id(x) for c in ast.walk(expr) if isinstance(c, ast.Call) and _cached_download(f, c)
+                  for x in ast.walk(c)}
         for n in _taken(f, expr, a):
+            if id(n) in cached:
+                continue
             if isinstance(n, ast.Subscript) and depends_on_rank(f, n.slice, a):
                 return True
             if isinstance(n, ast.Call) and f.s.is_api(n, *names.SELF_PARTITIONING):
@@ -232,6 +248,14 @@ def data_per_rank(f, node, at):
             module = None if f.local_function(n) else imported(f, n.func)
             unread |= module is not None and module.split(".")[0] not in READABLE
     return None if unread else False
+
+
+def _cached_download(f, call):
+    """Keras' `datasets.<name>.load_data(path=...)`: the path names the file the download is cached in, so a
+    per-rank path (`path=f"mnist-{hvd.rank()}.npz"`, Horovod's own examples) still gives every rank the whole
+    data set."""
+    qual = f.s.qual(call.func).split(".")
+    return qual[0] in ("tensorflow", "keras", "tf_keras") and "datasets" in qual and qual[-1] == "load_data"
 
 
 def _taken(f, expr, at):

@@ -4,6 +4,7 @@ ever given, and names read in the caller's terms. Built on the walk's order of e
 import ast
 
 from hvdkit.check.facts import SELF_RETURNING, same_walk
+from hvdkit.check.defs import element_of
 from hvdkit.check.script import Ctx, Frame, dotted
 from hvdkit.check.values import Evaluator, Where, truthy
 
@@ -233,13 +234,14 @@ def _unpacked_returns(f, a, name):
     target = a.node.targets[0] if isinstance(a.node, ast.Assign) and len(a.node.targets) == 1 else None
     if not isinstance(target, (ast.Tuple, ast.List)) or not isinstance(a.node.value, ast.Call):
         return []
-    index = next((i for i, t in enumerate(target.elts) if dotted(t) == name.split(".")[-1] or dotted(t) == name),
-                 None)
+    short = name.split(".")[-1]
+    key = name if name in {dotted(n) for n in ast.walk(target)} else short
     rets = returned(f, a.node.value, a)
-    if index is None or not rets or not all(isinstance(r, (ast.Tuple, ast.List)) and len(r.elts) == len(target.elts)
-                                            for r, _ in rets):
-        return []
-    return [(r.elts[index], end) for r, end in rets]
+    def one(n, end):
+        values = reaching(f, n, end)
+        return values[0][0] if len(values) == 1 and isinstance(values[0][1].node, ast.Assign) else None
+    parts = [(element_of(target, key, r, lambda n, e=end: one(n, e)), end) for r, end in rets]
+    return parts if parts and all(p is not None for p, _ in parts) else []
 
 
 def _never(f, a):
