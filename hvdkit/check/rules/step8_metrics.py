@@ -176,6 +176,45 @@ def _summed(f, avgs):
                            f"op), and line {report.line} reports it divided by the whole data set's size "
                            f"({ast.unparse(div.right)[:40]}): 1/hvd.size() of the job's value", e.line,
                            "allreduce the count with op=hvd.Sum, then divide by the whole data set's size")
+        first = next(iter(e.node.args), None)
+        cut = _over_whole(f, first, e, _whole_data_size(f)) if first is not None else None
+        if cut is not None:
+            return Finding(WRONG, f"line {cut.line} divides this rank's part's total by the whole data set's size, "
+                           f"and line {e.line} averages that over the ranks (hvd.allreduce's default op): "
+                           "1/hvd.size() of the job's value", cut.line,
+                           "divide by this rank's own count (len(sampler)) before averaging, or allreduce the sum "
+                           "and the count with op=hvd.Sum")
+    return None
+
+
+def _over_whole(f, node, at, test, depth=0):
+    """The assignment event by which the value of `node` (where `at` reads it) was divided by a denominator for
+    which `test(div, event)` holds (`loss /= len(loader.dataset)`, `total / len(loader.dataset)`), through
+    names, parameters, the returns of the project's functions and conversions (`torch.tensor(val)`); else
+    None."""
+    if depth > 12 or node is None:
+        return None
+    deeper = lambda n, a: _over_whole(f, n, a, test, depth + 1)  # noqa: E731 - a local shorthand
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        return at if at is not None and test(node, at) else None
+    if isinstance(node, ast.Call):
+        rets = returned(f, node, at)
+        if rets:
+            return next((d for v, a in rets for d in [deeper(v, a)] if d is not None), None)
+        last = node.func.attr if isinstance(node.func, ast.Attribute) else f.s.qual(node.func).split(".")[-1]
+        inner = node.func.value if isinstance(node.func, ast.Attribute) and imported(f, node.func) is None else (
+            node.args[0] if node.args else None)
+        return deeper(inner, at) if last in _KEEPS_VALUE else None
+    if isinstance(node, (ast.Name, ast.Attribute)) and at is not None:
+        for v, a in reaching(f, node, at):
+            stmt = a.node
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Div):
+                if test(ast.BinOp(left=stmt.target, op=ast.Div(), right=stmt.value), a):
+                    return a
+                continue
+            found = deeper(v, a)
+            if found is not None:
+                return found
     return None
 
 
