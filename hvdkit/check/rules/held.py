@@ -5,7 +5,7 @@ import ast
 
 from hvdkit.check.facts import SELF_RETURNING, same_walk
 from hvdkit.check.defs import element_of
-from hvdkit.check.script import Ctx, Frame, dotted
+from hvdkit.check.script import Ctx, Frame, dotted, loop_bindings, parents
 from hvdkit.check.values import Evaluator, Where, truthy
 
 
@@ -58,7 +58,25 @@ def _reaching(f, name, at, depth):
         out += _unpacked_returns(f, a, name) or [(a.node.value, a)]
         if not conditional(a, at) and not isinstance(a.node, ast.AugAssign):  # `x += v` keeps what x held
             break
+    if not out and "." not in name:
+        out = _loop_elements(f, name, at, depth)
     return out
+
+
+def _loop_elements(f, name, at, depth):
+    """`for opt in optimizers: opt.step()`: a loop variable holds, in turn, each element of the list or tuple
+    the loop iterates (written there, or reaching the name it iterates: a parameter given `[head, backbone]`)."""
+    for p in parents(at.node):
+        if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            break
+        for g in loop_bindings(p):
+            if isinstance(g.target, ast.Name) and g.target.id == name:
+                it = g.iter
+                found = [(it, at)] if isinstance(it, (ast.List, ast.Tuple)) else reaching(f, it, at, depth + 1) \
+                    if isinstance(it, (ast.Name, ast.Attribute)) else []
+                return [(el, a) for c, a in found if isinstance(c, (ast.List, ast.Tuple)) for el in c.elts
+                        if not isinstance(el, ast.Starred)]
+    return []
 
 
 def instance_names(name, at):
