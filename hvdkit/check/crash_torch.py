@@ -75,3 +75,52 @@ def _built_object(node, names, depth=0):
         values = names.values(node)
         return bool(values) and all(_built_object(v, names, depth + 1) for v in values)
     return False
+
+
+# --- torch.distributed's default process group --------------------------------------------------------
+# Functions of torch.distributed that read the default process group and raise ValueError when no
+# init_process_group ran (torch/distributed/distributed_c10d.py, _get_default_group). Horovod never creates
+# that group: code left over from a DDP version (`dist.get_rank()`), or a DistributedSampler not told
+# num_replicas and rank (it asks torch.distributed for them), raises under horovodrun.
+DEFAULT_GROUP = ("get_rank", "get_world_size", "barrier", "monitored_barrier", "all_reduce", "all_gather",
+                 "all_gather_object", "broadcast", "broadcast_object_list", "reduce", "gather", "scatter",
+                 "reduce_scatter", "get_backend", "new_group")
+SAMPLERS = ("torch.utils.data.DistributedSampler", "torch.utils.data.distributed.DistributedSampler")
+GROUP_ERROR = "ValueError: Default process group has not been initialized, please make sure to call " \
+    "init_process_group."
+
+
+def no_process_group(facts):
+    """(node, error, why, kind) for the calls that need torch.distributed's default group (DEFAULT_GROUP, and
+    a DistributedSampler missing num_replicas or rank) when nothing in all the code read creates it: no
+    init_process_group (or init_device_mesh) anywhere, no test of whether one exists (`dist.is_initialized()`),
+    and no call into code that is not read (a module that is not there could create it) on the training's
+    path. Only calls reached through call sites count, as
+    for Horovod's own queries before hvd.init() (crash_calls.before_init)."""
+    s = facts.s
+    if any(e.qual.split(".")[-1] in ("init_process_group", "init_device_mesh", "is_initialized")
+           for e in s.events) or any(u.kind != "library" for u in facts.unread_on_path):
+        return []  # a group made, or code that asks whether one was (`if not dist.is_initialized(): return 0`)
+    out = []
+    for e in s.events:
+        if not e.ctx.reached or any(fr.call is None for fr in e.ctx.frames):
+            continue
+        parts = e.qual.split(".")
+        if parts[:2] == ["torch", "distributed"] and len(parts) == 3 and parts[2] in DEFAULT_GROUP:
+            out.append((e.node, GROUP_ERROR, f"{ast.unparse(e.node.func)}() reads torch.distributed's default "
+                        "group, and no init_process_group runs in all the code read (Horovod does not create it)",
+                        "ValueError"))
+        elif e.qual in SAMPLERS and _asks_torch_distributed(e.node):
+            out.append((e.node, GROUP_ERROR, "a DistributedSampler not given num_replicas and rank asks "
+                        "torch.distributed for them, and no init_process_group runs in all the code read: pass "
+                        "num_replicas=hvd.size(), rank=hvd.rank()", "ValueError"))
+    return out
+
+
+def _asks_torch_distributed(call):
+    """DistributedSampler(dataset, num_replicas=None, rank=None, ...): either left out (or None as written)."""
+    if any(isinstance(x, ast.Starred) for x in call.args) or any(k.arg is None for k in call.keywords):
+        return False
+    given = dict(zip(("dataset", "num_replicas", "rank"), call.args))
+    given.update({k.arg: k.value for k in call.keywords})
+    return any(key not in given or _constant(given[key]) is None for key in ("num_replicas", "rank"))

@@ -12,6 +12,8 @@ What is found, with no framework imported:
 - Horovod's queries (`hvd.size()`, `hvd.rank()`) evaluated before `hvd.init()` runs (crash_calls.py);
 - library constraints that raise: torch's DataLoader given a sampler and shuffle=True (crash_torch.py),
   the batches of a DataLoader over one tensor unpacked into several names (crash_batches.py);
+- torch.distributed's default group read where nothing creates it (`dist.get_rank()` left from a DDP
+  version, a DistributedSampler not told num_replicas and rank) (crash_torch.py);
 - Keras 3 calls that raise when they are made: a ModelCheckpoint whose model path ends in neither .keras
   nor .h5, an optimizer of keras.optimizers.legacy (crash_keras.py);
 - a Python number handed to a Horovod collective that reads a tensor's attributes (`hvd.allreduce(loss.item())`
@@ -70,6 +72,7 @@ def find(facts, names=None):
     candidates += crash_calls.find(names)
     candidates += crash_calls.before_init(facts)
     candidates += crash_torch.find(names)
+    candidates += crash_torch.no_process_group(facts)
     candidates += crash_keras.find(names)
     candidates += crash_numbers.find(names)
     candidates += accumulation_crashes(facts)
