@@ -1,0 +1,1 @@
+"""Sequential recommendation (SASRec) trained with Horovod."""

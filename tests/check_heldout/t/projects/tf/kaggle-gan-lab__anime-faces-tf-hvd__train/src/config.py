@@ -1,0 +1,11 @@
+DATA_PATH = "../input/anime-faces/faces64.npy"
+CKPT_DIR = "./ckpt"
+SAMPLE_DIR = "./samples"
+IMG_SIZE = 64
+NOISE_DIM = 100
+BATCH_SIZE = 64          # per worker
+BASE_LR = 2e-4           # single-GPU Adam lr from the DCGAN paper
+BETA_1 = 0.5
+EPOCHS = 50
+SHUFFLE_BUFFER = 10000
+SAVE_EVERY = 5
