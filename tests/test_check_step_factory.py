@@ -1,0 +1,109 @@
+"""A training step made by a factory of the project (`train_step = make_train_step(G, D, g_opt, d_opt)`, the
+factory defining a `@tf.function` closure and returning it): calling the name runs the closure, so the walk
+enters it and its tapes are read. Both tapes wrapped: ok; one left plain: wrong; none: missing.
+
+Written from scratch for these tests: a TF 2 GAN project with the step factory in a package module."""
+import textwrap
+
+from hvdkit.check import FLAGGED, OK
+from hvdkit.check.static import analyze
+
+ENTRY = '''
+    """DCGAN on 32x32 tiles.  horovodrun -np 4 python train.py"""
+    import tensorflow as tf
+    import horovod.tensorflow as hvd
+
+    hvd.init()
+    gpus = tf.config.list_physical_devices("GPU")
+    if gpus:
+        tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+
+    from gan.nets import critic, generator
+    from gan.steps import make_train_step
+
+    images = tf.random.uniform([2048, 32, 32, 3], seed=1)
+    data = tf.data.Dataset.from_tensor_slices(images).shard(hvd.size(), hvd.rank()).shuffle(512).batch(64)
+    G, D = generator(), critic()
+    g_opt = tf.keras.optimizers.Adam(2e-4 * hvd.size(), beta_1=0.5)
+    d_opt = tf.keras.optimizers.Adam(2e-4 * hvd.size(), beta_1=0.5)
+    train_step = make_train_step(G, D, g_opt, d_opt, 64)
+    for epoch in range(10):
+        total = tf.zeros(2)
+        for i, batch in enumerate(data):
+            g_loss, d_loss = train_step(batch)
+            if epoch == 0 and i == 0:
+                hvd.broadcast_variables(G.variables + D.variables, root_rank=0)
+                hvd.broadcast_variables(g_opt.variables + d_opt.variables, root_rank=0)
+            total += tf.stack([g_loss, d_loss])
+        total = hvd.allreduce(total)
+        if hvd.rank() == 0:
+            print(epoch, total.numpy())
+            G.save_weights(f"g-{epoch}.weights.h5")
+'''
+
+NETS = '''
+    import tensorflow as tf
+
+
+    def generator():
+        return tf.keras.Sequential([tf.keras.layers.Dense(32 * 32 * 3, activation="tanh"),
+                                    tf.keras.layers.Reshape((32, 32, 3))])
+
+
+    def critic():
+        return tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(1)])
+'''
+
+STEPS = '''
+    import tensorflow as tf
+    import horovod.tensorflow as hvd
+
+    bce = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+
+
+    def make_train_step(G, D, g_opt, d_opt, noise_dim):
+        @tf.function
+        def train_step(real):
+            z = tf.random.normal([tf.shape(real)[0], noise_dim])
+            with tf.GradientTape() as g_tape, tf.GradientTape() as d_tape:
+                fake = G(z, training=True)
+                real_logits, fake_logits = D(real, training=True), D(fake, training=True)
+                g_loss = bce(tf.ones_like(fake_logits), fake_logits)
+                d_loss = bce(tf.ones_like(real_logits), real_logits) + bce(tf.zeros_like(fake_logits), fake_logits)
+            {wrap_g}
+            {wrap_d}
+            g_opt.apply_gradients(zip(g_tape.gradient(g_loss, G.trainable_variables), G.trainable_variables))
+            d_opt.apply_gradients(zip(d_tape.gradient(d_loss, D.trainable_variables), D.trainable_variables))
+            return g_loss, d_loss
+        return train_step
+'''
+WRAP_G = "g_tape = hvd.DistributedGradientTape(g_tape)"
+WRAP_D = "d_tape = hvd.DistributedGradientTape(d_tape)"
+
+
+def step5(tmp_path, wrap_g, wrap_d):
+    steps = STEPS.replace("{wrap_g}", wrap_g).replace("{wrap_d}", wrap_d)
+    files = {"train.py": ENTRY, "gan/__init__.py": "", "gan/nets.py": NETS, "gan/steps.py": steps}
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'gan'\n")
+    for rel, source in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source).lstrip("\n"))
+    findings, _, _ = analyze(str(tmp_path / "train.py"), root=str(tmp_path))
+    return findings[5]
+
+
+def test_both_tapes_of_the_factorys_step_wrapped_is_ok(tmp_path):
+    f = step5(tmp_path, WRAP_G, WRAP_D)
+    assert f.verdict == OK, f
+    assert "DistributedGradientTape" in f.evidence, f
+
+
+def test_no_tape_of_the_factorys_step_wrapped_is_flagged(tmp_path):
+    f = step5(tmp_path, "pass", "pass")
+    assert f.verdict in FLAGGED, f
+
+
+def test_one_tape_of_the_factorys_step_left_plain_is_flagged(tmp_path):
+    f = step5(tmp_path, WRAP_G, "pass")
+    assert f.verdict in FLAGGED, f
