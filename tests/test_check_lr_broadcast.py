@@ -166,6 +166,19 @@ def test_a_scheduler_that_sets_the_lr_decides_it(tmp_path, lr, sched, flagged):
     assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged
 
 
+SUMMED = ("named_parameters=model.named_parameters())", "named_parameters=model.named_parameters(), op=hvd.Sum)")
+
+
+@pytest.mark.parametrize("max_lr,flagged", [("0.01", []), ("0.01 / hvd.size()", [4])], ids=["unscaled", "divided"])
+def test_a_scheduler_over_summed_gradients_needs_no_scaling(tmp_path, max_lr, flagged):
+    """op=hvd.Sum: the update is that of averaged gradients with the LR x hvd.size(), so the sequential max_lr is
+    right; one divided by the size is not."""
+    sched = f"OneCycleLR(optimizer, max_lr={max_lr}, total_steps=8)"
+    edits = [(TORCH_OPT, TORCH_OPT.replace("0.01 * hvd.size()", "0.01") + SCHEDULED.format(sched=sched).rstrip()),
+             STEPPED, SUMMED]
+    assert list(_flagged(tmp_path, "base_torch.py", edits)) == flagged
+
+
 def _config():
     return """def make_config():
     world = hvd.size()

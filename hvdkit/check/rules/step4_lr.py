@@ -4,7 +4,7 @@ import builtins
 import re
 
 from hvdkit.check import mappings, names, values
-from hvdkit.check.defs import chain_root
+from hvdkit.check.defs import chain_root, owner_of_arg
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.held import field_values
 from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
@@ -146,6 +146,10 @@ def _judge_lr(f, e, same):
                        "scale by hvd.size() (local_size() only with op=hvd.Adasum)")
     if same is not None:
         return Finding(OK, f"LR not scaled ({f.text(e.line)}), and rightly: {same[1]}", e.line)
+    unbound = next((n for n in sources(f, [expr]) if isinstance(n, ast.Name) and _unbound_parameter(f, n)), None)
+    if unbound is not None:
+        return Finding(UNKNOWN, f"the LR at line {e.line} is the parameter `{unbound.id}`, which no call the pass "
+                       "follows binds: cannot tell whether it is scaled", e.line)
     return Finding(MISSING, f"LR not scaled by the number of ranks: {f.text(e.line)}", e.line,
                    "multiply the base LR by hvd.size() (and warm up over the first epochs)")
 
@@ -352,6 +356,15 @@ def _readable(f, expr):
             if f.s.qual(n.func).split(".")[0] not in _PLAIN and not _group_entry(n):
                 return False
     return True
+
+
+def _unbound_parameter(f, name):
+    """A lambda's parameter no walked call binds (`lambda o, lr: keras.optimizers.AdamW(learning_rate=lr)` in a
+    registry dict called as `OPTIMIZERS[key](cfg, cfg["lr"] * scale)`): what it holds was not seen. (A function
+    nothing calls is judged as an entry point, on what it does with what it is given.)"""
+    defs = f.s.reaching(name)
+    return bool(defs) and all(isinstance(d, ast.arg) and isinstance(owner_of_arg(d), ast.Lambda) for d in defs) \
+        and not f.frames_binding(name)
 
 
 def _group_entry(call):
@@ -655,6 +668,10 @@ def _scheduler_verdict(f, e, last):
             continue
         powers = _size_powers(f, value)
         rank = _size_powers(f, value, lambda n: f.is_rank(n) or f.is_local_rank(n)) != {0}
+        same = None if _divided(powers) or rank or _grows(f, value) else _same_update(f)
+        if same is not None:  # unscaled, and rightly: gradients summed, or a fixed global batch
+            return Finding(OK, f"{last} at line {e.line} sets the LR from {key}={ast.unparse(value)}, unscaled, and "
+                           f"rightly: {same[1]}", e.line)
         if _divided(powers) or rank or not _grows(f, value):
             return Finding(WRONG, f"{last} at line {e.line} sets the LR from {key}={ast.unparse(value)}, not "
                            "scaled by hvd.size(): it overwrites the optimizer's lr", e.line,
