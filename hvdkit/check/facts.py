@@ -9,7 +9,7 @@ from hvdkit.check.findings import UNKNOWN, Finding
 from hvdkit.check.names import (API_MODULES, LAUNCHERS, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
                                 UNREAD_HINTS, WRAPPERS)
 from hvdkit.check.sources import returns
-from hvdkit.check.script import SCHEDULER_MAKERS, dotted, spelled_scheduler, training_call
+from hvdkit.check.script import SCHEDULER_MAKERS, dotted, same_walk, spelled_scheduler, training_call
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
 
 
@@ -246,6 +246,12 @@ class Facts:
     def rank0_only(self, event):
         """The event runs on rank 0 and not on rank 1."""
         r = runs(self.s, event, self.path_guards(event))
+        return r.rank1 is False and r.rank0 is not False
+
+    def on_rank0_alone(self, event):
+        """The event runs on rank 0 and never on rank 1, by all its guards (an optimizer step's own included:
+        `if cfg.find_lr and self.is_root: lr_range_test(...)`): not a step every replica takes."""
+        r = runs(self.s, event, set())
         return r.rank1 is False and r.rank0 is not False
 
     def off_path(self, event):
@@ -728,16 +734,3 @@ def _element(value, index):
 def handed(call):
     """The argument expressions of a call (starred ones unwrapped)."""
     return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
-
-
-def same_walk(a, b):
-    """Both events come from the same walk of their outermost function (not two separate calls of main)."""
-    fa, fb = a.ctx.frames, b.ctx.frames
-    return (not fa and not fb) or (bool(fa) and bool(fb) and (fa[0] is fb[0] or _chained(fa[0], fb[0])
-                                                              or _chained(fb[0], fa[0]))) or not fa or not fb
-
-
-def _chained(made, method):
-    """`Trainer(cfg).fit()`: the method's walk is called on the object the constructor's walk made."""
-    func = method.call.func if method.call is not None else None
-    return made.call is not None and isinstance(func, ast.Attribute) and func.value is made.call

@@ -1239,3 +1239,16 @@ def assigned_name(call):
         if len(targets) == 1:
             return dotted(targets[0])
     return None
+
+
+def same_walk(a, b):
+    """Both events come from the same walk of their outermost function (not two separate calls of main)."""
+    fa, fb = a.ctx.frames, b.ctx.frames
+    return (not fa and not fb) or (bool(fa) and bool(fb) and (fa[0] is fb[0] or _chained(fa[0], fb[0])
+                                                              or _chained(fb[0], fa[0]))) or not fa or not fb
+
+
+def _chained(made, method):
+    """`Trainer(cfg).fit()`: the method's walk is called on the object the constructor's walk made."""
+    func = method.call.func if method.call is not None else None
+    return made.call is not None and isinstance(func, ast.Attribute) and func.value is made.call

@@ -14,7 +14,7 @@ from typing import NamedTuple, Optional
 from hvdkit.check import flags, mappings
 from hvdkit.check.defs import declares_global
 from hvdkit.check.names import LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES
-from hvdkit.check.script import dotted, in_handler
+from hvdkit.check.script import dotted, in_handler, same_walk
 
 POS, RANK = "POS", "RANK"
 NONE = ("None",)  # Python's None as a known value (None itself means: cannot tell)
@@ -141,6 +141,8 @@ class Evaluator:
         every = self.s.assignments_to(name)
         plain = [a for a in every if a.order < event.order and not in_handler(a)
                  and isinstance(a.node, (ast.Assign, ast.AnnAssign))]
+        # another walk's assignment (main run as `horovod.run(train_fn)` or as `train_fn(cfg)`) is another run's
+        plain = [a for a in plain if same_walk(a, event)] or plain
         if len(plain) == 1:
             a = plain[0]
             return self.value(a.node.value, a.ctx.env, a, depth + 1)

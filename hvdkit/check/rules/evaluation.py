@@ -13,6 +13,7 @@ from hvdkit.check import names
 from hvdkit.check.rules.held import depends_on_rank, memo, imported, mutations, reaching, returned, sources
 from hvdkit.check.rules.models import MODEL_METHODS, STATE, is_model
 from hvdkit.check.sources import sources as sources_of
+from hvdkit.check.script import parents
 from hvdkit.check.values import Evaluator, Where, truthy
 
 # Libraries whose calls the pass reads as what they are (a framework's data set does not know the rank unless
@@ -68,8 +69,10 @@ def _find_evaluations(f):
                     (e.node.args or [k.value for k in e.node.keywords] or [None])[0]
                 if data is None:
                     break
-            if id(lp) not in stepping and id(lp) not in seen:
-                seen.add(id(lp))
+            # once per call that runs the loop: `evaluate(model, loader)` on a shard, then on the whole set
+            key = (id(lp), id(running(e, lp)))
+            if id(lp) not in stepping and key not in seen:
+                seen.add(key)
                 where = _in_frame_of(f, e, lp) if data is _iterable(lp) else e
                 out.append(Evaluation(e, data, data_per_rank(f, data, where), getattr(lp, "lineno", e.line), lp))
             break
@@ -83,6 +86,12 @@ def _find_evaluations(f):
         for v in validation_inputs(fit.node):
             out.append(Evaluation(fit, v, data_per_rank(f, v, fit), fit.line, None))
     return out
+
+
+def running(event, loop):
+    """The frame of the call that runs `loop` where `event` happens inside it; None at the module's level."""
+    func = next((p for p in parents(loop) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    return next((fr for fr in reversed(event.ctx.frames) if fr.func is func), None)
 
 
 def _training_events(f):

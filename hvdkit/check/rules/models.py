@@ -44,9 +44,12 @@ def wrapper(f, call):
 
 
 def trained(f):
-    """(model name, event): modules whose parameters go into an optimizer, variables a tape differentiates."""
+    """(model name, event): modules whose parameters go into an optimizer, variables a tape differentiates; not
+    where rank 0 alone runs it (an LR range test on a copy of the model: no replica trains it)."""
     out = []
     for e in f.s.events:
+        if f.on_rank0_alone(e):
+            continue
         attr = getattr(e.node.func, "attr", "")
         if attr in ("parameters", "named_parameters") and e.ctx.reached and feeds_optimizer(f, e):
             out += [(dotted(m), e) for m in elements(f, e.node.func.value, e) if dotted(m)]

@@ -28,6 +28,8 @@ def judge(f):
     # an optimizer that steps unwrapped beside a wrapped one updates from this rank's own gradients (step 5's
     # fault): the LR scaling of an averaged gradient is not its question
     opts = [e for e in opts if id(e.node) not in f.unaveraged_optimizers] or opts
+    # an optimizer rank 0 alone builds (an LR range test on a copy of the model) trains no replica
+    opts = [e for e in opts if not f.on_rank0_alone(e)] or opts
     same = _same_update(f)
     verdicts = [_judge_lr(f, e, same) for e in opts]
     verdicts = _with_multiplier_schedulers(f, verdicts)

@@ -405,8 +405,8 @@ def _unaveraged_step(f, wraps):
         return None
     for s in f.s.events:
         attr = getattr(s.node.func, "attr", "")
-        if not s.ctx.reached or attr not in ("step", "fit", "fit_generator"):
-            continue
+        if not s.ctx.reached or attr not in ("step", "fit", "fit_generator") or f.on_rank0_alone(s):
+            continue  # rank 0 alone stepping (an LR range test on a copy) is no data-parallel step to wrap
         plain = _plain_stepped(f, s) if attr == "step" else _plain_compile(f, s)
         if plain is not None:
             value, made = plain
@@ -424,7 +424,8 @@ def unaveraged_optimizers(f):
     (the fault _unaveraged_step reports). Facts.unaveraged_optimizers."""
     if not [e for e in f.s.events if f.api(e, *names.WRAPPERS) and e.ctx.reached]:
         return set()
-    steps = [s for s in f.s.events if s.ctx.reached and getattr(s.node.func, "attr", "") == "step"]
+    steps = [s for s in f.s.events if s.ctx.reached and getattr(s.node.func, "attr", "") == "step"
+             and not f.on_rank0_alone(s)]
     return {id(plain[0]) for plain in (_plain_stepped(f, s) for s in steps) if plain is not None}
 
 

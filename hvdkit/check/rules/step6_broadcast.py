@@ -257,9 +257,10 @@ def _first_build(f, model, e):
 
 
 def _after_training(f, e):
-    """A step that ran earlier in a loop the broadcast is not part of, in the same walk of the script."""
+    """A step that ran earlier in a loop the broadcast is not part of, in the same walk of the script; not one rank 0
+    alone takes (an LR range test: what it trains, if anything, is what rank 0 then sends)."""
     for s in f.steps:
-        if s.order > e.order or not same_walk(s, e):
+        if s.order > e.order or not same_walk(s, e) or f.on_rank0_alone(s):
             continue
         outer = [lp for lp in s.ctx.loops if not any(lp is m for m in e.ctx.loops)]
         if any(isinstance(lp, (ast.For, ast.While, ast.AsyncFor)) for lp in outer):

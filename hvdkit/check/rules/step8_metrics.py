@@ -5,7 +5,7 @@ from hvdkit.check import names
 from hvdkit.check.rules import step3_shard
 from hvdkit.check.rules.step5_optimizer import gradient_allreduces
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_value, per_batch, training_data,
+from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_value, per_batch, running, training_data,
                                            unread_calls)
 from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, origin, reaching, returned,
                                     sources)
@@ -143,7 +143,18 @@ def _updated_in(f, expr, at, loops):
     `meter.update(...)`, `preds.append(...)`), the same object where `at` reads it."""
     chains = [n for n in ast.walk(expr) if isinstance(n, (ast.Name, ast.Attribute)) and dotted(n)
               and dotted(n).split(".")[0] not in f.s.aliases]
-    return any(any(id(lp) in loops for lp in e.ctx.loops) for n in chains for _, e in mutations(f, n, at))
+    return any(_in_loops(e, e.ctx.loops, loops) for n in chains for _, e in mutations(f, n, at))
+
+
+def _in_loops(event, nodes, loops):
+    """One of `nodes` is a loop of `loops` ({id(loop): frame of the call that ran it}), run by that call: the
+    same evaluation function run on a rank's shard and, later, on the whole set is two evaluations."""
+    for lp in nodes:
+        if id(lp) in loops:
+            frame = loops[id(lp)]
+            if frame is None or any(fr is frame for fr in event.ctx.frames):
+                return True
+    return False
 
 
 def _summed(f, avgs):
@@ -445,13 +456,13 @@ def _evaluation_values(f, report, parts):
 
 
 def _from_evaluations(f, node, at, parts, depth=0):
-    loops = {id(ev.loop) for ev in parts if ev.loop is not None}
+    loops = {id(ev.loop): running(ev.event, ev.loop) for ev in parts if ev.loop is not None}
     calls = {id(ev.event.node) for ev in parts if ev.loop is None}
     for expr, a in sources(f, node, at):
-        if any(id(lp) in loops for lp in a.ctx.loops) or _updated_in(f, expr, a, loops):
+        if _in_loops(a, a.ctx.loops, loops) or _updated_in(f, expr, a, loops):
             return True
         for n in ast.walk(expr):
-            if id(n) in loops:
+            if _in_loops(a, [n], loops):
                 return True  # sum(loss(model(a), b) for a, b in loader): the evaluation is the expression
             if isinstance(n, ast.Call) and (id(n) in calls or depth < 4 and any(
                     _from_evaluations(f, v, b, parts, depth + 1) for v, b in returned(f, n, a))):
