@@ -417,7 +417,8 @@ def _shuffled_before_partition(f, parts):
         held = {dotted(n) for n in made if isinstance(n, (ast.Name, ast.Attribute))} - {None}
         at = p if hasattr(p, "order") else _event_at(f, p.node)
         for e in f.s.events:
-            if at is None or not _before(e, at) or not _shuffle(f, e) or _seeded_alike(f, e):
+            earlier = _before(e, at) if at is not None else _earlier_in_function(e.node, p.node)
+            if not earlier or not _shuffle(f, e) or _seeded_alike(f, e):
                 continue  # a shuffle after the partition shuffles each rank's own part: right
             in_place = result_discarded(e.node) and e.node.args and dotted(e.node.args[0]) in held
             if any(n is e.node for n in made) or in_place:
@@ -430,6 +431,14 @@ def _shuffled_before_partition(f, parts):
                                "seed the shuffle alike on every rank (seed=42), or partition first and shuffle "
                                "each rank's part")
     return None
+
+
+def _earlier_in_function(node, part):
+    """`node` comes before `part` in the body of the function that holds both (a partition in a `return`
+    statement, which the walk records no event for: `random.shuffle(items)` then `return items[rank::world]`)."""
+    def func(n):
+        return next((p for p in parents(n) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    return func(node) is not None and func(node) is func(part) and node.lineno < part.lineno
 
 
 def _before(a, b):

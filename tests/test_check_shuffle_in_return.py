@@ -1,0 +1,76 @@
+"""Step 3: a list shuffled in place, then partitioned in the helper's `return` statement
+(`random.shuffle(items)`, `return items[rank::world]`). Seeded per rank (`random.seed(seed + hvd.rank())`),
+each rank strides over its own permutation: the parts overlap and miss part of the data. Seeded alike, the
+ranks cut the same permutation: disjoint parts.
+
+Written from scratch for these tests: a speaker-embedding project with its list sharding in a data module."""
+import textwrap
+
+from hvdkit.check import FLAGGED, OK
+from hvdkit.check.static import analyze
+
+ENTRY = '''
+    """x-vector training.  horovodrun -np 8 python train.py"""
+    import random
+
+    import torch
+    import horovod.torch as hvd
+
+    from spk.data import shard_list
+
+    SEED = 1234
+
+
+    def main():
+        hvd.init()
+        torch.set_num_threads(1)
+        random.seed({seed})
+        items = [(f"utt{i}.npy", i % 50) for i in range(10000)]
+        mine = shard_list(items, hvd.rank(), hvd.size())
+        model = torch.nn.Linear(40, 50)
+        opt = hvd.DistributedOptimizer(torch.optim.SGD(model.parameters(), lr=0.1 * hvd.size()),
+                                       named_parameters=model.named_parameters())
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        for path, spk in mine:
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(model(torch.randn(1, 40)), torch.tensor([spk])).backward()
+            opt.step()
+        if hvd.rank() == 0:
+            torch.save(model.state_dict(), "xvector.pt")
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+DATA = '''
+    import random
+
+
+    def shard_list(items, rank, world):
+        items = list(items)
+        random.shuffle(items)
+        per = len(items) // world
+        return items[rank::world][:per]
+'''
+
+
+def step3(tmp_path, seed):
+    files = {"train.py": ENTRY.replace("{seed}", seed), "spk/__init__.py": "", "spk/data.py": DATA}
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'spk'\n")
+    for rel, source in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source).lstrip("\n"))
+    findings, _, _ = analyze(str(tmp_path / "train.py"), root=str(tmp_path))
+    return findings[3]
+
+
+def test_a_shuffle_seeded_per_rank_before_the_returned_partition_overlaps(tmp_path):
+    f = step3(tmp_path, "SEED + hvd.rank()")
+    assert f.verdict in FLAGGED and "random.shuffle(items)" in f.evidence, f
+
+
+def test_a_shuffle_seeded_alike_before_the_returned_partition_is_disjoint(tmp_path):
+    f = step3(tmp_path, "SEED")
+    assert f.verdict == OK, f
