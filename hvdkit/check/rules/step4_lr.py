@@ -118,6 +118,9 @@ def _judge_lr(f, e, same):
             return Finding(OK, f"optimizer at line {e.line} keeps its default LR: {same[1]}", e.line)
         return Finding(MISSING, f"optimizer at line {e.line} uses its default LR, not scaled by hvd.size()", e.line,
                        "pass learning_rate=base_lr * hvd.size()")
+    given = _in_callers_terms(e, expr)
+    handed = f" ({ast.unparse(given)} handed in at line {given.lineno})" if given is not expr else ""
+    expr = given
     hk = lambda n: isinstance(n, ast.Call) and _hvdkit_scaling(f, n)  # noqa: E731 - a predicate for mentions()
     if f.mentions(expr, hk):
         return Finding(OK, f"scaled by hvdkit: {f.text(e.line)}", e.line)
@@ -152,7 +155,7 @@ def _judge_lr(f, e, same):
     if unbound is not None:
         return Finding(UNKNOWN, f"the LR at line {e.line} is the parameter `{unbound.id}`, which no call the pass "
                        "follows binds: cannot tell whether it is scaled", e.line)
-    return Finding(MISSING, f"LR not scaled by the number of ranks: {f.text(e.line)}", e.line,
+    return Finding(MISSING, f"LR not scaled by the number of ranks: {f.text(e.line)}{handed}", e.line,
                    "multiply the base LR by hvd.size() (and warm up over the first epochs)")
 
 
@@ -358,6 +361,19 @@ def _readable(f, expr):
             if f.s.qual(n.func).split(".")[0] not in _PLAIN and not _group_entry(n):
                 return False
     return True
+
+
+def _in_callers_terms(e, expr):
+    """The LR given as a parameter of the function that builds the optimizer (`build_optimizer(model, lr)`),
+    read as the argument of the call that made this construction: a factory called for pre-training with
+    `lr * hvd.size()` and again for fine-tuning with the bare LR builds two optimizers, judged apart."""
+    frame = e.ctx.frames[-1] if e.ctx.frames else None
+    for _ in range(8):
+        b = frame.bindings.get(expr.id) if isinstance(expr, ast.Name) and frame is not None else None
+        if b is None or b.default:
+            break
+        expr, frame = b.expr, b.frame
+    return expr
 
 
 def _unbound_parameter(f, name):
