@@ -33,7 +33,7 @@ def judge(f):
                        "hvd.broadcast_parameters(model.state_dict(), root_rank=0) / hvd.broadcast_variables(model."
                        "variables, 0) / callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)]")
     whole = _root_is_own_rank(f, casts) or _callback_reused(f, casts) or _trained_not_broadcast(f, casts) or \
-        _loaded_after_broadcast(f, casts) or \
+        _loaded_after_broadcast(f, casts) or _rebuilt_after_broadcast(f, casts) or \
         _optimizer_state_on_rank0(f, opt_only + [e for e in casts if f.api(e, "broadcast_state")])
     if whole is not None:
         return whole
@@ -386,6 +386,44 @@ def _loaded_after_broadcast(f, casts):
                            "weights broadcast before", load.line,
                            "broadcast after loading (load on rank 0, then broadcast to all)")
     return None
+
+
+def _rebuilt_after_broadcast(f, casts):
+    """A model broadcast, then made anew under the same name (`self.model = SASRec(...)` in a second `_build()`)
+    before the first step, with no broadcast of it after: every rank trains its own fresh initialisation. A
+    method that returns the module itself (`self.model = self.model.to(device)`) makes nothing new."""
+    if any(f.api(e, *_AT_TRAINING_START) for e in casts):
+        return None
+    for b in casts:
+        for o, at in _sent_owners(f, b):
+            name = dotted(o)
+            first = min((s.order for s in f.steps if s.order > b.order and same_walk(s, b)), default=None)
+            if not name or first is None:
+                continue
+            for a in f.s.assignments_to(resolve(at, name)):
+                value = getattr(a.node, "value", None)
+                if not (b.order < a.order < first) or not a.ctx.reached or not same_walk(a, b) or \
+                        not isinstance(value, ast.Call) or _same_object(value, name):
+                    continue
+                again = [c for c in casts if a.order < c.order < first and any(
+                    r.name == Ref(f, name, a).name or Ref(f, name, a).within(r) for r in _broadcast_models(f, c))]
+                if not again:
+                    return Finding(WRONG, f"{condition(f, a)}`{name}` is made anew at line {a.line}, after the "
+                                   f"broadcast at line {b.line} and before the first step: the model trained is "
+                                   "not the one broadcast, each rank starts from its own weights", a.line,
+                                   "broadcast after the last time the model (and its optimizer) is built")
+    return None
+
+
+def _same_object(value, name):
+    """`self.model.to(device)` / `.cuda()` of the same name: the module itself, moved; or a call handed the
+    model, which may give it back (`epoch, model, opt = resume(cfg, model, opt)`)."""
+    node = value
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+            "to", "cuda", "cpu", "float", "half", "double", "train", "eval", "requires_grad_"):
+        node = node.func.value
+    handed = [x for n in ast.walk(value) if isinstance(n, ast.Call) for x in n.args + [k.value for k in n.keywords]]
+    return dotted(node) == name or any(dotted(x) == name for x in handed)
 
 
 def _optimizer_state_on_rank0(f, opt_casts):

@@ -1,0 +1,85 @@
+"""Step 6: a model broadcast, then made anew under the same name before the first step. A Trainer builds its
+model and broadcasts it in `__init__`, and `fit()` builds it again once the data tells the catalogue size:
+the model trained is a fresh initialisation on every rank. Broadcasting after the rebuild is right, and so
+is a resume helper handed the model (`epoch, model = resume(model)`: it gives the same module back).
+
+Written from scratch for these tests: a recommender project with its Trainer in a package."""
+import textwrap
+
+from hvdkit.check import FLAGGED, OK
+from hvdkit.check.static import analyze
+
+ENTRY = '''
+    """Session recommender.  horovodrun -np 4 python train.py"""
+    import torch
+    import horovod.torch as hvd
+
+    from rec.trainer import Trainer
+
+
+    def main():
+        hvd.init()
+        torch.set_num_threads(1)
+        cfg = {"items": 0, "dim": 32, "lr": 1e-3}
+        clicks = torch.randint(1, 900, (8000, 2))
+        Trainer(cfg).fit(clicks[hvd.rank()::hvd.size()], int(clicks.max()) + 1)
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+TRAINER = '''
+    import torch
+    import horovod.torch as hvd
+
+
+    class Trainer:
+        def __init__(self, cfg):
+            self.cfg = cfg
+            self._build()
+            hvd.broadcast_parameters(self.model.state_dict(), root_rank=0)
+
+        def _build(self):
+            self.model = torch.nn.Embedding(max(self.cfg["items"], 2), self.cfg["dim"])
+            opt = torch.optim.Adam(self.model.parameters(), lr=self.cfg["lr"] * hvd.size())
+            self.optimizer = hvd.DistributedOptimizer(opt, named_parameters=self.model.named_parameters())
+
+        def fit(self, clicks, items):
+            if items != self.cfg["items"]:
+                self.cfg["items"] = items
+                {rebuild}
+            for a, b in clicks.split(64):
+                self.optimizer.zero_grad()
+                loss = -(self.model(a) * self.model(b)).sum(-1).sigmoid().log().mean()
+                loss.backward()
+                self.optimizer.step()
+            if hvd.rank() == 0:
+                torch.save(self.model.state_dict(), "rec.pt")
+'''
+
+
+def step6(tmp_path, rebuild):
+    files = {"train.py": ENTRY, "rec/__init__.py": "", "rec/trainer.py": TRAINER.replace("{rebuild}", rebuild)}
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'rec'\n")
+    for rel, source in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source).lstrip("\n"))
+    findings, _, _ = analyze(str(tmp_path / "train.py"), root=str(tmp_path))
+    return findings[6]
+
+
+def test_a_model_built_again_after_its_broadcast_is_not_the_one_broadcast(tmp_path):
+    f = step6(tmp_path, "self._build()")
+    assert f.verdict in FLAGGED and "made anew" in f.evidence, f
+
+
+def test_a_model_built_again_and_broadcast_again_is_ok(tmp_path):
+    f = step6(tmp_path, "self._build()\n                hvd.broadcast_parameters(self.model.state_dict(), root_rank=0)")
+    assert f.verdict == OK, f
+
+
+def test_a_model_moved_or_handed_back_is_the_same_model(tmp_path):
+    f = step6(tmp_path, "self.model = self.model.to(torch.device('cpu'))")
+    assert f.verdict == OK, f
