@@ -47,19 +47,41 @@ def before_init(facts):
     Only calls reached through call sites count: a Keras callback's methods or a function handed to another
     are walked where the instance is made or handed, not where they run; an entry point judged on its own (a
     function nothing calls, launched by horovod.run or another module) may be handed an initialised Horovod."""
-    inits = sorted((e for e in facts.s.api_calls("init") if e.api == ("horovod", "init") and e.ctx.reached),
+    every = sorted((e for e in facts.s.api_calls("init") if e.api == ("horovod", "init") and e.ctx.reached),
                    key=lambda e: e.order)
-    if not inits and (facts.init_candidates or facts.horovod_from):
+    if not every and (facts.init_candidates or facts.horovod_from):
         return []
     out = []
     for e in facts.s.api_calls(*BEFORE_INIT, owner="horovod"):
-        if e.ctx.reached and (not inits or e.order < inits[0].order) and e.api[1] in BEFORE_INIT and \
-                all(fr.call is not None for fr in e.ctx.frames):
+        if not e.ctx.reached or e.api[1] not in BEFORE_INIT:
+            continue
+        launcher = _fresh_launcher(facts, e)
+        if not all(fr.call is not None for fr in e.ctx.frames) and launcher is None:
+            continue
+        # a worker that horovod.run starts is a new process: only an init in that worker counts
+        inits = [i for i in every if _fresh_launcher(facts, i) is launcher]
+        if not inits or e.order < inits[0].order:
+            where = f", in the worker `{ast.unparse(launcher)[:50]}` starts" if launcher is not None else ""
             why = f"{ast.unparse(e.node.func)}() runs before {ast.unparse(inits[0].node.func)}() at line " \
-                f"{inits[0].line}" if inits else f"{ast.unparse(e.node.func)}() runs and no hvd.init() does, in " \
-                "all the code read"
+                f"{inits[0].line}" if inits else f"{ast.unparse(e.node.func)}() runs and no hvd.init() does{where}, " \
+                "in all the code read"
             out.append((e.node, "ValueError: Horovod has not been initialized; use hvd.init().", why, "ValueError"))
     return out
+
+
+# Launchers that run the function handed to them in new processes, where Horovod starts uninitialised.
+FRESH_PROCESSES = ("horovod.run", "horovod.runner.run", "horovod.spark.run", "horovod.spark.run_elastic",
+                   "torch.multiprocessing.spawn", "multiprocessing.Process", "torch.multiprocessing.Process")
+
+
+def _fresh_launcher(facts, e):
+    """The call that started the new process `e` runs in (`horovod.run(train_fn, ...)` handing the function
+    whose walk holds `e`), when every frame of `e` is a call or such a hand-over; else None."""
+    launcher = None
+    for lp in e.ctx.loops:
+        if isinstance(lp, ast.Call) and facts.s.qual(lp.func) in FRESH_PROCESSES:
+            launcher = lp
+    return launcher
 
 
 def _horovod_attribute(node, qualname, stored):

@@ -9,7 +9,8 @@ What is found, with no framework imported:
 - attributes Horovod 0.28.1's modules do not have, imports of names they do not export, calls that do
   not match their signatures (horovod_api.json), and calls of the project's own functions and classes with
   arguments their definitions do not take (crash_calls.py);
-- Horovod's queries (`hvd.size()`, `hvd.rank()`) evaluated before `hvd.init()` runs (crash_calls.py);
+- Horovod's queries (`hvd.size()`, `hvd.rank()`) evaluated before `hvd.init()` runs, also in a worker that
+  `horovod.run` starts without its own init (crash_calls.py);
 - library constraints that raise: torch's DataLoader given a sampler and shuffle=True (crash_torch.py),
   the batches of a DataLoader over one tensor unpacked into several names (crash_batches.py);
 - torch.distributed's default group read where nothing creates it (`dist.get_rank()` left from a DDP
