@@ -2,6 +2,7 @@
 import ast
 
 from hvdkit.check import names
+from hvdkit.check.script import same_walk
 from hvdkit.check.values import truthy
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 
@@ -34,7 +35,39 @@ def judge(f):
                        f"{g.branch}; {f.s.qual(e.node.func).split('.')[-1]}() at line {e.line} runs also when it is "
                        "not, and raises there (Horovod has not been initialized)", first.line,
                        "call hvd.init() unconditionally, before every other Horovod call")
+    after = _after_shutdown(f)
+    if after is not None:
+        return after
     return Finding(OK, f"{f.text(first.line)}", first.line)
+
+
+def _after_shutdown(f):
+    """hvd.shutdown() and then a Horovod call that needs init, with no init in between: later in the same walk,
+    or earlier in a loop around the shutdown (`for fold in range(k): run_fold(...)` whose `finally:` shuts
+    Horovod down: the next fold's calls find it uninitialised)."""
+    inits = [e for e in f.s.api_calls("init") if e.api[1] == "init" and e.ctx.reached]
+    needs = [e for e in f.s.api_calls(*names.NEEDS_INIT) if e.ctx.reached and e.api[1].split(".")[-1] in
+             names.NEEDS_INIT]
+    for s in f.s.api_calls("shutdown"):
+        if not s.ctx.reached or s.api[1] != "shutdown":
+            continue
+        later = next((e for e in needs if e.order > s.order and same_walk(e, s) and not any(
+            s.order < i.order < e.order for i in inits)), None)
+        if later is not None:
+            return Finding(WRONG, f"hvd.shutdown() at line {s.line} ends Horovod, and "
+                           f"{f.s.qual(later.node.func).split('.')[-1]}() at line {later.line} runs after it "
+                           "with no hvd.init() in between (Horovod has not been initialized)", s.line,
+                           "shut Horovod down once, at the very end")
+        for lp in s.ctx.loops:
+            if not isinstance(lp, (ast.For, ast.While, ast.AsyncFor)) or any(lp in i.ctx.loops for i in inits):
+                continue
+            again = next((e for e in needs if e.order < s.order and lp in e.ctx.loops), None)
+            if again is not None:
+                return Finding(WRONG, f"hvd.shutdown() at line {s.line} runs inside the loop at line {lp.lineno}, "
+                               f"which calls {f.s.qual(again.node.func).split('.')[-1]}() at line {again.line} "
+                               "again on its next pass, after Horovod is shut down (Horovod has not been "
+                               "initialized)", s.line, "shut Horovod down once, after the loop")
+    return None
 
 
 def _without_init(f, init):
