@@ -444,10 +444,21 @@ def _plain_optimizer(f, node, at, depth=0):
     if isinstance(node, ast.Call):
         if _optimizer_class(f, node):
             return node, at
+        made = _registry_made(f, node, at)
+        if made is not None:
+            return made, at
         values = returned(f, node, at)
     else:
         values = reaching(f, node, at)
     for value, a in values:
+        if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+            # `optimizer = optimizer or make_optimizer(cfg)`: the first operand that is not None
+            v = next((v for v in value.values if not _none_here(f, v, a)), None)
+            got = _plain_optimizer(f, v, a, depth + 1) if isinstance(v, (ast.Name, ast.Attribute, ast.Call)) \
+                else None
+            if got is not None:
+                return got[0], a
+            continue
         if isinstance(value, ast.Call) and wrapper(f, value):
             return None  # a wrapper; what comes before it reaches only where Horovod is off
         if f.off_path(a):
@@ -459,6 +470,9 @@ def _plain_optimizer(f, node, at, depth=0):
             continue
         if isinstance(value, ast.Call) and _optimizer_class(f, value):
             return value, a
+        made = _registry_made(f, value, a) if isinstance(value, ast.Call) else None
+        if made is not None:
+            return made, a
     return None
 
 
@@ -466,6 +480,33 @@ def _optimizer_class(f, call):
     """A construction of the framework's own optimizer class (torch.optim.SGD, keras.optimizers.Adam):
     known by the module it comes from."""
     return bool(names.OPTIMIZER_CLASS.match(f.s.qual(call.func)))
+
+
+def _none_here(f, node, at):
+    """Every value that reaches `node` at `at` is None (a parameter the call left at its default None)."""
+    if isinstance(node, ast.Constant):
+        return node.value is None
+    values = [v for v, _ in reaching(f, node, at)] if isinstance(node, (ast.Name, ast.Attribute)) else []
+    frame = at.ctx.frames[-1] if at.ctx.frames else None
+    b = frame.bindings.get(node.id) if isinstance(node, ast.Name) and frame is not None and not values else None
+    values = values or ([b.expr] if b is not None and b.default else [])
+    return bool(values) and all(isinstance(v, ast.Constant) and v.value is None for v in values)
+
+
+def _registry_made(f, call, at):
+    """`OPTIMIZERS[name](cfg, lr)` over a dict written out in the project whose every value is a lambda that
+    builds a framework optimizer (`"adam": lambda o, lr: keras.optimizers.Adam(learning_rate=lr)`): one of those
+    plain optimizers, whichever the key picks; else None."""
+    table = call.func.value if isinstance(call.func, ast.Subscript) else None
+    if not isinstance(table, (ast.Name, ast.Attribute)):
+        return None
+    dicts = [v for v, _ in reaching(f, table, at)] or [a.node.value for a in f.s.assignments_to(table)]
+    if len(dicts) != 1 or not isinstance(dicts[0], ast.Dict) or not dicts[0].values:
+        return None
+    bodies = [v.body if isinstance(v, ast.Lambda) else None for v in dicts[0].values]
+    if any(not isinstance(b, ast.Call) or not _optimizer_class(f, b) for b in bodies):
+        return None
+    return bodies[0]
 
 
 def _plain_compile(f, fit):
