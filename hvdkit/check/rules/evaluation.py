@@ -77,6 +77,12 @@ def _find_evaluations(f):
                 out.append(Evaluation(e, data, data_per_rank(f, data, where), getattr(lp, "lineno", e.line), lp))
             break
     for e in f.s.events:
+        # the model run once on a whole array, in no loop (`pred = model(torch.from_numpy(x_test))` in an
+        # evaluate function): an evaluation of that array, counted when a report prints what it computes
+        if e.ctx.reached and not _own_loop(e) and e.node.args and not isinstance(e.node.args[0], ast.Starred) and \
+                calls_model(f, e) and getattr(e.node.func, "attr", "") not in _EVALUATING and _in_eval_mode(f, e):
+            out.append(Evaluation(e, e.node.args[0], data_per_rank(f, e.node.args[0], e), e.line, None))
+    for e in f.s.events:
         attr = getattr(e.node.func, "attr", "")
         if e.ctx.reached and attr in _EVALUATING[:4] and is_model(f, e.node.func.value, e):
             x = e.node.args[0] if e.node.args else next((k.value for k in e.node.keywords if k.arg == "x"), None)
@@ -86,6 +92,30 @@ def _find_evaluations(f):
         for v in validation_inputs(fit.node):
             out.append(Evaluation(fit, v, data_per_rank(f, v, fit), fit.line, None))
     return out
+
+
+def _own_loop(e):
+    """A loop of the event's own function (or comprehension) holds it: not a caller's epoch loop."""
+    ancestors = {id(p) for p in parents(e.node)}
+    return any(id(lp) in ancestors for lp in e.ctx.loops) or any(
+        isinstance(p, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)) for p in parents(e.node))
+
+
+def _in_eval_mode(f, e):
+    """The model call runs with gradients off or the model in eval mode: inside `with torch.no_grad()` /
+    `torch.inference_mode()`, a function decorated with them, or after `model.eval()` in the same function."""
+    for p in parents(e.node):
+        if isinstance(p, (ast.With, ast.AsyncWith)) and any(
+                f.s.qual(i.context_expr.func if isinstance(i.context_expr, ast.Call) else i.context_expr).split(".")[-1]
+                in ("no_grad", "inference_mode") for i in p.items):
+            return True
+        if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if any(f.s.qual(d.func if isinstance(d, ast.Call) else d).split(".")[-1] in ("no_grad", "inference_mode")
+                   for d in p.decorator_list):
+                return True
+            return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "eval"
+                       and not n.args and n.lineno < e.node.lineno for n in ast.walk(p))
+    return False
 
 
 def running(event, loop):

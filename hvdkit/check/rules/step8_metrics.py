@@ -133,7 +133,9 @@ def _reported(f, ev):
     if getattr(ev.event.node.func, "attr", "") in ("fit", "fit_generator"):
         return True
     verbose = next((k.value for k in ev.event.node.keywords if k.arg == "verbose"), None)
-    if ev.loop is None and not (isinstance(verbose, ast.Constant) and verbose.value == 0):
+    evaluates = getattr(ev.event.node.func, "attr", "") in ("evaluate", "predict", "evaluate_generator",
+                                                             "predict_generator")
+    if ev.loop is None and evaluates and not (isinstance(verbose, ast.Constant) and verbose.value == 0):
         return True
     return any(_from_evaluations(f, v, r, [ev]) for r in _reports(f) for v in _report_values(r.node))
 
