@@ -1,0 +1,1 @@
+from .factory import build_model  # noqa: F401
