@@ -1,0 +1,1 @@
+from demand import settings  # noqa: F401

@@ -1,0 +1,1 @@
+"""helio-ads CTR training pipeline (Keras 3 + Horovod)."""

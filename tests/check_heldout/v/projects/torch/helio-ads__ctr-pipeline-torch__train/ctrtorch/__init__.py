@@ -1,0 +1,1 @@
+"""PyTorch port of the helio-ads CTR pipeline (reads the .npz exports of the TFRecord logs)."""

@@ -1,0 +1,1 @@
+from txn.trainer import train_fn  # noqa: F401
