@@ -67,6 +67,7 @@ def test_an_init_in_the_launching_process_does_not_init_the_worker(tmp_path):
 
 
 def test_a_worker_that_inits_first_is_no_crash(tmp_path):
-    worker = WORKER.replace("        torch.set_num_threads(1)\n", "        hvd.init()\n        torch.set_num_threads(1)\n")
+    worker = WORKER.replace("        torch.set_num_threads(1)\n",
+                            "        hvd.init()\n        torch.set_num_threads(1)\n")
     crash, flagged, _ = run(tmp_path, worker=worker)
     assert crash is None and 1 not in flagged, (crash, flagged)
