@@ -107,3 +107,58 @@ def test_no_tape_of_the_factorys_step_wrapped_is_flagged(tmp_path):
 def test_one_tape_of_the_factorys_step_left_plain_is_flagged(tmp_path):
     f = step5(tmp_path, WRAP_G, "pass")
     assert f.verdict in FLAGGED, f
+
+
+PAIR = '''
+    """Road segmentation, custom loop.  horovodrun -np 4 python train.py"""
+    import tensorflow as tf
+    import horovod.tensorflow as hvd
+
+    hvd.init()
+    x = tf.random.uniform([1024, 16], seed=1)
+    y = tf.cast(tf.reduce_sum(x, 1) > 8, tf.int64)
+    data = tf.data.Dataset.from_tensor_slices((x, y)).shard(hvd.size(), hvd.rank()).batch(32)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(32, activation="relu"), tf.keras.layers.Dense(2)])
+    opt = tf.keras.optimizers.Adam(1e-3 * hvd.size())
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+
+    def make_steps(model, opt, loss_fn):
+        @tf.function
+        def train_step(x, y, first_batch):
+            with tf.GradientTape() as tape:
+                loss = loss_fn(y, model(x, training=True))
+            {wrap}
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            if first_batch:
+                hvd.broadcast_variables(model.variables, root_rank=0)
+                hvd.broadcast_variables(opt.variables, root_rank=0)
+            return loss
+
+        @tf.function
+        def eval_step(x, y):
+            return tf.reduce_mean(tf.cast(tf.argmax(model(x), 1) == y, tf.float32))
+
+        return train_step, eval_step
+
+
+    train_step, eval_step = make_steps(model, opt, loss_fn)
+    for epoch in range(3):
+        for step, (xb, yb) in enumerate(data):
+            loss = train_step(xb, yb, epoch == 0 and step == 0)
+    acc = hvd.allreduce(eval_step(x, y))
+    if hvd.rank() == 0:
+        print("accuracy", float(acc))
+        model.save("road.keras")
+'''
+
+
+def test_the_steps_of_a_factory_returning_a_tuple_are_walked(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text(textwrap.dedent(PAIR.replace("{wrap}", WRAP_G.replace("g_tape", "tape"))).lstrip("\n"))
+    findings, _, _ = analyze(str(path))
+    assert findings[5].verdict == OK and findings[6].verdict == OK, findings
+    path.write_text(textwrap.dedent(PAIR.replace("{wrap}", "pass")).lstrip("\n"))
+    findings, _, _ = analyze(str(path))
+    assert findings[5].verdict in FLAGGED, findings[5]

@@ -372,21 +372,29 @@ class Script:
         if isinstance(d, ast.alias):
             return self._lookup(self._def_qual(d, mod), depth + 1)
         value = assigned_value(d) if isinstance(d, ast.Name) else None
+        index = None
+        if value is None and isinstance(d, ast.Name) and isinstance(getattr(d, "parent", None), ast.Tuple) and \
+                isinstance(getattr(d.parent, "parent", None), ast.Assign) and d.parent in d.parent.parent.targets:
+            # `train_step, eval_step = make_steps(model, opt)`: the factory's returned tuple, element by element
+            value, index = d.parent.parent.value, d.parent.elts.index(d)
         if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
-            return self._closure_made(self.defined(value.func, depth + 1))
+            return self._closure_made(self.defined(value.func, depth + 1), index)
         return self.defined(value, depth + 1) if isinstance(value, (ast.Name, ast.Attribute)) else None
 
     @staticmethod
-    def _closure_made(factory):
+    def _closure_made(factory, index=None):
         """The function a factory of the project returns, defined inside it (`def make_train_step(G, D, ...):
         @tf.function def train_step(real): ... return train_step`): what a name assigned the factory's call
-        runs when called. None unless every return names one such function."""
+        runs when called; with `index`, the element of the tuple it returns (`return train_step, eval_step`).
+        None unless every return names one such function there."""
         if not isinstance(factory, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
         inner = {n.name: n for n in factory.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
         rets = [r.value for r in ast.walk(factory) if isinstance(r, ast.Return) and next(
             (p for p in parents(r) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))),
             None) is factory]
+        if index is not None:
+            rets = [r.elts[index] if isinstance(r, ast.Tuple) and len(r.elts) > index else None for r in rets]
         names = {r.id for r in rets if isinstance(r, ast.Name)}
         if not rets or len(names) != 1 or len(rets) != sum(isinstance(r, ast.Name) for r in rets):
             return None

@@ -2,7 +2,7 @@
 import ast
 
 from hvdkit.check import names
-from hvdkit.check.facts import same_walk
+from hvdkit.check.facts import handed, same_walk
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, origin, reaching, resolve, sources, with_values
@@ -57,8 +57,18 @@ def _unread_broadcast(f):
              if f.hands_horovod(u) and f.handed_training(u) or f.feeds_callbacks(u) and f.acts_itself(u, 6)
              # the project's own absent code handed both the model and the optimizer (`sync_initial_state(model,
              # optimizer)`): all a broadcast of the starting state needs; the model alone (`l2_loss(...)`) is not
-             or u.kind != "library" and f.handed_model(u) and f.handed_optimizer(u)]
+             or u.kind != "library" and _handed_a_model(f, u) and f.handed_optimizer(u)]
     return f.cannot_tell("a broadcast from rank 0", calls)
+
+
+def _handed_a_model(f, u):
+    """The unread call is handed a model, or an object that the project's own unread code made and the pass
+    cannot tell from one (`model = SmallResNetish(n)` of a module that is not there, handed with the optimizer
+    to `make_train_step(model, optimizer, loss_fn)`)."""
+    def own(a):
+        maker = f.unread_maker(a)
+        return maker is not None and maker.kind in ("absent", "unparsed")
+    return f.handed_model(u) or any(own(a) for a in handed(u.event.node) if isinstance(a, (ast.Name, ast.Attribute)))
 
 
 def _optimizer_only(f, e):
@@ -259,11 +269,16 @@ def _first_build(f, model, e):
 def _after_training(f, e):
     """A step that ran earlier in a loop the broadcast is not part of, in the same walk of the script; not one rank 0
     alone takes (an LR range test: what it trains, if anything, is what rank 0 then sends)."""
+    if any(s.order > e.order and same_walk(s, e) and not f.on_rank0_alone(s) for s in f.steps):
+        return None  # training follows: the broadcast starts a phase (a pre-training stage before it is its own)
     for s in f.steps:
         if s.order > e.order or not same_walk(s, e) or f.on_rank0_alone(s):
             continue
         outer = [lp for lp in s.ctx.loops if not any(lp is m for m in e.ctx.loops)]
-        if any(isinstance(lp, (ast.For, ast.While, ast.AsyncFor)) for lp in outer):
+        shared = [lp for lp in s.ctx.loops if any(lp is m for m in e.ctx.loops) and isinstance(
+            lp, (ast.For, ast.While, ast.AsyncFor))]
+        # in the training loop itself (after a GAN's critic steps of the first pass): judged as a first-step sync
+        if any(isinstance(lp, (ast.For, ast.While, ast.AsyncFor)) for lp in outer) and not shared:
             return s
     return None
 
