@@ -397,11 +397,13 @@ def _group_entry(call):
 
 
 def _absent_read(f, expr):
-    """The first name the value reads from a module of the project that is not there (`C.LR` with `import config
-    as C`, `LR` with `from config import LR`, and no config.py): that module's code could make it from
+    """The first name the value reads or calls from a module of the project that is not there (`C.LR` with
+    `import config as C`, `LR` with `from config import LR`, `get_world_size()` with `from utils import
+    get_world_size`, and no such module): that module's code could make it from
     hvd.size(), as a call into it could (Facts.unread_for); None when there is none."""
     project = f.s.project
     for n in sources(f, [expr]) if project is not None else ():
+        n = n.func if isinstance(n, ast.Call) else n  # `lr * get_world_size()` of `from utils import ...`
         root = chain_root(n)
         if not isinstance(n, (ast.Name, ast.Attribute)) or not isinstance(root, ast.Name):
             continue
