@@ -74,3 +74,51 @@ def test_a_shuffle_seeded_per_rank_before_the_returned_partition_overlaps(tmp_pa
 def test_a_shuffle_seeded_alike_before_the_returned_partition_is_disjoint(tmp_path):
     f = step3(tmp_path, "SEED")
     assert f.verdict == OK, f
+
+
+DATA_TWO = '''
+    import random
+
+
+    def list_items(items, shuffle=False):
+        items = list(items)
+        if shuffle:
+            random.shuffle(items)
+        return items
+
+
+    def shard_list(items, rank, world):
+        return list_items(items, shuffle=True)[rank::world]
+'''
+
+DATA_SPLIT = '''
+    import random
+
+
+    def list_items(items, shuffle=False):
+        items = list(items)
+        if shuffle:
+            random.shuffle(items)
+        return items
+
+
+    def take_part(items, rank, world):
+        return items[rank::world]
+
+
+    def shard_list(items, rank, world):
+        return take_part(list_items(items, shuffle=True), rank, world)
+'''
+
+
+def test_a_shuffle_in_one_helper_before_the_partition_returned_by_another_overlaps(tmp_path):
+    for i, data in enumerate((DATA_TWO, DATA_SPLIT)):
+        root = tmp_path / str(i)
+        files = {"train.py": ENTRY.replace("{seed}", "SEED + hvd.rank()"), "spk/__init__.py": "",
+                 "spk/data.py": data}
+        (root / "spk").mkdir(parents=True)
+        (root / "pyproject.toml").write_text("[project]\nname = 'spk'\n")
+        for rel, source in files.items():
+            (root / rel).write_text(textwrap.dedent(source).lstrip("\n"))
+        findings, _, _ = analyze(str(root / "train.py"), root=str(root))
+        assert findings[3].verdict in FLAGGED and "random.shuffle(items)" in findings[3].evidence, (i, findings[3])

@@ -416,8 +416,13 @@ def _shuffled_before_partition(f, parts):
         made = sources(f, [data], derived)
         held = {dotted(n) for n in made if isinstance(n, (ast.Name, ast.Attribute))} - {None}
         at = p if hasattr(p, "order") else _event_at(f, p.node)
+        entry = _entering_call(f, p.node) if at is None else None
+        inner = {id(n) for n in ast.walk(p.node) if isinstance(n, ast.Call)}
         for e in f.s.events:
-            earlier = _before(e, at) if at is not None else _earlier_in_function(e.node, p.node)
+            # a partition in a `return` has no event: a shuffle earlier in its function, before its call, or in
+            # a call its own value makes (`return list_items(items, shuffle=True)[rank::world]`)
+            earlier = (_before(e, at) if at is not None else _earlier_in_function(e.node, p.node) or (
+                entry is not None and _before(e, entry))) or any(id(fr.call) in inner for fr in e.ctx.frames)
             if not earlier or not _shuffle(f, e) or _seeded_alike(f, e):
                 continue  # a shuffle after the partition shuffles each rank's own part: right
             in_place = result_discarded(e.node) and e.node.args and dotted(e.node.args[0]) in held
@@ -431,6 +436,14 @@ def _shuffled_before_partition(f, parts):
                                "seed the shuffle alike on every rank (seed=42), or partition first and shuffle "
                                "each rank's part")
     return None
+
+
+def _entering_call(f, node):
+    """The walked call of the function that holds `node` (`shard_files(files, rank, size)` for the partition in
+    its `return files[rank::size]`): where the partition happens in the walk."""
+    func = next((p for p in parents(node) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    calls = {id(fr.call) for fr in f.s.frames if fr.func is func and fr.call is not None}
+    return next((e for e in f.s.events if id(e.node) in calls), None) if func is not None else None
 
 
 def _earlier_in_function(node, part):
