@@ -162,3 +162,49 @@ def test_the_steps_of_a_factory_returning_a_tuple_are_walked(tmp_path):
     path.write_text(textwrap.dedent(PAIR.replace("{wrap}", "pass")).lstrip("\n"))
     findings, _, _ = analyze(str(path))
     assert findings[5].verdict in FLAGGED, findings[5]
+
+
+FLAGGED_FACTORY = '''
+    """Disc localisation.  horovodrun -np 4 python train.py"""
+    import tensorflow as tf
+    import horovod.tensorflow as hvd
+
+
+    def make_train_step(model, optimizer, distributed=False):
+        @tf.function
+        def train_step(x, c):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.abs(model(x, training=True) - c))
+            if distributed:
+                tape = hvd.DistributedGradientTape(tape)
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+        return train_step
+
+
+    hvd.init()
+    x = tf.random.uniform([1024, 8], seed=2)
+    c = tf.random.uniform([1024, 2], seed=3)
+    data = tf.data.Dataset.from_tensor_slices((x, c)).shard(hvd.size(), hvd.rank()).batch(32)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="relu"), tf.keras.layers.Dense(2)])
+    optimizer = tf.keras.optimizers.Adam(1e-3 * hvd.size())
+    train_step = make_train_step(model, optimizer{flag})
+    for i, (xb, cb) in enumerate(data):
+        loss = train_step(xb, cb)
+        if i == 0:
+            hvd.broadcast_variables(model.variables, root_rank=0)
+            hvd.broadcast_variables(optimizer.variables, root_rank=0)
+    if hvd.rank() == 0:
+        model.save("disc.keras")
+'''
+
+
+def test_a_closures_wrap_behind_the_factorys_flag_left_off_is_wrong(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text(textwrap.dedent(FLAGGED_FACTORY.replace("{flag}", "")).lstrip("\n"))
+    findings, _, _ = analyze(str(path))
+    assert findings[5].verdict in FLAGGED and "distributed" in findings[5].evidence, findings[5]
+    path.write_text(textwrap.dedent(FLAGGED_FACTORY.replace("{flag}", ", distributed=True")).lstrip("\n"))
+    findings, _, _ = analyze(str(path))
+    assert findings[5].verdict == OK, findings[5]

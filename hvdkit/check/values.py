@@ -14,7 +14,7 @@ from typing import NamedTuple, Optional
 from hvdkit.check import flags, mappings
 from hvdkit.check.defs import declares_global
 from hvdkit.check.names import LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES
-from hvdkit.check.script import dotted, in_handler, same_walk
+from hvdkit.check.script import dotted, in_handler, parents, same_walk
 
 POS, RANK = "POS", "RANK"
 NONE = ("None",)  # Python's None as a known value (None itself means: cannot tell)
@@ -278,6 +278,10 @@ class Evaluator:
         if f is not None and name in f.bindings:
             b = f.bindings[name]
             return self.value(b.expr, b.frame, event, depth + 1)
+        outer = self._closure_frame(f, name)
+        if outer is not None:  # a closure's free name: a parameter of the factory call that made it
+            b = outer.bindings[name]
+            return self.value(b.expr, b.frame, event, depth + 1)
         click = flags.click_default(self.s, f.func, name) if f is not None and self.where.defaults else None
         if click is not None:
             return self.value(click.default, None, event, depth + 1)
@@ -288,6 +292,19 @@ class Evaluator:
             if v != "absent":
                 return v
         return self._counter(name, frame, event, depth)
+
+    def _closure_frame(self, frame, name):
+        """The walked frame of the function that encloses `frame`'s (`make_train_step(model, opt,
+        distributed=False)` around its `train_step`) when `name` is that function's parameter and the closure
+        neither takes nor assigns it: the last call of it the walk made; else None."""
+        func = frame.func if frame is not None else None
+        outer = next((p for p in parents(func) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None) \
+            if func is not None else None
+        if outer is None or any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+                                for n in ast.walk(func)):
+            return None
+        calls = [fr for fr in self.s.frames if fr.func is outer and name in fr.bindings]
+        return calls[-1] if calls else None
 
     def _loop_value(self, loop, name, frame, event, depth):
         """The value `name` takes on a loop's first iteration (None on later ones); 'absent' when the loop

@@ -20,6 +20,13 @@ def judge(f):
         return _unread_averaging(f) or Finding(
             MISSING, "gradients are never averaged over ranks: each rank steps with its own", None,
             "opt = hvd.DistributedOptimizer(opt) (Keras/torch) or tape = hvd.DistributedGradientTape(tape)")
+    never = [e for e in wraps if f.guard_kind(e) == "never"]
+    if never and len(never) == len(wraps) and not by_hand:
+        e = never[0]
+        test = " and ".join(ast.unparse(g.test) for g in e.ctx.guards)
+        return Finding(WRONG, f"the wrapper at line {e.line} is behind `{test}`, which is false here (the "
+                       "values the walked calls give it): gradients are never averaged", e.line,
+                       "wrap unconditionally, or pass the flag that turns it on")
     summed = []
     for e in wraps:
         kw = {k.arg: k.value for k in e.node.keywords}
