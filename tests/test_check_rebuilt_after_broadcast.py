@@ -83,3 +83,78 @@ def test_a_model_built_again_and_broadcast_again_is_ok(tmp_path):
 def test_a_model_moved_or_handed_back_is_the_same_model(tmp_path):
     f = step6(tmp_path, "self.model = self.model.to(torch.device('cpu'))")
     assert f.verdict == OK, f
+
+
+HEAD_ENTRY = '''
+    """Cell segmentation fine-tuning.  horovodrun -np 4 python train.py"""
+    import torch
+    import horovod.torch as hvd
+
+    from seg.models import UNetLite
+
+
+    def main():
+        hvd.init()
+        torch.set_num_threads(1)
+        {seed}
+        model = UNetLite(3, 2)
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        model.load_pretrained("generalist.pt", 4)
+        {again}
+        opt = hvd.DistributedOptimizer(torch.optim.AdamW(model.parameters(), lr=1e-4 * hvd.size()),
+                                       named_parameters=model.named_parameters())
+        x = torch.randn(64, 3, 16, 16)[hvd.rank()::hvd.size()]
+        for i in range(0, len(x), 4):
+            opt.zero_grad()
+            model(x[i:i + 4]).mean().backward()
+            opt.step()
+        if hvd.rank() == 0:
+            torch.save(model.state_dict(), "cells.pt")
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+MODELS = '''
+    import torch
+    import torch.nn as nn
+
+
+    class UNetLite(nn.Module):
+        def __init__(self, in_ch, out_ch):
+            super().__init__()
+            self.stem = nn.Conv2d(in_ch, 8, 3, padding=1)
+            self.head = nn.Conv2d(8, out_ch, 1)
+
+        def forward(self, x):
+            return self.head(torch.relu(self.stem(x)))
+
+        def load_pretrained(self, path, out_ch):
+            state = torch.load(path, map_location="cpu")
+            self.load_state_dict({k: v for k, v in state.items() if not k.startswith("head.")}, strict=False)
+            self.head = nn.Conv2d(self.head.in_channels, out_ch, 1)
+'''
+
+
+def head_step6(tmp_path, seed="pass", again="pass"):
+    files = {"train.py": HEAD_ENTRY.replace("{seed}", seed).replace("{again}", again), "seg/__init__.py": "",
+             "seg/models.py": MODELS}
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'seg'\n")
+    for rel, source in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source).lstrip("\n"))
+    findings, _, _ = analyze(str(tmp_path / "train.py"), root=str(tmp_path))
+    return findings[6]
+
+
+def test_a_head_replaced_after_the_broadcast_starts_different_on_each_rank(tmp_path):
+    f = head_step6(tmp_path)
+    assert f.verdict in FLAGGED and "model.head" in f.evidence, f
+
+
+def test_a_head_replaced_then_broadcast_or_seeded_alike_is_ok(tmp_path):
+    assert head_step6(tmp_path / "a", again="hvd.broadcast_parameters(model.state_dict(), root_rank=0)").verdict == OK
+    assert head_step6(tmp_path / "b", seed="torch.manual_seed(0)").verdict == OK

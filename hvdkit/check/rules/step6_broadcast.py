@@ -427,7 +427,64 @@ def _rebuilt_after_broadcast(f, casts):
                                    f"broadcast at line {b.line} and before the first step: the model trained is "
                                    "not the one broadcast, each rank starts from its own weights", a.line,
                                    "broadcast after the last time the model (and its optimizer) is built")
+            part = _part_replaced(f, name, b, first)
+            if part is not None:
+                a, sub = part
+                return Finding(WRONG, f"{condition(f, a)}`{sub}` is replaced by a new module at line {a.line}, after "
+                               f"the broadcast of `{name}` at line {b.line} and before the first step: its weights "
+                               "start different on each rank", a.line,
+                               "broadcast after loading the pretrained weights and replacing the head")
     return None
+
+
+def _part_replaced(f, name, b, first):
+    """(assignment, name): a sub-module of the broadcast model replaced by a freshly built layer after the
+    broadcast and before the first step (`self.head = nn.Conv2d(...)` in the model's `load_pretrained()`,
+    called as `self.model.load_pretrained(...)`), with no broadcast after it and no seed common to every rank
+    set before it (the fresh layer's weights then differ per rank)."""
+    for a in f.s.assigns:
+        target = a.node.targets[0] if isinstance(a.node, ast.Assign) and len(a.node.targets) == 1 else None
+        value = getattr(a.node, "value", None)
+        if not (b.order < a.order < first) or not a.ctx.reached or not same_walk(a, b) or \
+                not isinstance(target, ast.Attribute) or not isinstance(value, ast.Call) or _same_object(value, name):
+            continue
+        sub = _in_callers_terms(a, dotted(target))
+        if not sub or not sub.startswith(name + ".") or not _builds_layer(f, value):
+            continue
+        if _seeded_alike(f, a) or any(a.order < c.order < first for c in f.s.events
+                                      if f.api(c, "broadcast_parameters", "broadcast_variables")):
+            continue
+        return a, sub
+    return None
+
+
+def _in_callers_terms(a, target):
+    """`self.head` in a method the walk entered as `self.model.load_pretrained(...)`: `self.model.head`."""
+    for fr in reversed(a.ctx.frames):
+        if not target or not target.startswith("self.") or fr.call is None:
+            break
+        receiver = dotted(fr.call.func.value) if isinstance(fr.call.func, ast.Attribute) else None
+        if receiver is None or receiver == "self":
+            break
+        target = receiver + target[len("self"):]
+    return target
+
+
+def _builds_layer(f, call):
+    """A call that builds a new layer or module: a class of the project, or a torch.nn / Keras layer class."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "cuda"):
+        return isinstance(call.func.value, ast.Call) and _builds_layer(f, call.func.value)
+    made = f.s.defined(call.func) if isinstance(call.func, (ast.Name, ast.Attribute)) else None
+    q = f.s.qual(call.func)
+    return isinstance(made, ast.ClassDef) or q.startswith(("torch.nn.", "keras.layers.", "tensorflow.keras.layers."))
+
+
+def _seeded_alike(f, a):
+    """A global seed that does not depend on the rank is set before `a`: fresh weights agree on every rank."""
+    return any(e.order < a.order and e.ctx.reached and f.s.qual(e.node.func).split(".")[-1] in (
+        "manual_seed", "set_seed", "set_random_seed", "seed_everything") and e.node.args and
+        f.s.qual(e.node.func).split(".")[0] in ("torch", "tensorflow", "keras") and
+        not f.mentions(e.node.args[0], f.is_rank) for e in f.s.events)
 
 
 def _same_object(value, name):
