@@ -52,9 +52,11 @@ def _unread_lr(f, opts):
     visible = [e.node for e in opts if given[id(e)] is not None]  # judged by the LR they are given
     absent = next((n for x in lrs for n in [_absent_read(f, x)] if n is not None), None)
     if absent is not None:
-        return Finding(UNKNOWN, f"the LR is made of {ast.unparse(absent)} (line {absent.lineno}), read from module "
-                       f"`{f.s.qual(absent).split('.')[0]}`, which is not in the project: it could be scaled there: "
-                       "cannot tell", absent.lineno, "give --root the project's folder, or run `hvdkit check --run`")
+        called = isinstance(getattr(absent, "parent", None), ast.Call) and absent.parent.func is absent
+        what = f"`{ast.unparse(absent)}(...)`, a call into" if called else f"{ast.unparse(absent)}, read from"
+        return Finding(UNKNOWN, f"the LR is made of {what} module `{f.s.qual(absent).split('.')[0]}` (line "
+                       f"{absent.lineno}), which is not in the project: it could be scaled there: cannot tell",
+                       absent.lineno, "give --root the project's folder, or run `hvdkit check --run`")
     what = "an LR scaled by the number of ranks"
     if not f.unread_on_path:
         return None
