@@ -3,10 +3,10 @@ holds each element in turn, so an optimizer handed in a later phase (`[head_opt,
 built for fine-tuning and never wrapped) steps with this rank's own gradients: wrong. Both wrapped: ok.
 
 Written from scratch for these tests: a two-phase fine-tuning project whose epoch loop lives in a module."""
-import textwrap
 
 from hvdkit.check import FLAGGED, OK
-from hvdkit.check.static import analyze
+
+from crash_scripts import check_project
 
 ENTRY = '''
     """Linear probe, then full fine-tuning.  horovodrun -np 4 python finetune.py"""
@@ -83,12 +83,7 @@ DATA = '''
 def step5(tmp_path, wrap):
     files = {"finetune.py": ENTRY.replace("{wrap}", wrap), "probe/__init__.py": "", "probe/loop.py": LOOP,
              "probe/data.py": DATA}
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'probe'\n")
-    for rel, source in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-    findings, _, _ = analyze(str(tmp_path / "finetune.py"), root=str(tmp_path))
+    findings = check_project(tmp_path, files, script="finetune.py")[2]
     return findings[5]
 
 

@@ -3,10 +3,10 @@
 own call handed in, so the fine-tuning optimizer's single-worker LR is flagged; both scaled is ok.
 
 Written from scratch for these tests: a pretrain-then-finetune project with the factory in a module."""
-import textwrap
 
 from hvdkit.check import MISSING, OK
-from hvdkit.check.static import analyze
+
+from crash_scripts import check_project
 
 ENTRY = '''
     """Masked pre-training, then classification.  horovodrun -np 4 python run.py"""
@@ -55,12 +55,7 @@ OPTIM = '''
 
 def step4(tmp_path, ft_lr):
     files = {"run.py": ENTRY.replace("{ft_lr}", ft_lr), "ft/__init__.py": "", "ft/optim.py": OPTIM}
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'ft'\n")
-    for rel, source in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-    findings, _, _ = analyze(str(tmp_path / "run.py"), root=str(tmp_path))
+    findings = check_project(tmp_path, files, script="run.py")[2]
     return findings[4]
 
 

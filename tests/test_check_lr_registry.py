@@ -4,10 +4,10 @@ a key picks, so the lambda's `lr` is bound by no call it follows: the LR is "can
 The same project building its optimizer directly with the unscaled LR is still flagged.
 
 Written from scratch for these tests: a Keras tagger project with its optimizer registry in a module."""
-import textwrap
 
 from hvdkit.check import MISSING, UNKNOWN
-from hvdkit.check.static import analyze
+
+from crash_scripts import check_project
 
 ENTRY = '''
     """Sequence tagger.  horovodrun -np 4 python train.py"""
@@ -49,12 +49,7 @@ OPTIM = '''
 
 def step4(tmp_path, build):
     files = {"train.py": ENTRY.replace("{build}", build), "tagger/__init__.py": "", "tagger/optim.py": OPTIM}
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'tagger'\n")
-    for rel, source in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-    findings, _, _ = analyze(str(tmp_path / "train.py"), root=str(tmp_path))
+    findings = check_project(tmp_path, files, script="train.py")[2]
     return findings[4]
 
 

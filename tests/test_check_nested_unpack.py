@@ -9,6 +9,8 @@ import textwrap
 from hvdkit.check import FLAGGED, OK
 from hvdkit.check.static import analyze
 
+from crash_scripts import check_project
+
 ENTRY = '''
     """Redshift regression.  horovodrun -np 4 python train.py"""
     import argparse
@@ -55,12 +57,7 @@ CATALOG = '''
 
 def step8(tmp_path, val):
     files = {"train.py": ENTRY, "zreg/__init__.py": "", "zreg/catalog.py": CATALOG.replace("{val}", val)}
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'zreg'\n")
-    for rel, source in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-    findings, _, _ = analyze(str(tmp_path / "train.py"), root=str(tmp_path))
+    findings = check_project(tmp_path, files, script="train.py")[2]
     return findings[8]
 
 

@@ -11,10 +11,10 @@ The Trainer is also run either through `horovod.run(train_fn, ...)` or directly,
 (`self.is_root = hvd.rank() == 0`) is assigned in two walks; each walk reads its own.
 
 Written from scratch for these tests: a tabular project with a Trainer, an LR finder and a data module."""
-import textwrap
 
 from hvdkit.check import FLAGGED, OK
-from hvdkit.check.static import analyze
+
+from crash_scripts import check_project
 
 RUN = '''
     """Tabular MLP.  horovodrun -np 4 python run.py   or   python run.py --num-proc 4"""
@@ -126,12 +126,7 @@ TRAINER = '''
 def check(tmp_path, finder_guard="self.find_lr and self.is_root", final_data="self.full_val"):
     trainer = TRAINER.replace("{finder_guard}", finder_guard).replace("{final_data}", final_data)
     files = {"run.py": RUN, "tab/__init__.py": "", "tab/lr_finder.py": FINDER, "tab/trainer.py": trainer}
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'tab'\n")
-    for rel, source in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-    findings, _, _ = analyze(str(tmp_path / "run.py"), root=str(tmp_path))
+    findings = check_project(tmp_path, files, script="run.py")[2]
     return findings
 
 

@@ -4,10 +4,10 @@ the model trained is a fresh initialisation on every rank. Broadcasting after th
 is a resume helper handed the model (`epoch, model = resume(model)`: it gives the same module back).
 
 Written from scratch for these tests: a recommender project with its Trainer in a package."""
-import textwrap
 
 from hvdkit.check import FLAGGED, OK
-from hvdkit.check.static import analyze
+
+from crash_scripts import check_project
 
 ENTRY = '''
     """Session recommender.  horovodrun -np 4 python train.py"""
@@ -61,12 +61,7 @@ TRAINER = '''
 
 def step6(tmp_path, rebuild):
     files = {"train.py": ENTRY, "rec/__init__.py": "", "rec/trainer.py": TRAINER.replace("{rebuild}", rebuild)}
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'rec'\n")
-    for rel, source in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-    findings, _, _ = analyze(str(tmp_path / "train.py"), root=str(tmp_path))
+    findings = check_project(tmp_path, files, script="train.py")[2]
     return findings[6]
 
 
@@ -140,13 +135,7 @@ MODELS = '''
 def head_step6(tmp_path, seed="pass", again="pass"):
     files = {"train.py": HEAD_ENTRY.replace("{seed}", seed).replace("{again}", again), "seg/__init__.py": "",
              "seg/models.py": MODELS}
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'seg'\n")
-    for rel, source in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-    findings, _, _ = analyze(str(tmp_path / "train.py"), root=str(tmp_path))
+    findings = check_project(tmp_path, files, script="train.py")[2]
     return findings[6]
 
 

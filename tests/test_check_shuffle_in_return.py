@@ -9,6 +9,8 @@ import textwrap
 from hvdkit.check import FLAGGED, OK
 from hvdkit.check.static import analyze
 
+from crash_scripts import check_project
+
 ENTRY = '''
     """x-vector training.  horovodrun -np 8 python train.py"""
     import random
@@ -57,12 +59,7 @@ DATA = '''
 
 def step3(tmp_path, seed):
     files = {"train.py": ENTRY.replace("{seed}", seed), "spk/__init__.py": "", "spk/data.py": DATA}
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'spk'\n")
-    for rel, source in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-    findings, _, _ = analyze(str(tmp_path / "train.py"), root=str(tmp_path))
+    findings = check_project(tmp_path, files, script="train.py")[2]
     return findings[3]
 
 

@@ -3,10 +3,10 @@ destroy_process_group()): the next fold's Horovod calls find Horovod uninitialis
 after the loop, is right.
 
 Written from scratch for these tests: a k-fold project with its distributed helpers in a module."""
-import textwrap
 
 from hvdkit.check import FLAGGED, OK
-from hvdkit.check.static import analyze
+
+from crash_scripts import check_project
 
 ENTRY = '''
     """5-fold CV.  horovodrun -np 4 python cv.py"""
@@ -68,12 +68,7 @@ DIST = '''
 def step1(tmp_path, cleanup, after):
     files = {"cv.py": ENTRY.replace("{cleanup}", cleanup).replace("{after}", after), "kf/__init__.py": "",
              "kf/dist.py": DIST}
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'kf'\n")
-    for rel, source in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-    findings, _, _ = analyze(str(tmp_path / "cv.py"), root=str(tmp_path))
+    findings = check_project(tmp_path, files, script="cv.py")[2]
     return findings[1]
 
 

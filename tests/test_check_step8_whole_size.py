@@ -5,10 +5,10 @@ Each rank evaluates its own shard (a DistributedSampler) and sums the loss and t
 `hvd.allreduce`'s default op gives 1/N of the job's metric. Divided by the rank's own count (`len(sampler)`)
 and then averaged, it is the job's mean over equal shards. Written from scratch for these tests: a project
 whose evaluation lives in a package module and whose averaging helper lives in another."""
-import textwrap
 
 from hvdkit.check import FLAGGED, OK
-from hvdkit.check.static import analyze
+
+from crash_scripts import check_project
 
 ENTRY = '''
     """Tabular classifier.  horovodrun -np 4 python train.py --epochs 3"""
@@ -106,12 +106,7 @@ EVALUATE = '''
 def step8(tmp_path, count):
     files = {"train.py": ENTRY, "tab/__init__.py": "", "tab/data.py": DATA, "tab/comm.py": COMM,
              "tab/evaluate.py": EVALUATE.replace("{count}", count)}
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'tab'\n")
-    for rel, source in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-    findings, _, _ = analyze(str(tmp_path / "train.py"), root=str(tmp_path))
+    findings = check_project(tmp_path, files, script="train.py")[2]
     return findings[8]
 
 

@@ -8,6 +8,8 @@ import textwrap
 from hvdkit.check import FLAGGED, OK
 from hvdkit.check.static import analyze
 
+from crash_scripts import check_project
+
 ENTRY = '''
     """DCGAN on 32x32 tiles.  horovodrun -np 4 python train.py"""
     import tensorflow as tf
@@ -84,12 +86,7 @@ WRAP_D = "d_tape = hvd.DistributedGradientTape(d_tape)"
 def step5(tmp_path, wrap_g, wrap_d):
     steps = STEPS.replace("{wrap_g}", wrap_g).replace("{wrap_d}", wrap_d)
     files = {"train.py": ENTRY, "gan/__init__.py": "", "gan/nets.py": NETS, "gan/steps.py": steps}
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'gan'\n")
-    for rel, source in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-    findings, _, _ = analyze(str(tmp_path / "train.py"), root=str(tmp_path))
+    findings = check_project(tmp_path, files, script="train.py")[2]
     return findings[5]
 
 

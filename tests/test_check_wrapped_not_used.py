@@ -4,10 +4,10 @@ hvd.DistributedOptimizer but calls `compile_model(model, cfg)` without it, and c
 gradients. Handing the wrapped optimizer in is right.
 
 Written from scratch for these tests: a Keras tagger project with its compile helper and registry in modules."""
-import textwrap
 
 from hvdkit.check import FLAGGED, OK
-from hvdkit.check.static import analyze
+
+from crash_scripts import check_project
 
 ENTRY = '''
     """Sequence tagger.  horovodrun -np 4 python train.py"""
@@ -63,12 +63,7 @@ OPTIM = '''
 def step5(tmp_path, handed):
     files = {"train.py": ENTRY.replace("{handed}", handed), "tagger/__init__.py": "",
              "tagger/fit_utils.py": FIT_UTILS, "tagger/optim.py": OPTIM}
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'tagger'\n")
-    for rel, source in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(source).lstrip("\n"))
-    findings, _, _ = analyze(str(tmp_path / "train.py"), root=str(tmp_path))
+    findings = check_project(tmp_path, files, script="train.py")[2]
     return findings[5]
 
 

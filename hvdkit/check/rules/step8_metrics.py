@@ -214,10 +214,7 @@ def _over_whole(f, node, at, test, depth=0):
         rets = returned(f, node, at)
         if rets:
             return next((d for v, a in rets for d in [deeper(v, a)] if d is not None), None)
-        last = node.func.attr if isinstance(node.func, ast.Attribute) else f.s.qual(node.func).split(".")[-1]
-        inner = node.func.value if isinstance(node.func, ast.Attribute) and imported(f, node.func) is None else (
-            node.args[0] if node.args else None)
-        return deeper(inner, at) if last in _KEEPS_VALUE else None
+        return deeper(_kept_operand(f, node), at)
     if isinstance(node, (ast.Name, ast.Attribute)) and at is not None:
         for v, a in reaching(f, node, at):
             stmt = a.node
@@ -255,10 +252,7 @@ def _division(f, node, at, total, test, depth=0):
         rets = returned(f, node, at)
         if rets:
             return next((d for v, a in rets for d in [deeper(v, a)] if d is not None), None)
-        last = node.func.attr if isinstance(node.func, ast.Attribute) else f.s.qual(node.func).split(".")[-1]
-        inner = node.func.value if isinstance(node.func, ast.Attribute) and imported(f, node.func) is None else (
-            node.args[0] if node.args else None)
-        return deeper(inner) if last in _KEEPS_VALUE else None
+        return deeper(_kept_operand(f, node))
     if isinstance(node, (ast.Name, ast.Attribute)):
         values = reaching(f, node, at) if at is not None else \
             [(a.node.value, a) for a in f.s.assignments_to(node) if a.node.value is not None]
@@ -303,6 +297,16 @@ _KEEPS_VALUE = ("item", "cpu", "numpy", "tolist", "detach", "clone", "to", "floa
                 "int", "round", "str", "tensor", "array", "asarray", "constant", "convert_to_tensor")
 
 
+def _kept_operand(f, call):
+    """What a call that only converts its value is given (`total.item()`: total; `torch.tensor(val)`: val), when
+    it is one of _KEEPS_VALUE; else None."""
+    last = call.func.attr if isinstance(call.func, ast.Attribute) else f.s.qual(call.func).split(".")[-1]
+    if last not in _KEEPS_VALUE:
+        return None
+    return call.func.value if isinstance(call.func, ast.Attribute) and imported(f, call.func) is None else (
+        call.args[0] if call.args else None)
+
+
 def _undivided(f, node, at, total, depth=0):
     """The value of `node` where `at` reads it is the sum `total` (a call node) itself, or an element of it,
     converted or added to, through names, attributes, the returns of the project's functions and the
@@ -317,12 +321,7 @@ def _undivided(f, node, at, total, depth=0):
         rets = returned(f, node, at)
         if rets:
             return any(deeper(v, a) for v, a in rets)
-        last = node.func.attr if isinstance(node.func, ast.Attribute) else f.s.qual(node.func).split(".")[-1]
-        if last not in _KEEPS_VALUE:
-            return False
-        inner = node.func.value if isinstance(node.func, ast.Attribute) and imported(f, node.func) is None else (
-            node.args[0] if node.args else None)
-        return deeper(inner)
+        return deeper(_kept_operand(f, node))
     if isinstance(node, (ast.Name, ast.Attribute)):
         if at is None:  # in a property's body (not walked): what the class's methods assign the attribute
             values = [(a.node.value, a) for a in f.s.assignments_to(node) if a.node.value is not None]
