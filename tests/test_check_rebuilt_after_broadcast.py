@@ -85,14 +85,14 @@ HEAD_ENTRY = '''
     import torch
     import horovod.torch as hvd
 
-    from seg.models import UNetLite
+    from seg.models import UNetLite, create_model
 
 
     def main():
         hvd.init()
         torch.set_num_threads(1)
         {seed}
-        model = UNetLite(3, 2)
+        model = {make}
         hvd.broadcast_parameters(model.state_dict(), root_rank=0)
         model.load_pretrained("generalist.pt", 4)
         {again}
@@ -129,11 +129,18 @@ MODELS = '''
             state = torch.load(path, map_location="cpu")
             self.load_state_dict({k: v for k, v in state.items() if not k.startswith("head.")}, strict=False)
             self.head = nn.Conv2d(self.head.in_channels, out_ch, 1)
+
+
+    def create_model(arch, out_ch):
+        if arch == "lite":
+            return UNetLite(3, out_ch)
+        return UNetLite(3, out_ch)
 '''
 
 
-def head_step6(tmp_path, seed="pass", again="pass"):
-    files = {"train.py": HEAD_ENTRY.replace("{seed}", seed).replace("{again}", again), "seg/__init__.py": "",
+def head_step6(tmp_path, seed="pass", again="pass", make="UNetLite(3, 2)"):
+    entry = HEAD_ENTRY.replace("{seed}", seed).replace("{again}", again).replace("{make}", make)
+    files = {"train.py": entry, "seg/__init__.py": "",
              "seg/models.py": MODELS}
     findings = check_project(tmp_path, files, script="train.py")[2]
     return findings[6]
@@ -141,6 +148,11 @@ def head_step6(tmp_path, seed="pass", again="pass"):
 
 def test_a_head_replaced_after_the_broadcast_starts_different_on_each_rank(tmp_path):
     f = head_step6(tmp_path)
+    assert f.verdict in FLAGGED and "model.head" in f.evidence, f
+
+
+def test_a_head_replaced_in_a_model_a_factory_made_and_moved_is_found(tmp_path):
+    f = head_step6(tmp_path, make='create_model("lite", 2).to(torch.device("cpu"))')
     assert f.verdict in FLAGGED and "model.head" in f.evidence, f
 
 

@@ -628,6 +628,10 @@ class Script:
         such as `self.meter` by its last assignment so spelled); None when the source does not say."""
         if depth > MAX_DEPTH:
             return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MOVES:
+            inner = self._class_of(node.func.value, frame, depth + 1)  # `create_model(...).to(device)`: the module
+            if inner is not None:
+                return inner
         if isinstance(node, ast.Call):
             d = self.defined(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
             if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)):  # a factory: the class of what it returns
@@ -1177,6 +1181,10 @@ def _names_in_target(target):
     if isinstance(target, (ast.Tuple, ast.List)):
         return [n for sub in target.elts for n in _names_in_target(sub)]
     return [target.value if isinstance(target, ast.Starred) else target]
+
+
+# torch.nn.Module's methods that return the module itself.
+_MOVES = ("to", "cuda", "cpu", "float", "half", "double", "train", "eval")
 
 
 def _handed_on(node):
