@@ -9,7 +9,8 @@ from hvdkit.check.findings import UNKNOWN, Finding
 from hvdkit.check.names import (API_MODULES, LAUNCHERS, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
                                 UNREAD_HINTS, WRAPPERS)
 from hvdkit.check.sources import returns
-from hvdkit.check.script import SCHEDULER_MAKERS, dotted, same_walk, spelled_scheduler, training_call
+from hvdkit.check.script import (SCHEDULER_MAKERS, SELF_RETURNING, dotted, same_walk, spelled_scheduler,
+                                 training_call)
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
 
 
@@ -696,7 +697,6 @@ class Facts:
 
 _API_MODULES = {m for m, _ in API_MODULES} | {"hvdkit.torch", "hvdkit.tensorflow"}
 # torch.nn.Module methods that return the module itself: `Net().to(device)` is the Net.
-SELF_RETURNING = ("to", "cuda", "cpu", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_")
 # What an unread call must be handed to do a step's Horovod work (Facts.knows_horovod), by step: a predicate on
 # an argument expression, made for a Facts.
 _KNOWS = {

@@ -628,7 +628,7 @@ class Script:
         such as `self.meter` by its last assignment so spelled); None when the source does not say."""
         if depth > MAX_DEPTH:
             return None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MOVES:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SELF_RETURNING:
             inner = self._class_of(node.func.value, frame, depth + 1)  # `create_model(...).to(device)`: the module
             if inner is not None:
                 return inner
@@ -1055,7 +1055,7 @@ class Script:
         setup() has run."""
         out = []
         for a in self._by_target.get(name, ()):
-            func = next((p for p in parents(a.node) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+            func = enclosing_def(a.node)
             if func is not None and module_of(func, self.main) is mod and declares_global(func, name):
                 out.append(a)
         return sorted(out, key=lambda a: a.order)
@@ -1068,7 +1068,7 @@ class Script:
             return None
         defs = self.reaching(root)
         if isinstance(getattr(root, "ctx", None), ast.Store) or defs is None:
-            func = next((p for p in parents(root) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+            func = enclosing_def(root)
             first = func.args.posonlyargs + func.args.args if func is not None else []
             owner = func if first and first[0].arg == root.id else None
         else:
@@ -1143,6 +1143,11 @@ def parents(node):
         yield node
 
 
+def enclosing_def(node):
+    """The function (def or async def) whose body holds `node`; None at a module's or class's level."""
+    return next((p for p in parents(node) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+
+
 def loop_bindings(node):
     """The (target, iter) pairs a loop or comprehension node binds; [] for any other node."""
     if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
@@ -1183,8 +1188,8 @@ def _names_in_target(target):
     return [target.value if isinstance(target, ast.Starred) else target]
 
 
-# torch.nn.Module's methods that return the module itself.
-_MOVES = ("to", "cuda", "cpu", "float", "half", "double", "train", "eval")
+# torch.nn.Module's methods that return the module itself (`model = Net().to(device)` holds the Net).
+SELF_RETURNING = ("to", "cuda", "cpu", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_")
 
 
 def _handed_on(node):

@@ -14,7 +14,7 @@ from typing import NamedTuple, Optional
 from hvdkit.check import flags, mappings
 from hvdkit.check.defs import declares_global
 from hvdkit.check.names import LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES
-from hvdkit.check.script import dotted, in_handler, parents, same_walk
+from hvdkit.check.script import dotted, enclosing_def, in_handler, same_walk
 
 POS, RANK = "POS", "RANK"
 NONE = ("None",)  # Python's None as a known value (None itself means: cannot tell)
@@ -298,8 +298,7 @@ class Evaluator:
         distributed=False)` around its `train_step`) when `name` is that function's parameter and the closure
         neither takes nor assigns it: the last call of it the walk made; else None."""
         func = frame.func if frame is not None else None
-        outer = next((p for p in parents(func) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None) \
-            if func is not None else None
+        outer = enclosing_def(func) if func is not None else None
         if outer is None or any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
                                 for n in ast.walk(func)):
             return None

@@ -13,7 +13,7 @@ from hvdkit.check import names
 from hvdkit.check.rules.held import depends_on_rank, memo, imported, mutations, reaching, returned, sources
 from hvdkit.check.rules.models import MODEL_METHODS, STATE, is_model
 from hvdkit.check.sources import sources as sources_of
-from hvdkit.check.script import parents
+from hvdkit.check.script import enclosing_def, parents
 from hvdkit.check.values import Evaluator, Where, truthy
 
 # Libraries whose calls the pass reads as what they are (a framework's data set does not know the rank unless
@@ -120,7 +120,7 @@ def _in_eval_mode(f, e):
 
 def running(event, loop):
     """The frame of the call that runs `loop` where `event` happens inside it; None at the module's level."""
-    func = next((p for p in parents(loop) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    func = enclosing_def(loop)
     return next((fr for fr in reversed(event.ctx.frames) if fr.func is func), None)
 
 

@@ -4,7 +4,7 @@ import re
 
 from hvdkit.check import names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.script import Event, assigned_name, dotted, parents, result_discarded
+from hvdkit.check.script import Event, assigned_name, dotted, enclosing_def, parents, result_discarded
 from hvdkit.check.rules.data_flow import flows, over_data, random_maker, unread_training
 from hvdkit.check.rules.held import imported
 from hvdkit.check.sources import derived, sources
@@ -441,7 +441,7 @@ def _shuffled_before_partition(f, parts):
 def _entering_call(f, node):
     """The walked call of the function that holds `node` (`shard_files(files, rank, size)` for the partition in
     its `return files[rank::size]`): where the partition happens in the walk."""
-    func = next((p for p in parents(node) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    func = enclosing_def(node)
     calls = {id(fr.call) for fr in f.s.frames if fr.func is func and fr.call is not None}
     return next((e for e in f.s.events if id(e.node) in calls), None) if func is not None else None
 
@@ -449,9 +449,8 @@ def _entering_call(f, node):
 def _earlier_in_function(node, part):
     """`node` comes before `part` in the body of the function that holds both (a partition in a `return`
     statement, which the walk records no event for: `random.shuffle(items)` then `return items[rank::world]`)."""
-    def func(n):
-        return next((p for p in parents(n) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
-    return func(node) is not None and func(node) is func(part) and node.lineno < part.lineno
+    func = enclosing_def(node)
+    return func is not None and func is enclosing_def(part) and node.lineno < part.lineno
 
 
 def _before(a, b):
@@ -604,7 +603,7 @@ def _copies(f):
             continue
         if getattr(node.elt.func, "attr", "") not in ("take", "skip", "shard", "batch", "copy"):
             continue
-        func = next((p for p in parents(node) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+        func = enclosing_def(node)
         holder = assigned_name(node) if func is None else func.name
         for sub in ast.walk(f.s.tree):
             if isinstance(sub, ast.Subscript) and f.mentions(sub.slice, f.is_rank) and holder and \

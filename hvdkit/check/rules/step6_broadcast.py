@@ -7,7 +7,7 @@ from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, origin, reaching, resolve, sources, with_values
 from hvdkit.check.rules.models import STATE, elements, trained, wrapper
-from hvdkit.check.script import dotted
+from hvdkit.check.script import SELF_RETURNING, dotted
 from hvdkit.check.values import off_by_default
 
 
@@ -481,8 +481,8 @@ def _builds_layer(f, call):
 
 def _seeded_alike(f, a):
     """A global seed that does not depend on the rank is set before `a`: fresh weights agree on every rank."""
-    return any(e.order < a.order and e.ctx.reached and f.s.qual(e.node.func).split(".")[-1] in (
-        "manual_seed", "set_seed", "set_random_seed", "seed_everything") and e.node.args and
+    return any(e.order < a.order and e.ctx.reached and f.s.qual(e.node.func).split(".")[-1] in names.SEEDERS and
+        e.node.args and
         f.s.qual(e.node.func).split(".")[0] in ("torch", "tensorflow", "keras") and
         not f.mentions(e.node.args[0], f.is_rank) for e in f.s.events)
 
@@ -491,8 +491,7 @@ def _same_object(value, name):
     """`self.model.to(device)` / `.cuda()` of the same name: the module itself, moved; or a call handed the
     model, which may give it back (`epoch, model, opt = resume(cfg, model, opt)`)."""
     node = value
-    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
-            "to", "cuda", "cpu", "float", "half", "double", "train", "eval", "requires_grad_"):
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SELF_RETURNING:
         node = node.func.value
     handed = [x for n in ast.walk(value) if isinstance(n, ast.Call) for x in n.args + [k.value for k in n.keywords]]
     return dotted(node) == name or any(dotted(x) == name for x in handed)
