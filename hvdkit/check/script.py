@@ -1192,6 +1192,13 @@ def _names_in_target(target):
 SELF_RETURNING = ("to", "cuda", "cpu", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_")
 
 
+def unmoved(node):
+    """`Net(...).to(device).train()` is the Net(...): the module under its self-returning calls."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SELF_RETURNING:
+        node = node.func.value
+    return node
+
+
 def _handed_on(node):
     """A name read as an element of a list or tuple, or as an argument of a call (not called itself)."""
     parent = getattr(node, "parent", None)

@@ -75,10 +75,9 @@ def _appended(f, name):
     defs = set(map(id, f.s.reaching(name) or ()))
     if not defs:
         return []
-    if getattr(f, "_list_puts", None) is None:  # per script: asked for every name a flow passes
-        f._list_puts = [e.node for e in f.s.events if isinstance(e.node.func, ast.Attribute) and isinstance(
-            e.node.func.value, ast.Name) and e.node.func.attr in ("append", "extend", "insert")]
-    puts = f._list_puts
+    puts = f.memo("list_puts", lambda: [  # per script: asked for every name a flow passes
+        e.node for e in f.s.events if isinstance(e.node.func, ast.Attribute) and isinstance(
+            e.node.func.value, ast.Name) and e.node.func.attr in ("append", "extend", "insert")])
     return [v for call in puts if defs & set(map(id, f.s.reaching(call.func.value) or ()))
             for v in call.args[-1:]]
 

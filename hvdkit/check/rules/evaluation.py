@@ -49,9 +49,7 @@ class Evaluation(NamedTuple):
 
 def evaluations(f):
     """The script's evaluations, computed once."""
-    if getattr(f, "_rules_b_evaluations", None) is None:
-        f._rules_b_evaluations = _find_evaluations(f)
-    return f._rules_b_evaluations
+    return f.memo("evaluations", lambda: _find_evaluations(f))
 
 
 def _find_evaluations(f):
@@ -141,9 +139,7 @@ def per_batch(f, e):
 
 
 def _model_calls(f):
-    if getattr(f, "_rules_b_model_calls", None) is None:
-        f._rules_b_model_calls = [e for e in f.s.events if e.ctx.reached and calls_model(f, e)]
-    return f._rules_b_model_calls
+    return f.memo("model_calls", lambda: [e for e in f.s.events if e.ctx.reached and calls_model(f, e)])
 
 
 def validation_inputs(fit):

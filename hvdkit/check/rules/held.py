@@ -186,9 +186,7 @@ def _entered(f):
 
 def memo(f, name):
     """A per-script cache of the helpers below (the rules ask the same questions many times)."""
-    if getattr(f, "_rules_b_memo", None) is None:
-        f._rules_b_memo = {}
-    return f._rules_b_memo.setdefault(name, {})
+    return f.memo("held." + name, dict)
 
 
 class _After:

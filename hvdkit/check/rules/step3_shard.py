@@ -423,7 +423,7 @@ def _shuffled_before_partition(f, parts):
             # a call its own value makes (`return list_items(items, shuffle=True)[rank::world]`)
             earlier = (_before(e, at) if at is not None else _earlier_in_function(e.node, p.node) or (
                 entry is not None and _before(e, entry))) or any(id(fr.call) in inner for fr in e.ctx.frames)
-            if not earlier or not _shuffle(f, e) or _seeded_alike(f, e):
+            if not earlier or not _shuffle(f, e) or _drawn_alike(f, e):
                 continue  # a shuffle after the partition shuffles each rank's own part: right
             in_place = result_discarded(e.node) and e.node.args and dotted(e.node.args[0]) in held
             if any(n is e.node for n in made) or in_place:
@@ -517,7 +517,7 @@ def _library(f, call):
     return top is None or f.s.project.find(top) is None and f.s.project.kind(top) != "absent"
 
 
-def _seeded_alike(f, e):
+def _drawn_alike(f, e):
     """Seeded the same on every rank: a seed argument that does not depend on the rank, a seeded generator,
     or a global seed set before (also not by the rank)."""
     seed = next((k.value for k in e.node.keywords if k.arg in ("random_state", "seed", "generator", "rng")), None)

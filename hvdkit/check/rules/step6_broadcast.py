@@ -7,7 +7,7 @@ from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, origin, reaching, resolve, sources, with_values
 from hvdkit.check.rules.models import STATE, elements, trained, wrapper
-from hvdkit.check.script import SELF_RETURNING, dotted
+from hvdkit.check.script import dotted, unmoved
 from hvdkit.check.values import off_by_default
 
 
@@ -343,16 +343,9 @@ def _starts_alike(f, model, e):
     nn.Parameter(torch.zeros(n))`: a task-weighting module); random initialisation anywhere (a layer, a
     randn) and the ranks differ."""
     made = [v for v, _ in reaching(f, ast.parse(model, mode="eval").body, e)]
-    made = [_unplaced(v) for v in made]
+    made = [unmoved(v) for v in made]
     classes = [f.s.defined(v.func) for v in made if isinstance(v, ast.Call)]
     return bool(classes) and all(isinstance(c, ast.ClassDef) and _constant_parameters(f, c) for c in classes)
-
-
-def _unplaced(v):
-    """`Net(...).to(device)` / `.cuda()` is the Net(...)."""
-    while isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in ("to", "cuda", "cpu"):
-        v = v.func.value
-    return v
 
 
 def _constant_parameters(f, cls):
@@ -448,17 +441,17 @@ def _part_replaced(f, name, b, first):
         if not (b.order < a.order < first) or not a.ctx.reached or not same_walk(a, b) or \
                 not isinstance(target, ast.Attribute) or not isinstance(value, ast.Call) or _same_object(value, name):
             continue
-        sub = _in_callers_terms(a, dotted(target))
+        sub = _through_receiver(a, dotted(target))
         if not sub or not sub.startswith(name + ".") or not _builds_layer(f, value):
             continue
-        if _seeded_alike(f, a) or any(a.order < c.order < first for c in f.s.events
+        if _seeded_before(f, a) or any(a.order < c.order < first for c in f.s.events
                                       if f.api(c, "broadcast_parameters", "broadcast_variables")):
             continue
         return a, sub
     return None
 
 
-def _in_callers_terms(a, target):
+def _through_receiver(a, target):
     """`self.head` in a method the walk entered as `self.model.load_pretrained(...)`: `self.model.head`."""
     for fr in reversed(a.ctx.frames):
         if not target or not target.startswith("self.") or fr.call is None:
@@ -472,14 +465,15 @@ def _in_callers_terms(a, target):
 
 def _builds_layer(f, call):
     """A call that builds a new layer or module: a class of the project, or a torch.nn / Keras layer class."""
-    if isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "cuda"):
-        return isinstance(call.func.value, ast.Call) and _builds_layer(f, call.func.value)
+    call = unmoved(call)
+    if not isinstance(call, ast.Call):
+        return False
     made = f.s.defined(call.func) if isinstance(call.func, (ast.Name, ast.Attribute)) else None
     q = f.s.qual(call.func)
     return isinstance(made, ast.ClassDef) or q.startswith(("torch.nn.", "keras.layers.", "tensorflow.keras.layers."))
 
 
-def _seeded_alike(f, a):
+def _seeded_before(f, a):
     """A global seed that does not depend on the rank is set before `a`: fresh weights agree on every rank."""
     return any(e.order < a.order and e.ctx.reached and f.s.qual(e.node.func).split(".")[-1] in names.SEEDERS and
         e.node.args and
@@ -490,9 +484,7 @@ def _seeded_alike(f, a):
 def _same_object(value, name):
     """`self.model.to(device)` / `.cuda()` of the same name: the module itself, moved; or a call handed the
     model, which may give it back (`epoch, model, opt = resume(cfg, model, opt)`)."""
-    node = value
-    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SELF_RETURNING:
-        node = node.func.value
+    node = unmoved(value)
     handed = [x for n in ast.walk(value) if isinstance(n, ast.Call) for x in n.args + [k.value for k in n.keywords]]
     return dotted(node) == name or any(dotted(x) == name for x in handed)
 
