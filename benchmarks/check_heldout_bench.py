@@ -1,6 +1,7 @@
 """`hvdkit check`, static pass, on the held-out sets: recall and precision per set and pooled.
 
     python -m benchmarks.check_heldout_bench
+    python -m benchmarks.check_heldout_bench --sets a,j --out /tmp/h.json   # some sets only (make test's smoke)
 
 The sets (tests/check_heldout/<set>/<torch|tf>/, README.md there) are Horovod scripts written from scratch
 for hvdkit in varied styles, each labelled step by step by hand before the checker was run on it. Scored as
@@ -28,12 +29,16 @@ OUT = os.path.join(ROOT, "benchmarks", "results", "check_heldout.json")
 COUNTS = ("faults", "tp", "fn", "fp")
 
 
-def score_sets(root=SETS):
+def score_sets(root=SETS, only=None):
     """{"sets": {set: score_corpus(set)}, "projects": {set: score_corpus(set, projects=True)} for the sets
     that are projects, "pooled": the single-file sets' per-step counts added, "pooled_projects": the project
-    sets' (read inside their projects) added}."""
+    sets' (read inside their projects) added}. `only`: the names of the sets to score (every set when None)."""
     names = [name for name in sorted(os.listdir(root))
              if os.path.isdir(os.path.join(root, name)) and not name.startswith((".", "_"))]
+    unknown = sorted(set(only or ()) - set(names))
+    if unknown:
+        raise SystemExit(f"no held-out set {', '.join(unknown)} in {root}: choose from {', '.join(names)}")
+    names = [name for name in names if only is None or name in only]
     sets = {name: score_corpus(os.path.join(root, name)) for name in names}
     projects = {name: score_corpus(os.path.join(root, name), projects=True) for name in names
                 if _projects(os.path.join(root, name))}
@@ -64,9 +69,12 @@ def pool(scores):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=OUT)
+    ap.add_argument("--sets", help="comma-separated set names to score (default: every set)")
     args = ap.parse_args(argv)
+    only = args.sets.split(",") if args.sets else None
     t0, load_before = time.time(), harness.loadavg()
-    record = {"command": "python -m benchmarks.check_heldout_bench", **score_sets()}
+    command = "python -m benchmarks.check_heldout_bench" + (f" --sets {args.sets}" if args.sets else "")
+    record = {"command": command, **score_sets(only=only)}
     short = corpus_shortfalls(record["pooled"])
     record["targets"] = {"pooled": {"target": CORPUS_TARGETS, "measured": {
         k: record["pooled"]["overall"][k] for k in ("recall", "precision")}, "shortfalls": short, "met": not short}}
