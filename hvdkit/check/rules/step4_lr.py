@@ -6,10 +6,11 @@ import re
 from hvdkit.check import mappings, names, values
 from hvdkit.check.defs import chain_root, owner_of_arg
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.rules.data_flow import data_iterable
 from hvdkit.check.rules.held import field_values
 from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
 from hvdkit.check.script import dotted, loop_bindings, parents, sums
-from hvdkit.check.sources import returns, sources, unpacked
+from hvdkit.check.sources import derived, returns, sources, unpacked
 
 
 def judge(f):
@@ -40,7 +41,7 @@ def judge(f):
     verdicts = by_callbacks + ([] if from_start and by_callbacks else verdicts)
     order = {WRONG: 0, MISSING: 1, UNKNOWN: 2, OK: 3}
     found = min(verdicts, key=lambda v: order[v.verdict])
-    return (_unread_lr(f, opts) if found.verdict == MISSING else None) or found
+    return (_unread_lr(f, opts) or _unread_share(f) if found.verdict == MISSING else None) or found
 
 
 def _unread_lr(f, opts):
@@ -63,6 +64,40 @@ def _unread_lr(f, opts):
     knows = lambda a: _grows(f, a)  # noqa: E731 - handed the size as a factor (a step count made from it is not)
     return f.unread_finding(what, 4, lrs, lambda c: _lr_arguments(f, c), visible, knows) or \
         f.unread_finding(what, 4, optimizer_uses(f) + [e.node for e in opts], skip=visible, knows=knows)
+
+
+def _unread_share(f):
+    """Finding(cannot tell) for an unscaled LR when code that could not be read makes the training data and is
+    handed a per-rank share of a number (`make_loader(path, rank, size, cfg.global_batch // hvd.size())`): if
+    that share is the batch, the global batch is fixed and the unscaled LR is right (_same_update); the code
+    that would say so is not there. None when no such call runs, or the loss is divided by the global batch
+    (then the LR must grow all the same)."""
+    if _loss_over_global_batch(f):
+        return None
+    data = f.flows.train | _iterated(f)
+    for u in f.unread_on_path:
+        node = u.event.node
+        handed = node.args + [k.value for k in node.keywords]
+        share = next((a for a in handed if _divided(_size_powers(f, a, counts=True))), None)
+        if share is None or id(node) not in data:
+            continue
+        return Finding(UNKNOWN, f"the LR is not scaled, and the data is made by {f.describe(u)}, handed "
+                       f"`{ast.unparse(share)}`, a number divided by hvd.size(): if that is the batch, the global "
+                       "batch is fixed and the unscaled LR right: cannot tell", u.line,
+                       "give --root the project's folder, or run `hvdkit check --run`")
+    return None
+
+
+def _iterated(f):
+    """Ids of the nodes that what the code read iterates or draws batches from is made of (`for x, y in ds`,
+    `next(it)` of `it = iter(ds)`): where the training step is made by code not read (`train_step =
+    make_train_step(model, opt)`), f.flows.train does not see its data."""
+    def find():
+        drawn = [n.iter for n in ast.walk(f.s.tree) if isinstance(n, (ast.For, ast.AsyncFor)) and
+                 data_iterable(f, n.iter)]
+        drawn += [e.node.args[0] for e in f.s.events if f.s.qual(e.node.func) == "next" and e.node.args]
+        return {id(n) for n in sources(f, drawn, derived)}
+    return f.memo("step4_iterated", find)
 
 
 def _lr_expr(f, e):
