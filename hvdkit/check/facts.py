@@ -51,6 +51,19 @@ class Facts:
         return self.memo("unaveraged optimizers", lambda: step5_optimizer.unaveraged_optimizers(self))
 
     @property
+    def gradient_allreduces(self):
+        """Gradients averaged by hand ([Event]: an allreduce given gradients, map(hvd.allreduce, grads)), for
+        step 5 and for step 8 (which leaves them out of the metrics)."""
+        from hvdkit.check.rules import step5_optimizer
+        return step5_optimizer.gradient_allreduces(self)
+
+    def lr_scaled_once(self, expr):
+        """The LR expression is multiplied by hvd.size() once, or scaled by hvdkit (rules/step4_lr.py), for step
+        5 (a sum of gradients over ranks with an LR scaled as well)."""
+        from hvdkit.check.rules import step4_lr
+        return step4_lr.scaled_once(self, expr)
+
+    @property
     def flows(self):
         """Which data the training reads and which the evaluation reads (rules/data_flow.py), for steps 3, 8."""
         from hvdkit.check.rules import data_flow

@@ -87,6 +87,44 @@ def _given_lr(f, call):
         expanded_lr(f, [k.value for k in call.keywords if k.arg is None]) not in (None, mappings.UNRESOLVED)
 
 
+def lr_expr(f, e):
+    """The LR argument of an optimizer construction; None when none is given (its default LR); UNRESOLVED (of
+    hvdkit.check.mappings) when a `**mapping` may hold it and the mapping cannot be read."""
+    kw = {k.arg: k.value for k in e.node.keywords}
+    expr = next((kw[k] for k in names.LR_KEYWORDS if k in kw), None)
+    if expr is None:
+        expr = expanded_lr(f, [k.value for k in e.node.keywords if k.arg is None])
+    if expr is None and e.node.args:
+        # PyTorch's optimizers (and its libraries') take the parameters first: Adam(model.parameters(), 1e-3)
+        module = f.s.qual(e.node.func).split(".")[0]
+        lr_first = ("tensorflow", "keras", "sonnet", "tensorflow_addons")
+        params_first = module in names.TORCH_LIBRARIES or module not in lr_first and f.frameworks == {"torch"}
+        index = 1 if params_first else 0
+        expr = e.node.args[index] if len(e.node.args) > index else None
+        if expr is None and params_first:
+            expr = group_lr(f, e.node.args[0])
+    return expr
+
+
+def group_lr(f, params):
+    """torch's param groups given as a list of dicts that each set "lr" (`[{"params": body.parameters(), "lr":
+    lr}, {"params": head.parameters(), "lr": lr * 10}]`): no group takes the optimizer's default LR, so the
+    first group's LR is the one judged (the others are multiples of it or set alike). None when a group
+    leaves "lr" out (it trains at the default) or the list is not written out."""
+    lists = [params] if isinstance(params, (ast.List, ast.Tuple)) else [
+        o for o in f.origins(params) if isinstance(o, (ast.List, ast.Tuple))] if isinstance(params, ast.Name) else []
+    if len(lists) != 1 or not lists[0].elts:
+        return None
+    lrs = []
+    for group in lists[0].elts:
+        keys = {k.value: v for k, v in zip(group.keys, group.values) if isinstance(k, ast.Constant)} \
+            if isinstance(group, ast.Dict) and None not in group.keys else {}
+        if "lr" not in keys:
+            return None
+        lrs.append(keys["lr"])
+    return lrs[0]
+
+
 def expanded_lr(f, expanded):
     """Optimizer(**kwargs): the learning-rate entry of the expanded mappings (the last one given wins)."""
     found = None

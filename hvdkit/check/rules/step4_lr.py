@@ -8,7 +8,7 @@ from hvdkit.check.defs import chain_root, owner_of_arg
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.data_flow import data_iterable
 from hvdkit.check.rules.held import field_values
-from hvdkit.check.rules.optimizers import expanded_lr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
+from hvdkit.check.rules.optimizers import lr_expr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
 from hvdkit.check.script import dotted, loop_bindings, parents, sums
 from hvdkit.check.sources import derived, returns, sources, unpacked
 
@@ -48,7 +48,7 @@ def _unread_lr(f, opts):
     """Finding(cannot tell) when code that could not be read could set the LR (Facts.unread_for): a factor of
     the LR's value comes from it (`lr = cfg["lr"] * world` with `rank, world = setup()`), or it is handed the
     optimizer or the mapping the LR is read from; else None."""
-    given = {id(e): _lr_expr(f, e) for e in opts}
+    given = {id(e): lr_expr(f, e) for e in opts}
     lrs = [x for x in given.values() if x is not None and x is not mappings.UNRESOLVED]
     visible = [e.node for e in opts if given[id(e)] is not None]  # judged by the LR they are given
     absent = next((n for x in lrs for n in [_absent_read(f, x)] if n is not None), None)
@@ -64,6 +64,12 @@ def _unread_lr(f, opts):
     knows = lambda a: _grows(f, a)  # noqa: E731 - handed the size as a factor (a step count made from it is not)
     return f.unread_finding(what, 4, lrs, lambda c: _lr_arguments(f, c), visible, knows) or \
         f.unread_finding(what, 4, optimizer_uses(f) + [e.node for e in opts], skip=visible, knows=knows)
+
+
+def scaled_once(f, expr):
+    """The LR expression is multiplied by hvd.size() once (Facts.lr_scaled_once), or scaled by hvdkit."""
+    return 1 in _size_powers(f, expr) and f.mentions(expr, f.is_global_size) or \
+        f.mentions(expr, lambda n: isinstance(n, ast.Call) and _hvdkit_scaling(f, n))
 
 
 def _unread_share(f):
@@ -100,49 +106,11 @@ def _iterated(f):
     return f.memo("step4_iterated", find)
 
 
-def _lr_expr(f, e):
-    """The LR argument of an optimizer construction; None when none is given (its default LR); UNRESOLVED (of
-    hvdkit.check.mappings) when a `**mapping` may hold it and the mapping cannot be read."""
-    kw = {k.arg: k.value for k in e.node.keywords}
-    expr = next((kw[k] for k in names.LR_KEYWORDS if k in kw), None)
-    if expr is None:
-        expr = expanded_lr(f, [k.value for k in e.node.keywords if k.arg is None])
-    if expr is None and e.node.args:
-        # PyTorch's optimizers (and its libraries') take the parameters first: Adam(model.parameters(), 1e-3)
-        module = f.s.qual(e.node.func).split(".")[0]
-        lr_first = ("tensorflow", "keras", "sonnet", "tensorflow_addons")
-        params_first = module in names.TORCH_LIBRARIES or module not in lr_first and f.frameworks == {"torch"}
-        index = 1 if params_first else 0
-        expr = e.node.args[index] if len(e.node.args) > index else None
-        if expr is None and params_first:
-            expr = _group_lr(f, e.node.args[0])
-    return expr
-
-
-def _group_lr(f, params):
-    """torch's param groups given as a list of dicts that each set "lr" (`[{"params": body.parameters(), "lr":
-    lr}, {"params": head.parameters(), "lr": lr * 10}]`): no group takes the optimizer's default LR, so the
-    first group's LR is the one judged (the others are multiples of it or set alike). None when a group
-    leaves "lr" out (it trains at the default) or the list is not written out."""
-    lists = [params] if isinstance(params, (ast.List, ast.Tuple)) else [
-        o for o in f.origins(params) if isinstance(o, (ast.List, ast.Tuple))] if isinstance(params, ast.Name) else []
-    if len(lists) != 1 or not lists[0].elts:
-        return None
-    lrs = []
-    for group in lists[0].elts:
-        keys = {k.value: v for k, v in zip(group.keys, group.values) if isinstance(k, ast.Constant)} \
-            if isinstance(group, ast.Dict) and None not in group.keys else {}
-        if "lr" not in keys:
-            return None
-        lrs.append(keys["lr"])
-    return lrs[0]
-
-
 def _judge_lr(f, e, same):
     kw = {k.arg: k.value for k in e.node.keywords}
     keras_opt = f.s.qual(e.node.func).split(".")[0] in ("keras", "tensorflow")
     foreign = not names.OPTIMIZER_CLASS.match(f.s.qual(e.node.func))
-    expr = _lr_expr(f, e)
+    expr = lr_expr(f, e)
     if "lr" in kw and keras_opt and not foreign:
         f.notes.append(f"line {e.line}: `lr=` is `learning_rate=` in Keras 3 (a TypeError there)")
     if expr is mappings.UNRESOLVED:

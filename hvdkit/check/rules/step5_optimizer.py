@@ -7,6 +7,7 @@ from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sources
 from hvdkit.check.rules.models import wrapper
+from hvdkit.check.rules.optimizers import lr_expr
 from hvdkit.check.rules.tapes import unaveraged_apply
 from hvdkit.check.script import (assigned_name, dotted, loop_bindings, parents, remainders, result_discarded,
                                  sums)
@@ -135,16 +136,14 @@ def _unwrapped_used(f, e):
 def _scaled_lr(f, e):
     """The optimizer construction, among those the summing wrapper (or any, for a sum by hand) takes, whose
     LR grows with hvd.size(); None when none is seen scaled."""
-    from hvdkit.check.rules import step4_lr
-    opts = step4_lr.optimizers(f)
+    opts = f.optimizers
     given = e.node.args[:1] + [k.value for k in e.node.keywords if k.arg == "optimizer"]
     mine = [o for o in opts if any(f.mentions(g, lambda n, o=o: n is o.node) for g in given)]
     for o in mine or opts:
-        expr = step4_lr._lr_expr(f, o)
+        expr = lr_expr(f, o)
         if expr is None or expr is mappings.UNRESOLVED:
             continue
-        if 1 in step4_lr._size_powers(f, expr) and f.mentions(expr, f.is_global_size) or \
-                f.mentions(expr, lambda n: isinstance(n, ast.Call) and step4_lr._hvdkit_scaling(f, n)):
+        if f.lr_scaled_once(expr):
             return o
     return None
 
@@ -636,9 +635,7 @@ def _root(node):
 def gradient_allreduces(f):
     """Gradients averaged by hand, whatever their names: an allreduce given gradients, or map(hvd.allreduce,
     grads). Computed once (step 8 leaves them out of the metrics)."""
-    if getattr(f, "_gradient_allreduces", None) is None:
-        f._gradient_allreduces = _find_gradient_allreduces(f)
-    return f._gradient_allreduces
+    return f.memo("gradient_allreduces", lambda: _find_gradient_allreduces(f))
 
 
 def _find_gradient_allreduces(f):

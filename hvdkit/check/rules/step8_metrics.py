@@ -2,8 +2,6 @@
 import ast
 
 from hvdkit.check import names
-from hvdkit.check.rules import step3_shard
-from hvdkit.check.rules.step5_optimizer import gradient_allreduces
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_value, per_batch, running, training_data,
                                            unread_calls)
@@ -270,7 +268,7 @@ def _whole_data_size(f):
     def test(div, at):
         sizes = [n for n in ast.walk(div.right) if isinstance(n, ast.Call) and f.s.qual(n.func) == "len" and n.args
                  and isinstance(n.args[0], ast.Attribute) and n.args[0].attr == "dataset"]
-        sh = step3_shard.shares(f)
+        sh = f.shares
         parts = {id(p.node) for p in sh.parts + sh.eval_parts}
         return any(id(m) in parts for n in sizes for m in flow_sources(f, [n.args[0].value], derived))
     return test
@@ -360,7 +358,7 @@ def _property_values(f, node, at):
 def _train_per_rank(f):
     """Each rank trains on its own part: step 3's partitions of the training data, or the data the stepping
     loops (or fit) read, by data flow; None when that data comes from code the pass cannot read."""
-    if step3_shard.shares(f).train_partitioned:
+    if f.shares.train_partitioned:
         return True
     verdicts = [data_per_rank(f, data, at) for data, at in training_data(f)]
     return True if True in verdicts else None if None in verdicts else False
@@ -587,4 +585,4 @@ def _of_gradients(f, e):
     op = next((ast.unparse(k.value).split(".")[-1] for k in e.node.keywords if k.arg == "op"), "")
     barrier = result_discarded(e.node) and not (e.api and e.api[1].endswith("_"))
     agree = op.strip("'\"").lower() in ("min", "max", "product")
-    return barrier or agree or any(e is g for g in gradient_allreduces(f))
+    return barrier or agree or any(e is g for g in f.gradient_allreduces)
