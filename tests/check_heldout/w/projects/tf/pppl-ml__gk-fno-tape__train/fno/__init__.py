@@ -1,0 +1,1 @@
+"""Fourier neural operator pieces for gyrokinetic surrogates."""

@@ -1,0 +1,4 @@
+from .model import FieldMLP
+from .physics import HeatResidual
+
+__all__ = ["FieldMLP", "HeatResidual"]

@@ -1,0 +1,1 @@
+"""Crystal-graph network for formation-energy regression (PNNL materials ML)."""
