@@ -609,9 +609,12 @@ class Script:
         if isinstance(func, (ast.Name, ast.Attribute)):
             d = self.defined(func)
             if isinstance(d, ast.ClassDef):
-                return self._method_of(d, "__init__")
+                return self.constructor(d)
             if d is not None:
                 return d
+        made = self.class_called(func)
+        if made is not None:  # `cls(**opts)` in a classmethod
+            return self.constructor(made)
         if isinstance(func, ast.Name):  # a parameter called (`def run(fn): fn()`): what the caller gave
             b = self._binding(func, ctx.env)
             if b is not None and isinstance(b.expr, (ast.Name, ast.Attribute)) and not b.default:
@@ -726,6 +729,25 @@ class Script:
             if isinstance(b, ast.ClassDef) and b is not cls and self._keras_callback(b, seen + 1):
                 return True
         return False
+
+    def class_called(self, func):
+        """The project's class that calling `func` instantiates: a class by its definition, or `cls` in a
+        classmethod (`return cls(**vars(args))` makes its own class); None for anything else."""
+        if isinstance(func, ast.Name) and func.id == "cls":
+            d = enclosing_def(func)
+            method = d is not None and any(self.qual(x) == "classmethod" for x in d.decorator_list)
+            return _enclosing_class(d) if method else None
+        d = self.defined(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
+        return d if isinstance(d, ast.ClassDef) else None
+
+    def constructor(self, cls):
+        """The project's code that making an instance of `cls` runs: its __init__ (or a base's); for a dataclass
+        (no __init__ written), the generated __init__ runs __post_init__, which is then what runs."""
+        init = self._method_of(cls, "__init__")
+        if init is None and any(self.qual(d.func if isinstance(d, ast.Call) else d).split(".")[-1] == "dataclass"
+                                for d in cls.decorator_list):
+            return self._method_of(cls, "__post_init__")
+        return init
 
     def _method_of(self, cls, name, seen=0, skip_own=False):
         for stmt in () if skip_own else cls.body:
@@ -918,7 +940,7 @@ class Script:
         """The function a call in `func`'s body runs, read without a walk: by definition, or `self.m()`."""
         target = self.defined(call.func) if isinstance(call.func, (ast.Name, ast.Attribute)) else None
         if isinstance(target, ast.ClassDef):
-            target = self._method_of(target, "__init__")
+            target = self.constructor(target)
         if target is None and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
                 and call.func.value.id == "self":
             cls = _enclosing_class(func)

@@ -483,8 +483,8 @@ def field_values(f, call, attr, depth=0):
     kw = next((k.value for k in call.keywords if k.arg == attr), None)
     if kw is not None:
         return [kw]
-    cls = f.s.defined(call.func) if isinstance(call.func, (ast.Name, ast.Attribute)) else None
-    if not isinstance(cls, ast.ClassDef) or depth > 2:
+    cls = f.s.class_called(call.func)
+    if cls is None or depth > 2:
         return []
     init = f.s.method_of(cls, "__init__")
     params = [a.arg for a in init.args.args[1:]] if init is not None else [
@@ -492,6 +492,9 @@ def field_values(f, call, attr, depth=0):
     given = [a for a in call.args if not isinstance(a, ast.Starred)]
     if attr in params and params.index(attr) < len(given):
         return [given[params.index(attr)]]
+    built = _set_on_self(f.s.constructor(cls), attr)
+    if built:  # `self.batch_per_gpu = global_batch // hvd.size()` in __init__ / a dataclass's __post_init__
+        return built
     prop = f.s.method_of(cls, attr)
     if prop is None or not any(f.s.qual(d) == "property" for d in prop.decorator_list):
         return []
@@ -499,6 +502,17 @@ def field_values(f, call, attr, depth=0):
             for n in ast.walk(r.value) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
             and n.value.id == "self"}
     return [v for a in sorted(read) for v in field_values(f, call, a, depth + 1)]
+
+
+def _set_on_self(method, attr):
+    """The values `method` assigns to `self.<attr>` in its own body, last one last ([] when none)."""
+    out = []
+    for node in ast.walk(method) if method is not None else ():
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and any(
+                isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name) and
+                t.value.id == "self" for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+            out.append(node.value)
+    return sorted(out, key=lambda v: v.lineno)
 
 
 def imported(f, func):

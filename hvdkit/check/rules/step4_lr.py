@@ -532,8 +532,7 @@ def _fields(f, node):
         if id(made) in seen or not isinstance(made, ast.Call):
             continue
         seen.add(id(made))
-        if isinstance(f.s.defined(made.func) if isinstance(made.func, (ast.Name, ast.Attribute)) else None,
-                      ast.ClassDef):
+        if f.s.class_called(made.func) is not None:
             out += field_values(f, made, node.attr)
         elif f.local_function(made):
             todo += [o for r in returns(f, made) for o in f.origins(r)]
