@@ -56,10 +56,12 @@ def find_shares(f):
         elif _per_rank_file(f, e, f.is_local_rank) and not _is_eval(f, e):
             local.append(e)  # a file per local rank: on 2 nodes ranks 0 and 4 read the same one
     for node in s.nodes():  # the project modules read too: `x[rank::size]` in a data module
-        index = node.slice if isinstance(node, ast.Subscript) else node.args[0] if isinstance(node, ast.Call) and \
-            s.qual(node.func) == "range" and len(node.args) == 3 else None
+        index = node.slice if isinstance(node, ast.Subscript) else node.args[0] if _index_range(s, node) else None
         if index is None or not f.mentions(node, f.is_size):
             continue
+        if isinstance(node, ast.Call) and len(node.args) == 2 and not f.mentions(
+                node.args[1], lambda n: f.is_rank(n) or f.is_local_rank(n)):
+            continue  # a block ends where the next rank's starts; `range(start_epoch, epochs)` is no block
         if f.mentions(index, f.is_rank):
             (eval_parts if _is_eval(f, _Pseudo(node)) else parts).append(_Pseudo(node))
         elif f.mentions(index, f.is_local_rank) and not _is_eval(f, _Pseudo(node)):
@@ -69,6 +71,15 @@ def find_shares(f):
     optional = [(p, o) for p, o in optional if o]
     parts = [p for p in parts if not any(p is q for q, _ in optional)]
     return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts, swapped, local, optional)
+
+
+def _index_range(s, node):
+    """A range of indices a rank may set: `range(rank, n, size)` (a stride) or a block, `range(rank * per,
+    (rank + 1) * per)` / `np.arange(...)` / `torch.arange(...)` with per = n // size."""
+    if not isinstance(node, ast.Call) or len(node.args) not in (2, 3):
+        return False
+    q = s.qual(node.func)
+    return q == "range" or q in ("numpy.arange", "torch.arange")
 
 
 def _swapped(f, e):
