@@ -77,7 +77,7 @@ def _find_evaluations(f):
     for e in f.s.events:
         # the model run once on a whole array, in no loop (`pred = model(torch.from_numpy(x_test))` in an
         # evaluate function): an evaluation of that array, counted when a report prints what it computes
-        if e.ctx.reached and not _own_loop(e) and e.node.args and not isinstance(e.node.args[0], ast.Starred) and \
+        if e.ctx.reached and not _own_loop(f, e) and e.node.args and not isinstance(e.node.args[0], ast.Starred) and \
                 calls_model(f, e) and getattr(e.node.func, "attr", "") not in _EVALUATING and _in_eval_mode(f, e):
             out.append(Evaluation(e, e.node.args[0], data_per_rank(f, e.node.args[0], e), e.line, None))
     for e in f.s.events:
@@ -92,11 +92,19 @@ def _find_evaluations(f):
     return out
 
 
-def _own_loop(e):
-    """A loop of the event's own function (or comprehension) holds it: not a caller's epoch loop."""
+def _own_loop(f, e):
+    """A loop of the event's own function (or a comprehension) runs it once per item: not a caller's epoch
+    loop, nor an epoch loop of its own (one whose body holds the loop of the training's steps: `for epoch ...:
+    for batch ...: opt.step()` then the whole set evaluated once per epoch)."""
     ancestors = {id(p) for p in parents(e.node)}
-    return any(id(lp) in ancestors for lp in e.ctx.loops) or any(
-        isinstance(p, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)) for p in parents(e.node))
+    if any(isinstance(p, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)) for p in parents(e.node)):
+        return True
+    own = [lp for lp in e.ctx.loops if id(lp) in ancestors]
+    if not own:
+        return False
+    inner = own[-1]
+    return not any(lp is not inner and id(inner) in {id(p) for p in parents(lp)} for s in f.steps
+                   for lp in s.ctx.loops)
 
 
 def _in_eval_mode(f, e):
