@@ -56,6 +56,18 @@ def judge(f):
     return Finding(OK, f"rank 0 writes: {f.text(saves[0].line)}", saves[0].line)
 
 
+def _unbound_attribute(f, test):
+    """An attribute of a parameter that no walked call binds (`trainer.is_chief` in a callback's
+    `on_epoch_end(self, trainer, logs)`, entered where the callback is made): the object, and so whether the
+    flag tells ranks apart, is not seen. None when the test reads none."""
+    for n in ast.walk(test):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id not in ("self", "cls"):
+            defs = f.s.reaching(n.value)
+            if defs and all(isinstance(d, ast.arg) for d in defs) and not f.frames_binding(n.value):
+                return n
+    return None
+
+
 def _writers(f, e):
     """('rank0' | 'local' | 'every' | 'unknown', why): which ranks run a write, from the conditions around
     it (those it shares with the training steps decide whether the script trains, not who writes). A
@@ -78,6 +90,11 @@ def _writers(f, e):
                    for c in _unread_calls(f, part, e)), None)
     if unread is not None:
         return "unknown", f"its condition reads {ast.unparse(unread)[:60]}, whose code is not read"
+    handed = next((n for g in guards for part in _conjuncts(g.test) if not _best_so_far(f, part, e)
+                   for n in [_unbound_attribute(f, part)] if n is not None), None)
+    if handed is not None:
+        return "unknown", (f"its condition reads `{ast.unparse(handed)}`, of an object `{handed.value.id}` that no "
+                           "call read hands in (a hook's argument, given by code that calls it by name)")
     writer = _unread_writer(f, e)
     if writer is not None:
         return "unknown", f"the writer, {f.describe(writer, e.node)}, is code not read: it may write on rank 0 only"
