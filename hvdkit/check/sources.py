@@ -108,6 +108,15 @@ def unpacked(f, a, name):
 
 def returns(f, call):
     """The values the script's own function that `call` runs returns (a method: the one method of that name)."""
+    body = called_def(f, call)
+    if isinstance(body, ast.ClassDef):
+        return []  # an instance: what it holds is its attributes, not a returned value
+    return [r.value for r in ast.walk(body) if isinstance(r, ast.Return) and r.value is not None] if body else []
+
+
+def called_def(f, call):
+    """The project's def (or class) that `call` runs: by its definition, the method the walk entered there, or
+    the one method of that name; None when none is read."""
     func = call.func
     body = f.s.defined(func) if isinstance(func, (ast.Name, ast.Attribute)) else None  # by its definition
     if body is None and isinstance(func, ast.Attribute):  # the method the walk entered there (`self.get_lr()`)
@@ -116,9 +125,7 @@ def returns(f, call):
     if body is None and isinstance(func, ast.Attribute):
         found = f.s.methods.get(func.attr, [])
         body = found[0] if len(found) == 1 else None
-    if isinstance(body, ast.ClassDef):
-        return []  # an instance: what it holds is its attributes, not a returned value
-    return [r.value for r in ast.walk(body) if isinstance(r, ast.Return) and r.value is not None] if body else []
+    return body
 
 
 def derived(call):

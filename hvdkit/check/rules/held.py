@@ -492,7 +492,7 @@ def field_values(f, call, attr, depth=0):
     given = [a for a in call.args if not isinstance(a, ast.Starred)]
     if attr in params and params.index(attr) < len(given):
         return [given[params.index(attr)]]
-    built = _set_on_self(f.s.constructor(cls), attr)
+    built = set_on_self(f.s.constructor(cls), attr)
     if built:  # `self.batch_per_gpu = global_batch // hvd.size()` in __init__ / a dataclass's __post_init__
         return built
     prop = f.s.method_of(cls, attr)
@@ -504,7 +504,7 @@ def field_values(f, call, attr, depth=0):
     return [v for a in sorted(read) for v in field_values(f, call, a, depth + 1)]
 
 
-def _set_on_self(method, attr):
+def set_on_self(method, attr):
     """The values `method` assigns to `self.<attr>` in its own body, last one last ([] when none)."""
     out = []
     for node in ast.walk(method) if method is not None else ():

@@ -7,10 +7,10 @@ from hvdkit.check import mappings, names, values
 from hvdkit.check.defs import chain_root, owner_of_arg
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.data_flow import data_iterable
-from hvdkit.check.rules.held import field_values
+from hvdkit.check.rules.held import field_values, set_on_self
 from hvdkit.check.rules.optimizers import lr_expr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
 from hvdkit.check.script import dotted, loop_bindings, parents, sums
-from hvdkit.check.sources import derived, returns, sources, unpacked
+from hvdkit.check.sources import called_def, derived, returns, sources, unpacked
 
 
 def judge(f):
@@ -534,6 +534,12 @@ def _fields(f, node):
         seen.add(id(made))
         if f.s.class_called(made.func) is not None:
             out += field_values(f, made, node.attr)
+        elif f.local_function(made) and isinstance(made.func, ast.Attribute) and any(
+                isinstance(r, ast.Name) and r.id == "self" for r in returns(f, made)):
+            # `TFConfig(...).finalize(hvd.size())` gives the object back as its method left it
+            set_there = set_on_self(called_def(f, made), node.attr)
+            out += set_there
+            todo += [] if set_there else f.origins(made.func.value)
         elif f.local_function(made):
             todo += [o for r in returns(f, made) for o in f.origins(r)]
     return out
