@@ -588,7 +588,7 @@ class Script:
                 # A local function handed to another (timeit, hvd.elastic.run, map): it runs there.
                 func = self._local_target(arg, ctx) if isinstance(arg, (ast.Name, ast.Attribute)) else None
                 if func is not None and func not in self.walked:
-                    self._enter(func, None, ctx.with_(loop=node))
+                    self._enter(func, self._launch_call(node, arg), ctx.with_(loop=node))
                 elif func is None and own is not None and isinstance(arg, (ast.Name, ast.Attribute)):
                     # One of the project's functions that cannot be read, handed on (`horovod.run(train_fn)`
                     # with train_fn from a module that is not there): it runs there, unread, as a call would.
@@ -596,6 +596,30 @@ class Script:
             return
         for child in ast.iter_child_nodes(node):
             self._walk_expr(child, ctx)
+
+    def _launch_call(self, node, fn):
+        """The call a launcher makes of the function it is handed, as a call node binding the arguments it
+        passes on: `horovod.run(train, args=(cfg,), kwargs={"epochs": 3})` (and horovod.spark.run,
+        multiprocessing's Process(target=train, args=(...))) calls train(cfg, epochs=3); None for any other
+        hand-over (its parameters stay unbound)."""
+        q = self.qual(node.func)
+        target = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("fn", "target")),
+                                                     None)
+        if target is not fn or q not in LAUNCHERS_WITH_ARGS:
+            return None
+        kw = {k.arg: k.value for k in node.keywords}
+        given = kw.get("args")
+        extra = kw.get("kwargs")
+        if given is not None and not isinstance(given, (ast.Tuple, ast.List)) or \
+                extra is not None and not (isinstance(extra, ast.Dict) and all(
+                    isinstance(k, ast.Constant) and isinstance(k.value, str) for k in extra.keys)):
+            return None
+        call = ast.Call(func=fn, args=list(given.elts) if given is not None else [],
+                        keywords=[ast.keyword(arg=k.value, value=v) for k, v in zip(extra.keys, extra.values)]
+                        if extra is not None else [])
+        call.lineno, call.col_offset, call.parent = node.lineno, node.col_offset, node
+        call.end_lineno, call.end_col_offset = node.end_lineno, node.end_col_offset
+        return call
 
     def _local_target(self, func, ctx):
         """The function of the project a call runs: a function, a class's __init__, or a method of a class
@@ -1208,6 +1232,11 @@ def _names_in_target(target):
     if isinstance(target, (ast.Tuple, ast.List)):
         return [n for sub in target.elts for n in _names_in_target(sub)]
     return [target.value if isinstance(target, ast.Starred) else target]
+
+
+# Launchers that call the function they are handed with `args=(...)` / `kwargs={...}` as given.
+LAUNCHERS_WITH_ARGS = ("horovod.run", "horovod.runner.run", "horovod.spark.run", "multiprocessing.Process",
+                       "torch.multiprocessing.Process", "threading.Thread")
 
 
 # torch.nn.Module's methods that return the module itself (`model = Net().to(device)` holds the Net).
