@@ -355,6 +355,11 @@ def _find_unnamed_parameters(f, e):
         for c in ast.walk(x):
             if isinstance(c, ast.Call) and names.OPTIMIZER_CLASS.match(f.s.qual(c.func)) and c.args:
                 trained += _param_owners(f, c.args[0], a)
+    if not trained:  # built in the project's factory (`build_optimizer(model, physics, lr)`): its construction
+        made_by = {id(x) for x, _ in sources(f, base, e) if isinstance(x, ast.Call)}
+        for o in f.optimizers:
+            if o.node.args and o.order < e.order and any(id(fr.call) in made_by for fr in o.ctx.frames):
+                trained += _param_owners(f, o.node.args[0], o)
     made = origin(f, base, e)  # opt.add_param_group({"params": m.parameters()}) on the same optimizer, before
     for x in f.s.events:
         if x.order < e.order and x.ctx.reached and getattr(x.node.func, "attr", "") == "add_param_group" and \
