@@ -424,9 +424,11 @@ class Facts:
         - a function of the project's own code that cannot be read (a module that is not there or does not
           parse) is handed to a call on the training's path to run (`horovod.run(train_fn, np=4)`,
           `mp.spawn(worker)`): the script launches a training it does not hold;
-        - no optimizer is made and no gradient is taken in the code read, and such code is handed the model
-          or an object such code made (`Engine(cfg, model, loader)` with `model = ContactNet()` of a module
-          that is not there, `train_one_epoch(model, optimizer, batches)`): those calls train it.
+        - no optimizer is made (but those handed to such code whose objects run the steps) and no gradient is
+          taken in the code read,
+          and such code is handed the model or an object such code made (`Engine(cfg, model, loader)` with
+          `model = ContactNet()` of a module that is not there, `train_one_epoch(model, optimizer, batches)`):
+          those calls train it.
 
         A call of such code beside a loop of the script's own is not enough: a tape loop whose optimizer an
         absent factory made (`opt = model_lib.opt()`) is still judged on the script."""
@@ -437,7 +439,14 @@ class Facts:
                 return []
             on_path = [u for u in self.unread_on_path if own(u)]
             launched = [u for u in on_path if u.handed and self.s.qual(u.event.node.func) in LAUNCHERS]
-            if launched or self.optimizers or any(
+            # where the only steps are methods of objects such code made (`trainer.fit(...)` of `trainer =
+            # VAETrainer(model, optimizer, cfg)`), an optimizer the script builds and hands to such code (not to
+            # a method of an object it made, such as `model.compile(optimizer=opt)`) is trained there too
+            direct = [u.event.node for u in on_path if not (isinstance(u.event.node.func, ast.Attribute) and
+                                                            self.unread_maker(u.event.node.func.value) is not None)]
+            kept = [o for o in self.optimizers if not self.steps or not any(
+                self.mentions(a, lambda n, o=o: n is o.node) for c in direct for a in handed(c))]
+            if launched or kept or any(
                     getattr(e.node.func, "attr", "") in ("backward", "gradient") and e.ctx.reached
                     for e in self.s.events):
                 return launched
