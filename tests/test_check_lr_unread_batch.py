@@ -6,6 +6,8 @@ is not read, so the LR is "cannot tell", never "missing". The same script is mis
 loss is divided by the whole global batch (tf.nn.compute_average_loss: the averaged gradient is then 1/size
 of the sequential one), when the pipeline is handed the undivided batch, and when the divided number goes to
 code that makes no data. With the module present, the batch is read and the fixed global batch judged ok.
+A batch divided by a value of a module that is not there (`GLOBAL_BATCH // comm.size()` with the project's
+`comm` helper absent) is "cannot tell" too; divided by a constant, the LR is missing its scaling.
 
 Written from scratch for these tests, shaped as a repository's entry script with its own `pipeline` and
 `config` packages."""
@@ -118,3 +120,42 @@ def test_the_undivided_batch_handed_to_the_pipeline_is_missing_the_scaling(tmp_p
 def test_a_share_handed_to_code_that_makes_no_data_is_missing_the_scaling(tmp_path):
     f = step4(tmp_path, share="cfg.batch", batch="cfg.batch", steps="cfg.warmup_steps // hvd.size()")
     assert f.verdict == MISSING, f
+
+
+DIVIDED_BY_HELPER = '''
+    """Cosmology regression.  mpirun -n 8 python train.py"""
+    import torch
+    from torch.utils.data import DataLoader, TensorDataset
+    import horovod.torch as hvd
+
+    from cosmokit import comm
+    from cosmokit.config import GLOBAL_BATCH
+
+    hvd.init()
+    torch.set_num_threads(1)
+    ds = TensorDataset(torch.randn(4096, 32), torch.randn(4096, 4))
+    local_batch = GLOBAL_BATCH // {divisor}
+    sampler = torch.utils.data.distributed.DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank())
+    loader = DataLoader(ds, batch_size=local_batch, sampler=sampler)
+    model = torch.nn.Linear(32, 4)
+    opt = hvd.DistributedOptimizer(torch.optim.Adam(model.parameters(), lr=1e-3),
+                                   named_parameters=model.named_parameters())
+    hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+    for x, y in loader:
+        opt.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+'''
+
+
+def test_a_batch_divided_by_an_absent_helpers_size_cannot_be_told(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text(textwrap.dedent(DIVIDED_BY_HELPER.replace("{divisor}", "comm.size()")).lstrip("\n"))
+    f = analyze(str(path))[0][4]
+    assert f.verdict == UNKNOWN and "comm.size()" in f.evidence, f
+
+
+def test_a_batch_divided_by_a_constant_is_missing_the_scaling(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text(textwrap.dedent(DIVIDED_BY_HELPER.replace("{divisor}", "4")).lstrip("\n"))
+    assert analyze(str(path))[0][4].verdict == MISSING

@@ -80,6 +80,14 @@ def _unread_share(f):
     (then the LR must grow all the same)."""
     if _loss_over_global_batch(f):
         return None
+    for sink, e in _batch_sinks(f):
+        divisor = next((d for d in _divisors(f, sink) for n in [_absent_read(f, d)] if n is not None), None)
+        if divisor is not None:
+            return Finding(UNKNOWN, f"the LR is not scaled, and the batch at line {e.line} is divided by "
+                           f"`{ast.unparse(divisor)}` (line {divisor.lineno}), a value of a module that is not in "
+                           "the project: if it is the number of ranks, the global batch is fixed and the unscaled "
+                           "LR right: cannot tell", e.line, "give --root the project's folder, or run `hvdkit check "
+                           "--run`")
     data = f.flows.train | _iterated(f)
     for u in f.unread_on_path:
         node = u.event.node
@@ -172,18 +180,44 @@ def _same_update(f):
         if e.ctx.reached and f.api(e, *names.WRAPPERS) and sums(e.node):
             return "sum", (f"the gradients are summed over ranks (op=hvd.Sum, line {e.line}): the update is that of "
                            "averaged gradients with the LR x hvd.size()")
-    batching = [e for e in f.s.events if e.ctx.reached and (any(k.arg == "batch_size" for k in e.node.keywords) or
-                                                           getattr(e.node.func, "attr", "") == "batch")]
-    batching += [e for e in f.s.events if e.ctx.reached and _batch_stride(e.node) is not None]
-    for e in _default_run(f, batching):
-        sinks = [k.value for k in e.node.keywords if k.arg == "batch_size"]
-        sinks += e.node.args[:1] if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "batch" else []
-        sinks += [x for x in [_batch_stride(e.node)] if x is not None]
-        if any(_divided(_size_powers(f, x, counts=True)) for x in sinks) and not _loss_over_global_batch(f):
+    for x, e in _batch_sinks(f):
+        if _divided(_size_powers(f, x, counts=True)) and not _loss_over_global_batch(f):
             line = e.node.func.end_lineno if isinstance(e.node.func, ast.Attribute) else e.line  # .batch( of a chain
             return "fixed", (f"the global batch is fixed (line {line}: {f.text(line)}): each rank takes 1/size "
                              "of it, the averaged gradient is the sequential batch's, and so is the LR")
     return None
+
+
+def _batch_sinks(f):
+    """[(batch size expression, event)] on the default run: a `batch_size=` argument, `.batch(n)`, the stride of
+    hand-cut batches."""
+    batching = [e for e in f.s.events if e.ctx.reached and (any(k.arg == "batch_size" for k in e.node.keywords) or
+                                                           getattr(e.node.func, "attr", "") == "batch")]
+    batching += [e for e in f.s.events if e.ctx.reached and _batch_stride(e.node) is not None]
+    out = []
+    for e in _default_run(f, batching):
+        sinks = [k.value for k in e.node.keywords if k.arg == "batch_size"]
+        sinks += e.node.args[:1] if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "batch" else []
+        sinks += [x for x in [_batch_stride(e.node)] if x is not None]
+        out += [(x, e) for x in sinks]
+    return out
+
+
+def _divisors(f, node, depth=0):
+    """The divisors of the divisions a value is made by, through names' assignments: `comm.size()` of
+    `local = cfg.global_batch // comm.size()`."""
+    if depth > 6 or node is None:
+        return []
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv)):
+        return [node.right] + _divisors(f, node.left, depth + 1)
+    if isinstance(node, ast.BinOp):
+        return _divisors(f, node.left, depth + 1) + _divisors(f, node.right, depth + 1)
+    if isinstance(node, ast.Call) and f.s.qual(node.func) in ("max", "min", "int"):
+        return [d for a in node.args for d in _divisors(f, a, depth + 1)]
+    if isinstance(node, ast.Name):
+        return [d for a in f.s.assignments_to(node) if getattr(a.node, "value", None) is not None
+                for d in _divisors(f, a.node.value, depth + 1)]
+    return []
 
 
 def _batch_stride(call):
