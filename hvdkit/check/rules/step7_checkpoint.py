@@ -13,6 +13,7 @@ from hvdkit.check.script import dotted, in_handler, result_discarded
 from hvdkit.check.values import RANK, Evaluator, Where, truthy
 
 
+_CHECKPOINT_FILE = re.compile(r"\.(pt|pth|ckpt|h5|keras|tar|bin|pkl|safetensors)$", re.I)
 _NOT_CHECKPOINT_FILES = re.compile(r"\.(png|jpe?g|gif|bmp|svg|pdf|csv|txt|json|ya?ml|log|npy|npz)$", re.I)
 # TF1 writers of checkpoints that are no save() call: the session saves into checkpoint_dir (on its chief),
 # the hook into its first argument.
@@ -141,9 +142,21 @@ def _unread_writers(f):
             continue
         state = [holds_model_state(f, a, e) for a in handed(e.node)]
         if e.node is u.event.node and f.feeds_callbacks(u) or result_discarded(e.node) and f.acts_itself(u, 7) \
-                and any(state) and not all(state):
+                and any(state) and not all(state) or _saver_object(f, e, u):
             calls.append((e.node, u))
     return f.cannot_tell("a checkpoint", calls)
+
+
+def _saver_object(f, e, u):
+    """A method of an object that code not read made, given a checkpoint file's path (`EarlyStopper(
+    os.path.join(out, "best.pt"), patience)`), handed the model or its state (`stopper.step(score, model)`):
+    it may write the checkpoint, whatever it returns."""
+    if e.node is u.event.node or u.kind not in ("absent", "unparsed"):
+        return False
+    if not any(is_model(f, a, e) or holds_model_state(f, a, e) for a in handed(e.node)):
+        return False
+    return any(isinstance(c, ast.Constant) and isinstance(c.value, str) and _CHECKPOINT_FILE.search(c.value)
+               for a in handed(u.event.node) for c in ast.walk(a))
 
 
 def _conjuncts(test):
