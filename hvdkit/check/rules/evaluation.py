@@ -285,12 +285,32 @@ def _per_rank(f, found):
                 return True  # hk.shard, hvd.elastic.ElasticSampler: they read the rank themselves
             if not isinstance(n, ast.Call) or f.s.api(n.func):
                 continue
-            if any(depends_on_rank(f, x, a) or depends_on_rank(f, x, a, local=True) or _reads_rank(f, x)
-                   for x in n.args + [k.value for k in n.keywords]):
+            if any((depends_on_rank(f, x, a) or depends_on_rank(f, x, a, local=True) or _reads_rank(f, x)) and
+                   not _held_by_some(f, x) for x in n.args + [k.value for k in n.keywords]):
                 return True
             module = None if f.local_function(n) else imported(f, n.func)
             unread |= module is not None and module.split(".")[0] not in READABLE
     return None if unread else False
+
+
+def _held_by_some(f, x):
+    """The rank decides only whether the value is there, not what it is: every value that reaches it is
+    `Frames(root, "test") if rank == 0 else None` (rank 0 holds the whole split, the others nothing), an
+    element of it, or a count read off it (`len(frames[0])`), so what a rank reads of it is all of it."""
+    values = f.origins(x)
+    return bool(values) and all(_none_elsewhere(f, v) for v in values)
+
+
+def _none_elsewhere(f, v):
+    if isinstance(v, ast.Call) and f.s.qual(v.func) in ("len", "list", "range"):
+        return bool(v.args) and all(_held_by_some(f, a) for a in v.args)
+    if isinstance(v, ast.Subscript) and not f.mentions(v.slice, lambda n: f.is_rank(n) or f.is_local_rank(n)):
+        return _held_by_some(f, v.value)  # `frames[0]`: an element of it
+    if not isinstance(v, ast.IfExp):
+        return False
+    none = [b for b in (v.body, v.orelse) if isinstance(b, ast.Constant) and b.value is None]
+    other = [b for b in (v.body, v.orelse) if not (isinstance(b, ast.Constant) and b.value is None)]
+    return len(none) == 1 and not f.mentions(other[0], lambda n: f.is_rank(n) or f.is_local_rank(n))
 
 
 def _cached_download(f, call):
