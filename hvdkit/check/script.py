@@ -755,12 +755,12 @@ class Script:
         return False
 
     def class_called(self, func):
-        """The project's class that calling `func` instantiates: a class by its definition, or `cls` in a
-        classmethod (`return cls(**vars(args))` makes its own class); None for anything else."""
-        if isinstance(func, ast.Name) and func.id == "cls":
-            d = enclosing_def(func)
-            method = d is not None and any(self.qual(x) == "classmethod" for x in d.decorator_list)
-            return _enclosing_class(d) if method else None
+        """The project's class that calling `func` instantiates: a class by its definition, or a classmethod's
+        first parameter (`return cls(**vars(args))` makes its own class); None for anything else."""
+        d = enclosing_def(func) if isinstance(func, ast.Name) else None
+        if d is not None and any(self.qual(x) == "classmethod" for x in d.decorator_list) and d.args.args and \
+                func.id == d.args.args[0].arg:  # the classmethod's first parameter, whatever its name
+            return _enclosing_class(d)
         d = self.defined(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
         return d if isinstance(d, ast.ClassDef) else None
 
