@@ -1,0 +1,1 @@
+"""Utilities shared by the KWS entry scripts (train, export, streaming eval, calibration)."""

@@ -1,0 +1,1 @@
+"""Shared training helpers (moved over from the DDP code base; see MIGRATION.md)."""
