@@ -72,6 +72,8 @@ class Evaluator:
             if q in ("len", "math.ceil", "int", "max") and node.args:
                 inner = ev(node.args[0])
                 return POS if q == "len" or inner == POS else inner if q == "int" and is_num(inner) else None
+            if q == "bool" and len(node.args) == 1:  # `resume=bool(args.resume)` with --resume default None
+                return truthy(ev(node.args[0]))
             return self._returned(node, event, depth)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             return POS
