@@ -283,6 +283,9 @@ def _per_rank(f, found):
                 return True
             if isinstance(n, ast.Call) and f.s.is_api(n, *names.SELF_PARTITIONING):
                 return True  # hk.shard, hvd.elastic.ElasticSampler: they read the rank themselves
+            if isinstance(n, ast.Call) and f.s.qual(n.func).split(".")[-1] in names.SAMPLERS and len(n.args) < 2 and \
+                    not any(k.arg in ("num_replicas", "rank") for k in n.keywords):
+                return True  # torch's DistributedSampler(ds): a part by torch.distributed's own rank
             if not isinstance(n, ast.Call) or f.s.api(n.func):
                 continue
             if any((depends_on_rank(f, x, a) or depends_on_rank(f, x, a, local=True) or _reads_rank(f, x)) and
