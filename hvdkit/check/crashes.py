@@ -21,7 +21,8 @@ What is found, with no framework imported:
 - a Python number handed to a Horovod collective that reads a tensor's attributes (`hvd.allreduce(loss.item())`
   on horovod.torch: AttributeError) (crash_numbers.py);
   hvd.DistributedOptimizer told to name fewer parameters than the optimizer holds, gradients accumulated
-  over a known count of passes under a DistributedOptimizer left at backward_passes_per_step=1 (step 5's
+  over a known count of passes, or two backward() passes through the wrapped model before one step (a
+  GAN critic's real and fake losses), under a DistributedOptimizer left at backward_passes_per_step=1 (step 5's
   unnamed_parameters() and accumulation(), rules/step5_optimizer.py: one query for the verdict and the crash);
 - statements that need a terminal, which ranks under mpirun do not have (`stty size`) (crash_imports.py).
 

@@ -9,6 +9,7 @@ from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sour
 from hvdkit.check.rules.models import wrapper
 from hvdkit.check.rules.optimizers import lr_expr
 from hvdkit.check.rules.tapes import unaveraged_apply
+from hvdkit.check.sources import unpacked
 from hvdkit.check.script import (assigned_name, dotted, loop_bindings, parents, remainders, result_discarded,
                                  sums)
 from hvdkit.check.values import Evaluator, Where
@@ -216,6 +217,61 @@ def _find_accumulation(f, e):
     return None
 
 
+def twice_backward(f, e):
+    """Two backward() passes through the model a torch DistributedOptimizer left at backward_passes_per_step=1
+    names, in one iteration before its step() (a GAN critic's `err_real.backward()` then
+    `err_fake.backward()`, then `opt_d.step()`): Horovod's hook raises AssertionError at the second (when
+    there is more than one rank). (first, second backward event, step event, the model) or None."""
+    if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual or \
+            any(k.arg in ("backward_passes_per_step", None) for k in e.node.keywords) or len(e.node.args) > 3:
+        return None
+    named = next((k.value for k in e.node.keywords if k.arg == "named_parameters"), None)
+    owners = {r.name for r in _param_owners(f, named, e)} if named is not None else set()
+    calls = _method_calls_after(f, e)
+    is_opt = lambda node, at: holds(f, node, at, e.node)  # noqa: E731 - the wrapper, where it is used
+    for x in calls:
+        if x.node.func.attr != "step" or not x.ctx.loops or not is_opt(x.node.func.value, x):
+            continue
+        loop, guards = x.ctx.loops[-1], [(id(g.test), g.branch) for g in x.ctx.guards]
+        innermost = lambda ev: bool(ev.ctx.loops) and ev.ctx.loops[-1] is loop  # noqa: E731 - the same loop
+        earlier = [s.order for s in calls if s.node.func.attr == "step" and innermost(s) and
+                   s.order < x.order and is_opt(s.node.func.value, s)]
+        backs = [b for b in calls if b.node.func.attr == "backward" and innermost(b) and
+                 b.order < x.order and all(b.order > o for o in earlier) and
+                 [(id(g.test), g.branch) for g in b.ctx.guards] == guards]
+        for owner in sorted(owners):
+            through = [b for b in backs if _gradient_reaches(f, b.node.func.value, owner, set())]
+            if len(through) >= 2:
+                return through[0], through[1], x, owner
+    return None
+
+
+_CUTS = ("detach", "detach_", "item", "numpy", "tolist")  # what a tensor method cuts off the graph
+
+
+def _gradient_reaches(f, node, owner, seen, depth=0):
+    """Gradients from the value `node` flow into the model `owner`: a call `owner(...)` is in what it is made
+    of, through names and the project's functions, and no `.detach()` / `.item()` / `.data` cuts the way
+    (`netD(fake.detach())` sends nothing into the generator that made `fake`)."""
+    if depth > 30 or node is None or id(node) in seen:
+        return False
+    seen.add(id(node))
+    down = lambda n: _gradient_reaches(f, n, owner, seen, depth + 1)  # noqa: E731 - a local shorthand
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _CUTS:
+            return False
+        if dotted(node.func) == owner:
+            return True
+        parts = ([node.func.value] if isinstance(node.func, ast.Attribute) else []) + node.args + \
+            [k.value for k in node.keywords]
+        return any(down(x) for x in parts)
+    if isinstance(node, ast.Attribute):
+        return node.attr != "data" and down(node.value)
+    if isinstance(node, ast.Name):
+        return any(down(v) for a in f.s.assignments_to(node) for v in unpacked(f, a, node.id))
+    return any(down(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
+
+
 def _method_calls_after(f, e):
     """The method calls (`x.step()`, `scaler.unscale_(opt)`) the walk reaches after the wrapper made by event
     `e`, in walk order: what the accumulation and synchronisation rules (and the crash finding) read."""
@@ -226,9 +282,18 @@ def _method_calls_after(f, e):
 def accumulation_crashes(f):
     """(node, error, why, kind) for the crash finding: the backward() of an accumulation() whose modulus is a
     known count above 1 in the default run (a literal, an option's declared default) raises AssertionError on
-    its second pass, before the first step. A count the source does not give is the step's fault only."""
+    its second pass, before the first step. A count the source does not give is the step's fault only. Also
+    two backward() passes through the wrapped model before one step (twice_backward())."""
     out = []
     for e in _torch_wrappers(f):
+        twice = twice_backward(f, e)
+        if twice is not None:
+            first, second, x, owner = twice
+            out.append((second.node, "AssertionError: Gradients were computed more than backward_passes_per_step "
+                        "times before call to step().", f"`{owner}`'s parameters get gradients from the backward() "
+                        f"at line {first.line} and again at line {second.line} before the step at line {x.line}, "
+                        f"and the DistributedOptimizer made at line {e.line} keeps backward_passes_per_step=1",
+                        "AssertionError"))
         found = accumulation(f, e)
         if found is None or found[4] is None or isinstance(found[4], bool) or found[4] < 2:
             continue
