@@ -6,7 +6,7 @@ from hvdkit.check.facts import handed, same_walk
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sources
-from hvdkit.check.rules.models import wrapper
+from hvdkit.check.rules.models import is_model, wrapper
 from hvdkit.check.rules.optimizers import lr_expr
 from hvdkit.check.rules.tapes import unaveraged_apply
 from hvdkit.check.sources import unpacked
@@ -94,6 +94,14 @@ def _unread_averaging(f):
             if u is not None and f.acts_itself(u, 5) and not _optimizer_class(f, u.event.node) and \
                     not names.LIBRARY_OPTIMIZER.match(f.s.qual(u.event.node.func)):
                 calls.append((u.event.node, u))
+    fits = [s for s in f.steps if getattr(s.node.func, "attr", "") in ("fit", "fit_generator", "train_on_batch")]
+    if fits and not any(getattr(e.node.func, "attr", "") == "compile" and e.ctx.reached for e in f.s.events):
+        # a Keras model fit but compiled nowhere in the code read: the code not read that is handed the model
+        # (or an object such code made) for what it does to it (`compile_model(model, lr)`, its result unused)
+        # compiles it, with a wrapped optimizer maybe
+        calls += [(u.event.node, u) for u in f.unread_on_path if f.acts_itself(u, 5) and
+                  result_discarded(u.event.node) and any(is_model(f, a, u.event) or f.unread_maker(a) is not None
+                                                         for a in handed(u.event.node))]
     if not f.steps:
         for e in f.s.events:
             u = f.unread_code(e.node) if e.ctx.reached and result_discarded(e.node) and not f.off_path(e) else None
