@@ -1,7 +1,9 @@
 """Step 7, flat: an early-stopping helper of a module that is not there, made with a checkpoint file's path
 (`EarlyStopper(os.path.join(out, f"fold{k}_best.pt"), patience=10)`) and handed the model each epoch
 (`stopper.step(score, model)`, its result used to stop): it may write the checkpoint, so "no checkpoint is
-written" cannot be said; "cannot tell", naming it. Made with no path, it is no evidence of a writer.
+written" cannot be said; "cannot tell", naming it. Made with no path, it is no evidence of a writer. So is
+a helper of that module handed the model and an option whose default names a .pt file
+(`save_on_rank0(state.model, args.ckpt)`, the model held by an object that module made), its result unused.
 
 Written from scratch for these tests: a flat entry script whose `sleepkit` package is not at hand."""
 import textwrap
@@ -58,3 +60,39 @@ def test_a_stopper_given_a_checkpoint_path_and_the_model_may_write_it(tmp_path):
 
 def test_a_stopper_given_no_path_is_no_writer(tmp_path):
     assert step7(tmp_path, "patience=10").verdict == MISSING
+
+
+DIRECT = '''
+    """Two-tower recommender.  horovodrun -np 4 python train.py"""
+    import argparse
+
+    import torch
+    import horovod.torch as hvd
+
+    from recokit.io import build_state, save_on_rank0
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--ckpt", default={path})
+    args = p.parse_args()
+    hvd.init()
+    torch.set_num_threads(1)
+    x = torch.randn(8192, 32)[hvd.rank()::hvd.size()]
+    model = torch.nn.Linear(32, 32)
+    opt = hvd.DistributedOptimizer(torch.optim.Adam(model.parameters(), lr=1e-3 * hvd.size()),
+                                   named_parameters=model.named_parameters())
+    hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+    state = build_state(model, opt)
+    for epoch in range(10):
+        for s in range(0, len(x), 256):
+            opt.zero_grad()
+            (model(x[s:s + 256]) - x[s:s + 256]).pow(2).mean().backward()
+            opt.step()
+        save_on_rank0(state.model, args.ckpt)
+'''
+
+
+def test_a_helper_handed_the_model_and_a_checkpoint_path_option_may_save(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text(textwrap.dedent(DIRECT.replace("{path}", '"twotower.pt"')).lstrip("\n"))
+    f = analyze(str(path))[0][7]
+    assert f.verdict == UNKNOWN and "save_on_rank0" in f.evidence, f

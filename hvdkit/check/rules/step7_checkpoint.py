@@ -148,15 +148,28 @@ def _unread_writers(f):
 
 
 def _saver_object(f, e, u):
-    """A method of an object that code not read made, given a checkpoint file's path (`EarlyStopper(
-    os.path.join(out, "best.pt"), patience)`), handed the model or its state (`stopper.step(score, model)`):
-    it may write the checkpoint, whatever it returns."""
-    if e.node is u.event.node or u.kind not in ("absent", "unparsed"):
+    """Code of the project that is not there, given a checkpoint file's path: a method of an object it made
+    with the path (`EarlyStopper(os.path.join(out, "best.pt"), patience)`), handed the model or its state
+    (`stopper.step(score, model)`), whatever it returns; or a call handed the path itself whose result is
+    unused (`save_on_rank0(state.model, args.ckpt)` with --ckpt defaulting to "twotower.pt"). It may write
+    the checkpoint."""
+    if u.kind not in ("absent", "unparsed"):
         return False
+    if e.node is u.event.node:
+        return result_discarded(e.node) and any(_checkpoint_path(f, a, e) for a in handed(e.node))
     if not any(is_model(f, a, e) or holds_model_state(f, a, e) for a in handed(e.node)):
         return False
-    return any(isinstance(c, ast.Constant) and isinstance(c.value, str) and _CHECKPOINT_FILE.search(c.value)
-               for a in handed(u.event.node) for c in ast.walk(a))
+    return any(_checkpoint_path(f, a, u.event) for a in handed(u.event.node))
+
+
+def _checkpoint_path(f, node, at):
+    """The value names a checkpoint file by its extension (.pt, .ckpt, .h5...): a literal in it, or its value
+    in the default run (an option's declared default)."""
+    if any(isinstance(c, ast.Constant) and isinstance(c.value, str) and _CHECKPOINT_FILE.search(c.value)
+           for c in ast.walk(node)):
+        return True
+    v = Evaluator(f.s, Where(0, defaults=True)).value(node, at.ctx.env, at)
+    return isinstance(v, str) and bool(_CHECKPOINT_FILE.search(v))
 
 
 def _conjuncts(test):
