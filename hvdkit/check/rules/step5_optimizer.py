@@ -103,6 +103,12 @@ def _unread_averaging(f):
                   result_discarded(u.event.node) and any(is_model(f, a, u.event) or f.unread_maker(a) is not None
                                                          for a in handed(u.event.node))]
     if not f.steps:
+        # the steps run in code not read; an optimizer handed to such code and given back (`optimizer =
+        # dist.wrap_and_sync(optimizer, head)`) may come back wrapped
+        made = {id(o.node) for o in f.optimizers}
+        calls += [(u.event.node, u) for u in f.unread_on_path if f.acts_itself(u, 5) and
+                  not result_discarded(u.event.node) and any(
+                      f.mentions(a, lambda n: id(n) in made) for a in handed(u.event.node))]
         for e in f.s.events:
             u = f.unread_code(e.node) if e.ctx.reached and result_discarded(e.node) and not f.off_path(e) else None
             if u is not None and f.acts_itself(u, 5) and (e.node is not u.event.node or handed(e.node)):
