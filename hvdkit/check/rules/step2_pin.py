@@ -37,6 +37,10 @@ def judge(f):
                 good.append((a.node.lineno, "GPUs hidden: CPU run"))
             elif isinstance(value, str) and "," in value or _joined(a.node.value):
                 continue  # a set of GPUs made visible to the job; the rank's pick among them comes elsewhere
+            elif key.endswith("visible_device_list") and _idle_session_config(f, t):
+                bad.append((a.node.lineno, f"line {a.node.lineno} sets visible_device_list on a TF 1 session's "
+                            "config, but that session runs nothing: TensorFlow 2's eager ops see every GPU, and "
+                            "each rank of a node takes GPU 0", a))
             else:
                 _judge_device(f, a.node.value, a, good, bad, unread)
     # With CUDA_VISIBLE_DEVICES (or visible_device_list) set from the local rank, 'cuda:0' is this rank's GPU.
@@ -63,6 +67,35 @@ def judge(f):
                        "make that code readable (give --root the project's folder) or run `hvdkit check --run`")
     return f.unread_finding("a GPU chosen by the local rank", 2, _placed(f)) or Finding(
         MISSING, "no GPU chosen by hvd.local_rank() and no CPU threads set per rank", fix=f"{pins}; on CPUs {threads}")
+
+
+def _idle_session_config(f, target):
+    """`config.gpu_options.visible_device_list = ...` in TensorFlow 2 code that runs eagerly, where `config`
+    goes only into `tf.compat.v1.Session(config=config)` whose session nothing reads (no `run`, no
+    `as_default`, not handed to Keras or an estimator): the setting reaches no op."""
+    root = target
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name) or f.frameworks != {"tensorflow"}:
+        return False
+    calls = [e for e in f.s.events if e.ctx.reached]
+    if any(f.s.qual(e.node.func).split(".")[-1] in ("disable_eager_execution", "disable_v2_behavior") for e in calls):
+        return False
+    given = [e for e in calls if any(isinstance(a, ast.Name) and a.id == root.id
+                                     for a in e.node.args + [k.value for k in e.node.keywords])]
+    if not given or any(f.s.qual(e.node.func) not in ("tensorflow.compat.v1.Session",
+                                                      "tensorflow.compat.v1.InteractiveSession") for e in given):
+        return False
+    for e in given:
+        parent = getattr(e.node, "parent", None)
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            sess = parent.targets[0].id
+            if any(isinstance(n, ast.Name) and n.id == sess and isinstance(n.ctx, ast.Load)
+                   for t in f.s.trees() for n in ast.walk(t)):
+                return False
+        elif not isinstance(parent, ast.Expr):
+            return False  # used in place: `with tf.compat.v1.Session(config=config) as sess:`, handed on
+    return True
 
 
 def _placed(f):
