@@ -13,11 +13,11 @@ decorator, or handed to `tf.function(...)`), nor under a `with` that makes a gra
 variables, which TF 2 code leaves empty (step 6's question, not a crash)."""
 import ast
 
+from hvdkit.check.names import EAGER_OFF
 from hvdkit.check.script import parents
 
 GLOBAL_BROADCASTS = ("horovod.tensorflow.broadcast_global_variables",
                      "horovod.tensorflow.keras.broadcast_global_variables", "horovod.keras.broadcast_global_variables")
-EAGER_OFF = ("disable_eager_execution", "disable_v2_behavior")
 
 
 def find(names):

@@ -232,6 +232,10 @@ class Facts:
     def is_local_rank(self, n):
         return self.s.is_hvd_query(n, *LOCAL_RANK_QUERIES) or self._ctx_attr(n, "local_rank")
 
+    def is_any_rank(self, n):
+        """The global or the local rank (a bound method: mentions() memoises it)."""
+        return self.is_rank(n) or self.is_local_rank(n)
+
     def _ctx_attr(self, n, *names):
         return isinstance(n, ast.Attribute) and n.attr in names and dotted(n.value) in self.s.ctx_names()
 

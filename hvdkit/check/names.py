@@ -159,3 +159,6 @@ def signature(qual):
         if qual == f"{module}.{name}":
             return keywords
     return None
+
+# TensorFlow calls that turn TF 2's eager execution off for the whole process (graph mode from then on).
+EAGER_OFF = ("disable_eager_execution", "disable_v2_behavior")

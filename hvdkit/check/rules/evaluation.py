@@ -307,13 +307,13 @@ def _held_by_some(f, x):
 def _none_elsewhere(f, v):
     if isinstance(v, ast.Call) and f.s.qual(v.func) in ("len", "list", "range"):
         return bool(v.args) and all(_held_by_some(f, a) for a in v.args)
-    if isinstance(v, ast.Subscript) and not f.mentions(v.slice, lambda n: f.is_rank(n) or f.is_local_rank(n)):
+    if isinstance(v, ast.Subscript) and not f.mentions(v.slice, f.is_any_rank):
         return _held_by_some(f, v.value)  # `frames[0]`: an element of it
     if not isinstance(v, ast.IfExp):
         return False
     none = [b for b in (v.body, v.orelse) if isinstance(b, ast.Constant) and b.value is None]
     other = [b for b in (v.body, v.orelse) if not (isinstance(b, ast.Constant) and b.value is None)]
-    return len(none) == 1 and not f.mentions(other[0], lambda n: f.is_rank(n) or f.is_local_rank(n))
+    return len(none) == 1 and not f.mentions(other[0], f.is_any_rank)
 
 
 def _cached_download(f, call):
@@ -349,7 +349,7 @@ def _reads_rank(f, node):
         node, (ast.Name, ast.Attribute)) else None
     if not isinstance(func, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    return any((f.is_rank(n) or f.is_local_rank(n)) and not _in_report(f, n) for n in ast.walk(func))
+    return any(f.is_any_rank(n) and not _in_report(f, n) for n in ast.walk(func))
 
 
 def _in_report(f, node):

@@ -79,7 +79,7 @@ def _idle_session_config(f, target):
     if not isinstance(root, ast.Name) or f.frameworks != {"tensorflow"}:
         return False
     calls = [e for e in f.s.events if e.ctx.reached]
-    if any(f.s.qual(e.node.func).split(".")[-1] in ("disable_eager_execution", "disable_v2_behavior") for e in calls):
+    if any(f.s.qual(e.node.func).split(".")[-1] in names.EAGER_OFF for e in calls):
         return False
     given = [e for e in calls if any(isinstance(a, ast.Name) and a.id == root.id
                                      for a in e.node.args + [k.value for k in e.node.keywords])]

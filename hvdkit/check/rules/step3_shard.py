@@ -60,7 +60,7 @@ def find_shares(f):
         if index is None or not f.mentions(node, f.is_size):
             continue
         if isinstance(node, ast.Call) and len(node.args) == 2 and not f.mentions(
-                node.args[1], lambda n: f.is_rank(n) or f.is_local_rank(n)):
+                node.args[1], f.is_any_rank):
             continue  # a block ends where the next rank's starts; `range(start_epoch, epochs)` is no block
         if f.mentions(index, f.is_rank):
             (eval_parts if _is_eval(f, _Pseudo(node)) else parts).append(_Pseudo(node))

@@ -141,7 +141,7 @@ def _judge_lr(f, e, same):
     if _divided(powers):
         return Finding(WRONG, f"LR divided by hvd.size() (line {e.line}): it must grow with the global batch", e.line,
                        "multiply the base LR by hvd.size()")
-    if _size_powers(f, expr, lambda n: f.is_rank(n) or f.is_local_rank(n)) != {0}:
+    if _size_powers(f, expr, f.is_any_rank) != {0}:
         return Finding(WRONG, f"LR depends on the rank (line {e.line}): ranks step with different LRs", e.line,
                        "scale by hvd.size(), not hvd.rank()")
     if max(_size_powers(f, expr, f.is_global_size)) >= 2:
@@ -341,7 +341,7 @@ def _absolute_verdict(f, value, same, what, line, fix):
     evidence) when a call it is made of is not read (_readable)."""
     if _divided(_size_powers(f, value)):
         return Finding(WRONG, f"{what}, divided by hvd.size()", line, fix)
-    if _size_powers(f, value, lambda n: f.is_rank(n) or f.is_local_rank(n)) != {0}:
+    if _size_powers(f, value, f.is_any_rank) != {0}:
         return Finding(WRONG, f"{what}, which depends on the rank: ranks step with different LRs", line, fix)
     if max(_size_powers(f, value, f.is_global_size)) >= 2:
         return Finding(WRONG, f"{what}, multiplied by hvd.size() twice", line, fix)
@@ -731,7 +731,7 @@ def _scheduler_verdict(f, e, last):
         if value is None:
             continue
         powers = _size_powers(f, value)
-        rank = _size_powers(f, value, lambda n: f.is_rank(n) or f.is_local_rank(n)) != {0}
+        rank = _size_powers(f, value, f.is_any_rank) != {0}
         same = None if _divided(powers) or rank or _grows(f, value) else _same_update(f)
         if same is not None:  # unscaled, and rightly: gradients summed, or a fixed global batch
             return Finding(OK, f"{last} at line {e.line} sets the LR from {key}={ast.unparse(value)}, unscaled, and "

@@ -207,8 +207,7 @@ def accumulation(f, e):
 
 
 def _find_accumulation(f, e):
-    if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual or \
-            any(k.arg in ("backward_passes_per_step", None) for k in e.node.keywords) or len(e.node.args) > 3:
+    if not _one_pass_per_step(e):
         return None
     is_opt = lambda node, at: holds(f, node, at, e.node)  # noqa: E731 - the wrapper, where it is used
     default_run = Evaluator(f.s, Where(None, True, defaults=True))  # `--accum-grad` as declared
@@ -236,8 +235,7 @@ def twice_backward(f, e):
     names, in one iteration before its step() (a GAN critic's `err_real.backward()` then
     `err_fake.backward()`, then `opt_d.step()`): Horovod's hook raises AssertionError at the second (when
     there is more than one rank). (first, second backward event, step event, the model) or None."""
-    if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual or \
-            any(k.arg in ("backward_passes_per_step", None) for k in e.node.keywords) or len(e.node.args) > 3:
+    if not _one_pass_per_step(e):
         return None
     named = next((k.value for k in e.node.keywords if k.arg == "named_parameters"), None)
     owners = {r.name for r in _param_owners(f, named, e)} if named is not None else set()
@@ -284,6 +282,13 @@ def _gradient_reaches(f, node, owner, seen, depth=0):
     if isinstance(node, ast.Name):
         return any(down(v) for a in f.s.assignments_to(node) for v in unpacked(f, a, node.id))
     return any(down(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
+
+
+def _one_pass_per_step(e):
+    """A torch DistributedOptimizer left at backward_passes_per_step=1 (not given it, by keyword, by position
+    or through `**kwargs`): Horovod's hook then allows one backward() per parameter between steps."""
+    return e.qual.endswith("DistributedOptimizer") and "torch" in e.qual and len(e.node.args) <= 3 and \
+        not any(k.arg in ("backward_passes_per_step", None) for k in e.node.keywords)
 
 
 def _method_calls_after(f, e):
