@@ -18,6 +18,7 @@ What is found, with no framework imported:
 - Keras 3 calls that raise when they are made: a ModelCheckpoint whose model path ends in neither .keras
   nor .h5, an optimizer of keras.optimizers.legacy (crash_keras.py);
 - TF 1's `hvd.broadcast_global_variables` run eagerly in TensorFlow 2 code (crash_eager.py);
+- a reshape whose shape is read from the tensor's own values, `tf.reshape(y, (y[0], 1))` (crash_shapes.py);
 - a Python number handed to a Horovod collective that reads a tensor's attributes (`hvd.allreduce(loss.item())`
   on horovod.torch: AttributeError) (crash_numbers.py);
   hvd.DistributedOptimizer told to name fewer parameters than the optimizer holds, gradients accumulated
@@ -63,7 +64,7 @@ def find(facts, names=None):
     """[Crash] certain to happen when the script trains, first to happen first. `names`: the script's
     crash_names.Names, when the caller has made it."""
     from hvdkit.check import (crash_batches, crash_calls, crash_eager, crash_imports, crash_keras, crash_numbers,
-                              crash_torch)
+                              crash_shapes, crash_torch)
     from hvdkit.check.crash_args import Args
     from hvdkit.check.rules.step5_optimizer import accumulation_crashes, unnamed_parameter_crashes
     names = names or Names(facts.s)
@@ -80,6 +81,7 @@ def find(facts, names=None):
     candidates += crash_keras.find(names)
     candidates += crash_eager.find(names)
     candidates += crash_numbers.find(names)
+    candidates += crash_shapes.find(names)
     candidates += accumulation_crashes(facts)
     candidates += unnamed_parameter_crashes(facts)
     candidates += crash_batches.find(names, args)
