@@ -4,8 +4,8 @@ that follow a value out of a configuration dict (step 4's learning rate, step 7'
 import ast
 import weakref
 
-from hvdkit.check import flags
-from hvdkit.check.script import dotted
+from hvdkit.check import config_files, flags
+from hvdkit.check.script import dotted, enclosing_def
 
 UNRESOLVED = object()  # a mapping whose content cannot be read statically
 
@@ -25,10 +25,14 @@ def lookup(f, node, key, depth=0, stores=True):
     stores into the mapping (`kw["lr"] = ...`, kw.update(...))."""
     if node is None or depth > 8:
         return UNRESOLVED
-    written = [got for src in (_stores(f, node) if stores else []) for got in [_entry(f, src, key, depth)]
-               if got is not None and got is not UNRESOLVED]
+    if isinstance(node, ast.DictComp):
+        return _comprehension(f, node, key, depth)
+    into = [_entry(f, src, key, depth) for src in (_stores(f, node) if stores else [])]
+    written = [got for got in into if got is not None and got is not UNRESOLVED]
     if written:  # `ocfg["lr"] = ocfg["lr"] * hvd.size()` before ocfg is handed on: read where it is handed too
         return written[-1]
+    if any(got is UNRESOLVED for got in into):  # `cfg.update(json.load(fh))` of a file that is not read
+        return UNRESOLVED
     sources = _mapping_sources(f, node, depth)
     if sources is None:
         return UNRESOLVED
@@ -47,6 +51,11 @@ def _mapping_sources(f, node, depth, seen=None):
         return None
     if isinstance(node, ast.Dict) or isinstance(node, ast.Call) and dotted(node.func) == "dict":
         return [node]
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):  # `yaml.safe_load(fh) or {}`: either one
+        return _all_sources(f, node.values, depth, seen)
+    if isinstance(node, ast.Call) and config_files.LOADERS.get(f.s.qual(node.func)):
+        loaded = config_files.loaded(f, node)
+        return None if loaded is None else [loaded]
     if isinstance(node, ast.Call) and dotted(node.func) == "vars":  # the parsed options, at their defaults
         options = flags.namespace_dict(f.s, node)
         return None if options is None else [options]
@@ -60,14 +69,29 @@ def _mapping_sources(f, node, depth, seen=None):
     name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
     if name is None:
         return None
-    if name in seen:  # `cfg` passed on as `cfg`: its other origins tell
+    scope = (name, id(enclosing_def(node)))  # `cfg` of main is not `cfg` of the load_config() it calls
+    if scope in seen:  # `cfg` passed on as `cfg`: its other origins tell
         return []
-    seen.add(name)
+    seen.add(scope)
     if isinstance(node, ast.Name) and kwargs_calls(f, node) is not None:
         return kwargs_calls(f, node)
     values = [a.node.value for a in f.s.assignments_to(node) if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
     values += f.frames_binding(node) if isinstance(node, ast.Name) else []
     return _all_sources(f, values, depth, seen)
+
+
+def _comprehension(f, node, key, depth):
+    """`{k: v for k, v in raw.items()}` holds what `raw` holds; under a filter (`if v is not None`, `if k in
+    known`) an entry `raw` has may be left out, so only its absence is known."""
+    gen = node.generators[0] if len(node.generators) == 1 else None
+    it = gen.iter if gen is not None else None
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" and
+            not it.args and isinstance(gen.target, ast.Tuple) and len(gen.target.elts) == 2 and
+            all(isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id == b.id
+                for a, b in zip((node.key, node.value), gen.target.elts))):
+        return UNRESOLVED
+    got = lookup(f, it.func.value, key, depth + 1)
+    return UNRESOLVED if gen.ifs and got is not None else got
 
 
 def kwargs_calls(f, node):
@@ -125,11 +149,30 @@ def _stores(f, node):
             if isinstance(n, ast.Assign):
                 for t in n.targets:
                     if isinstance(t, ast.Subscript):
-                        index.setdefault(ast.unparse(t.value), []).append(ast.Dict(keys=[t.slice], values=[n.value]))
+                        one = ast.Dict(keys=[t.slice], values=[n.value])
+                        one.hk_stmt = n
+                        index.setdefault(ast.unparse(t.value), []).append(one)
             elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "update":
                 index.setdefault(ast.unparse(n.func.value), []).append(n)
         _STORES[f.s.tree] = index
-    return [w for a in _aliases(f, node) for w in _STORES[f.s.tree].get(ast.unparse(a), [])]
+    return [w for a in _aliases(f, node) for w in _STORES[f.s.tree].get(ast.unparse(a), []) if _may_run(f, w)]
+
+
+def _may_run(f, store):
+    """The store may run on the default run: not in code that the walk shows never runs there (`if path:
+    cfg.update(json.load(open(path)))` with path None when no argument is given)."""
+    from hvdkit.check.values import runs
+    events = f.s.events_at(getattr(store, "hk_stmt", store))
+    if not events or _JUDGING:  # a guard that reads the mapping itself (`if cfg["a"]: cfg["b"] = ...`)
+        return True
+    _JUDGING.append(store)
+    try:
+        return any(runs(f.s, e, defaults=True).kind != "never" for e in events)
+    finally:
+        _JUDGING.pop()
+
+
+_JUDGING = []  # the store whose guards are being evaluated (they may read mappings in turn)
 
 
 def _aliases(f, node, limit=20):

@@ -1037,6 +1037,16 @@ class Script:
         return [e for e in self.events if e.api and (owner is None or e.api[0] == owner)
                 and (not names or e.api[1] in names or e.api[1].split(".")[-1] in names)]
 
+    def events_at(self, node):
+        """The walk's events (calls and assignments) of the statement or call `node`: one per walk that reached it
+        ([] for code no walk reached)."""
+        if getattr(self, "_at", None) is None or self._at[0] != len(self.events) + len(self.assigns):
+            index = {}
+            for e in list(self.events) + list(self.assigns):
+                index.setdefault(id(e.node), []).append(e)
+            self._at = (len(self.events) + len(self.assigns), index)
+        return self._at[1].get(id(node), [])
+
     def assignments_to(self, name):
         """Assignment events that bind `name`. Given a Name node (a read), by its reaching definitions: the
         assignments Python's scoping says may have bound it there (a global read in a function: the

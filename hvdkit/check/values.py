@@ -13,7 +13,7 @@ from typing import NamedTuple, Optional
 
 from hvdkit.check import flags, mappings
 from hvdkit.check.defs import declares_global
-from hvdkit.check.names import LOCAL_RANK_QUERIES, RANK_QUERIES, SIZE_QUERIES
+from hvdkit.check.names import LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES, WRAPPERS
 from hvdkit.check.script import dotted, enclosing_def, in_handler, same_walk
 
 POS, RANK = "POS", "RANK"
@@ -48,6 +48,11 @@ class Evaluator:
         if depth > 20 or node is None:
             return None
         ev = lambda n, f=frame: self.value(n, f, event, depth + 1)  # noqa: E731 - a local shorthand
+        switch = horovod_switches(self.s)
+        if switch and isinstance(node, _SWITCH_NODES):
+            on = switch.get(ast.dump(node))
+            if on is not None:
+                return on
         if isinstance(node, ast.Constant):
             if node.value is None and not hasattr(node, "handler"):  # an except clause's guard stays unknown
                 return NONE
@@ -69,6 +74,8 @@ class Evaluator:
             q = self.s.qual(node.func)
             if q in _TORCH_DIST_STATE and not node.args:
                 return self._torch_distributed(q)
+            if q == "len" and node.args and self.s.qual(node.args[0]) == "sys.argv" and self.where.defaults:
+                return 1  # the default run: the script started with no arguments
             if q in ("len", "math.ceil", "int", "max") and node.args:
                 inner = ev(node.args[0])
                 return POS if q == "len" or inner == POS else inner if q == "int" and is_num(inner) else None
@@ -157,7 +164,77 @@ class Evaluator:
                 a = max(ran, key=lambda a: a.order)
                 return self.value(a.node.value, a.ctx.env, a, depth + 1)
         flag = None if every or not self.where.defaults else self.flag(node, frame, depth)
-        return self.value(flag.default, None, event, depth + 1) if flag is not None else None
+        if flag is not None:
+            return self.value(flag.default, None, event, depth + 1)
+        return self._field(node, frame, event, depth) if not every and self.where.defaults else None
+
+    def _field(self, node, frame, event, depth):
+        """`cfg.use_hvd` of an instance of the project's dataclass, a field nothing assigns after it is made:
+        what the call that makes it gives the field (by keyword, position, or an entry of a `**` mapping), or
+        the field's declared default where no call gives it. Every call that may make it (directly, or as
+        the return of a factory or classmethod, `TrainConfig.from_yaml(path)` returning `cls(**raw)`) must
+        agree; a field __post_init__ sets, a required field, or a mapping that cannot be read: None."""
+        made, made_frame = node.value, frame
+        for _ in range(4):
+            if not isinstance(made, ast.Name):
+                break
+            outer = made_frame if made_frame is not None and made.id in made_frame.bindings else \
+                self._closure_frame(made_frame, made.id)
+            if outer is not None:
+                b = outer.bindings[made.id]
+                made, made_frame = b.expr, b.frame
+                continue
+            plain = [a for a in self.s.assignments_to(made) if isinstance(a.node, ast.Assign)]
+            if len(plain) != 1:
+                return None
+            made, made_frame = plain[0].node.value, plain[0].ctx.env
+        if not isinstance(made, ast.Call):
+            return None
+        found = set()
+        for call, call_frame in self._made_by(made, made_frame):
+            v = self._given(call, call_frame, node.attr, event, depth)
+            if v is None or isinstance(v, ast.AST):
+                return None
+            found.add(v)
+        return found.pop() if len(found) == 1 else None
+
+    def _made_by(self, call, frame):
+        """[(call of a dataclass, its frame)] that `call` makes its object with."""
+        if _dataclass(self.s, self.s.class_called(call.func)) is not None:
+            return [(call, frame)]
+        func = self.s.defined(call.func) if isinstance(call.func, (ast.Name, ast.Attribute)) else None
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return []
+        returns = [r.value for r in ast.walk(func) if isinstance(r, ast.Return)]
+        if not returns or not all(isinstance(r, ast.Call) and _dataclass(self.s, self.s.class_called(r.func))
+                                  is not None for r in returns):
+            return []
+        return [(r, None) for r in returns]
+
+    def _given(self, call, frame, attr, event, depth):
+        """The value `call` gives the dataclass field `attr` (its default where not given); None: unknown."""
+        cls = _dataclass(self.s, self.s.class_called(call.func))
+        fields = [st for st in cls.body if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name)]
+        names = [st.target.id for st in fields]
+        post = self.s.method_of(cls, "__post_init__")
+        if attr not in names or cls.bases or from_post_init(post, attr) or \
+                any(isinstance(a, ast.Starred) for a in call.args):
+            return None
+        if names.index(attr) < len(call.args):
+            return self.value(call.args[names.index(attr)], frame, event, depth + 1)
+        for k in call.keywords:
+            if k.arg == attr:
+                return self.value(k.value, frame, event, depth + 1)
+            if k.arg is None:
+                got = mappings.lookup(_View(self.s), k.value, attr)
+                if got is mappings.UNRESOLVED:
+                    return None
+                if got is not None:
+                    return self.value(got, None, event, depth + 1)
+        default = fields[names.index(attr)].value
+        if isinstance(default, ast.Call) and self.s.qual(default.func).split(".")[-1] == "field":
+            default = next((k.value for k in default.keywords if k.arg == "default"), None)
+        return self.value(default, None, event, depth + 1) if default is not None else None
 
     def _last_assigned(self, plain, event, depth):
         """The value of the last of several assignments that runs on this rank: each is kept or passed by the
@@ -352,6 +429,59 @@ class Evaluator:
         for a in augs:
             value = self._binop(a.node.op, value, self.value(a.node.value, a.ctx.env, a, depth + 1))
         return value
+
+
+_SWITCH_NODES = (ast.Attribute, ast.Name, ast.Subscript, ast.Call, ast.Compare, ast.UnaryOp, ast.BoolOp)
+
+
+def horovod_switches(script):
+    """{ast.dump(test): value} for the conditions that switch Horovod on: the tests of the guards around
+    `hvd.init()` (`if args.horovod:`, `if "OMPI_COMM_WORLD_SIZE" in os.environ:`), with the value they have
+    where init runs (a `not` read both ways). A script that trains with or without Horovod is judged as the
+    Horovod run it is checked for: there the switch is on, whatever its default, so a broadcast or an LR
+    scaled under the same switch is not "off by default". Rank tests and `__name__` are no switch."""
+    got = getattr(script, "_hk_switches", None)
+    if got is not None:
+        return got
+    script._hk_switches = found = {}  # set first: the evaluation below reads it (empty) while it is built
+    plain = Evaluator(script, Where(0))
+    horovod = [e for e in script.events if e.api and e.api[0].startswith(("horovod", "hvdkit"))]
+    for e in horovod:
+        if e.api[1] != "init":
+            continue
+        for g in e.ctx.guards:
+            if "__name__" in ast.unparse(g.test) or plain.value(g.test, g.frame, e) is not None:
+                continue  # decided by the code itself (a rank, a constant), not a switch
+            found[ast.dump(g.test)] = g.branch
+            if isinstance(g.test, ast.UnaryOp) and isinstance(g.test.op, ast.Not):
+                found[ast.dump(g.test.operand)] = not g.branch
+    # A switch keeps every Horovod call that needs init from running when it is off (under the same test, or
+    # a value derived from it: `fit(..., average=args.horovod)` then `if average:`). One that runs anyway
+    # (`hvd.rank()` after an init that runs only with --cuda) makes it no switch: init behind it is step 1's.
+    needs = [e for e in horovod if e.api[1] in NEEDS_INIT + WRAPPERS and e.ctx.reached]
+    out = {}
+    for key, on in found.items():
+        script._hk_switches = {key: not on}
+        if all(runs(script, e).kind == "never" for e in needs):
+            out[key] = on
+    script._hk_switches = out
+    return out
+
+
+def _dataclass(script, cls):
+    """`cls` when it is a class of the project decorated @dataclass (generated __init__), else None."""
+    if not isinstance(cls, ast.ClassDef) or script.method_of(cls, "__init__") is not None:
+        return None
+    return cls if any(script.qual(d.func if isinstance(d, ast.Call) else d).split(".")[-1] == "dataclass"
+                      for d in cls.decorator_list) else None
+
+
+def from_post_init(post, attr):
+    """__post_init__ assigns `self.<attr>`."""
+    return post is not None and any(
+        isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name) and t.value.id == "self"
+        for n in ast.walk(post) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+        for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
 
 
 class _View:

@@ -1,7 +1,7 @@
 """Step 5: gradients averaged over the ranks before every optimizer step."""
 import ast
 
-from hvdkit.check import mappings, names
+from hvdkit.check import mappings, names, values
 from hvdkit.check.facts import handed, same_walk
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 from hvdkit.check.rules.flags import condition
@@ -29,6 +29,9 @@ def judge(f):
         return Finding(WRONG, f"the wrapper at line {e.line} is behind `{test}`, which is false here (the "
                        "values the walked calls give it): gradients are never averaged", e.line,
                        "wrap unconditionally, or pass the flag that turns it on")
+    off = _off_by_default(f, wraps) if not by_hand else None
+    if off is not None:
+        return off
     summed = []
     for e in wraps:
         kw = {k.arg: k.value for k in e.node.keywords}
@@ -71,6 +74,19 @@ def judge(f):
                        "same update as averaging with the LR scaled", e.line)
     e = (wraps or by_hand)[0]
     return Finding(OK, f.text(e.line), e.line)
+
+
+def _off_by_default(f, wraps):
+    """Every wrapper runs only under an option that is off by default (`if cfg.allreduce_grads:` with the
+    dataclass field False and the config file not setting it): a run with the defaults averages nothing."""
+    offs = [values.off_by_default(f.s, e, f.path_guards(e)) if f.guard_kind(e) == "unknown" else []
+            for e in wraps]
+    if not wraps or not all(offs):
+        return None
+    e, options = wraps[0], sorted({o for off in offs for o in off})
+    return Finding(WRONG, f"the wrapper at line {e.line} runs only when {', '.join(options)} is set, which is off "
+                   "by default: a run with the defaults never averages gradients", e.line,
+                   "wrap on every run, not only when that option is set")
 
 
 def _unread_averaging(f):
