@@ -573,6 +573,7 @@ class Script:
                 self._enter(target, node, ctx)
             else:
                 self._note_unread(node)
+            self._default_factories(node, ctx)
             for step in self._keras_steps(node.func, ctx):
                 # fit/evaluate/predict on a Keras Model subclass of the project run its train_step /
                 # test_step / predict_step, batch after batch.
@@ -596,6 +597,37 @@ class Script:
             return
         for child in ast.iter_child_nodes(node):
             self._walk_expr(child, ctx)
+
+    def _default_factories(self, call, ctx):
+        """Making an instance of a project dataclass calls the `default_factory` of each field the call does
+        not give (`world_size: int = field(default_factory=hvd.size)`): each runs there, as a call of its own
+        at the field's line. A field a `**` mapping may give (one that cannot be read, or has the key) is
+        left out: the factory may not run."""
+        from hvdkit.check import mappings, values
+        cls = self.class_called(call.func)
+        if not isinstance(cls, ast.ClassDef) or self._method_of(cls, "__init__") is not None or \
+                any(isinstance(a, ast.Starred) for a in call.args) or not any(
+                    self.qual(d.func if isinstance(d, ast.Call) else d).split(".")[-1] == "dataclass"
+                    for d in cls.decorator_list):
+            return
+        fields = [st for st in cls.body if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name)]
+        for i, st in enumerate(fields):
+            made = st.value if isinstance(st.value, ast.Call) and \
+                self.qual(st.value.func).split(".")[-1] == "field" else None
+            factory = next((k.value for k in made.keywords if k.arg == "default_factory"), None) if made else None
+            name = st.target.id
+            if factory is None or i < len(call.args) or any(k.arg == name for k in call.keywords) or any(
+                    mappings.lookup(values.View(self), k.value, name) is not None
+                    for k in call.keywords if k.arg is None):
+                continue
+            runs = ast.Call(func=factory, args=[], keywords=[])
+            # its line is the field's; it runs where, and whenever, the instance is made (its parent)
+            runs.lineno, runs.col_offset, runs.parent = factory.lineno, factory.col_offset, call
+            runs.end_lineno, runs.end_col_offset = factory.end_lineno, factory.end_col_offset
+            self._emit(runs, ctx)
+            target = self._local_target(factory, ctx)
+            if target is not None:
+                self._enter(target, runs, ctx)
 
     def _launch_call(self, node, fn):
         """The call a launcher makes of the function it is handed, as a call node binding the arguments it

@@ -33,7 +33,7 @@ def _made_of(f, node, follow_call):
     if isinstance(node, ast.Name):
         return _assigned(f, node) + list(f.frames_binding(node)) + _entered(f, node) + _appended(f, node)
     if isinstance(node, ast.Attribute):
-        return _assigned(f, node) if dotted(node) else []
+        return (_assigned(f, node) if dotted(node) else []) + _namespace_entry(f, node)
     if isinstance(node, ast.Call):
         made = returns(f, node) if f.local_function(node) else []
         # a library call, or an instance of the script's own class: what follow_call says it is made of
@@ -61,6 +61,37 @@ def _made_of(f, node, follow_call):
     if isinstance(node, ast.JoinedStr):  # an f-string is made of the values it formats
         return list(node.values)
     return []
+
+
+# Objects that hold a mapping's entries as attributes: `SimpleNamespace(**cfg).lr` is cfg["lr"].
+NAMESPACES = ("types.SimpleNamespace", "argparse.Namespace", "easydict.EasyDict", "addict.Dict", "addict.Addict",
+              "munch.Munch", "munch.munchify")
+
+
+def _namespace_entry(f, node):
+    """`cfg.lr` where cfg holds `SimpleNamespace(**d)` (or argparse.Namespace, EasyDict(d), Munch(d)), made
+    there or returned by the project's function that makes it: the entry "lr" of d (namespace_entries())."""
+    out, todo, seen = [], [node.value], 0
+    while todo and seen < 12:
+        v, seen = todo.pop(), seen + 1
+        if isinstance(v, ast.Name):
+            todo += _assigned(f, v) + list(f.frames_binding(v))
+        elif isinstance(v, ast.Call) and f.s.qual(v.func) in NAMESPACES:
+            out += namespace_entries(f, v, node.attr)
+        elif isinstance(v, ast.Call) and f.local_function(v):
+            todo += returns(f, v)
+    return out
+
+
+def namespace_entries(f, call, attr):
+    """What `attr` of the namespace `call` makes holds: its keyword of that name, or the entry of the mapping
+    it is given (`**d`, or d itself), as mappings.py reads it, with the writes into d before it is wrapped
+    (`cfg["lr"] = cfg["lr"] * hvd.size()`); [] when unknown."""
+    from hvdkit.check import mappings
+    named = [k.value for k in call.keywords if k.arg == attr]
+    given = [k.value for k in call.keywords if k.arg is None] + call.args[:1]
+    return named or [e for m in given for e in [mappings.lookup(f, m, attr)]
+                     if e is not None and e is not mappings.UNRESOLVED]
 
 
 def _assigned(f, node):

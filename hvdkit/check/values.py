@@ -226,7 +226,7 @@ class Evaluator:
             if k.arg == attr:
                 return self.value(k.value, frame, event, depth + 1)
             if k.arg is None:
-                got = mappings.lookup(_View(self.s), k.value, attr)
+                got = mappings.lookup(View(self.s), k.value, attr)
                 if got is mappings.UNRESOLVED:
                     return None
                 if got is not None:
@@ -303,7 +303,7 @@ class Evaluator:
         while isinstance(container, ast.Name) and frame is not None and container.id in frame.bindings:
             b = frame.bindings[container.id]
             container, frame = b.expr, b.frame
-        got = mappings.lookup(_View(self.s), container, key)
+        got = mappings.lookup(View(self.s), container, key)
         if got is mappings.UNRESOLVED:
             return None
         if got is None:
@@ -484,7 +484,7 @@ def from_post_init(post, attr):
         for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
 
 
-class _View:
+class View:
     """What mappings.py reads of a Facts, from the script alone: parameters are followed by the evaluator."""
 
     def __init__(self, script):

@@ -28,6 +28,11 @@ def reaching(f, node, at, depth=0):
 def _reaching(f, name, at, depth):
     every = [a for n in instance_names(name, at) for a in f.s.assignments_to(n) if a.order < at.order
              and a.ctx.reached and a.node.value is not None]
+    if "." in name and not name.startswith("self."):
+        # `trainer.best_auc` read outside: what its methods set as `self.best_auc` on that instance
+        inner = "self." + name.split(".", 1)[1]
+        every += [a for a in f.s.assignments_to(inner) if a.order < at.order and a.ctx.reached and
+                  a.node.value is not None and name in instance_names(inner, a)[1:]]
     every.sort(key=lambda a: a.order)
     if "." in name:
         mine = [a for a in every if same_walk(a, at)]

@@ -10,7 +10,7 @@ from hvdkit.check.rules.data_flow import data_iterable
 from hvdkit.check.rules.held import field_values, set_on_self
 from hvdkit.check.rules.optimizers import lr_expr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
 from hvdkit.check.script import dotted, loop_bindings, parents, sums
-from hvdkit.check.sources import called_def, derived, returns, sources, unpacked
+from hvdkit.check.sources import NAMESPACES, called_def, derived, namespace_entries, returns, sources, unpacked
 
 
 def judge(f):
@@ -568,6 +568,8 @@ def _fields(f, node):
         seen.add(id(made))
         if f.s.class_called(made.func) is not None:
             out += field_values(f, made, node.attr)
+        elif f.s.qual(made.func) in NAMESPACES:  # `SimpleNamespace(**cfg).lr`: the entry cfg["lr"]
+            out += namespace_entries(f, made, node.attr)
         elif f.local_function(made) and isinstance(made.func, ast.Attribute) and any(
                 isinstance(r, ast.Name) and r.id == "self" for r in returns(f, made)):
             # `TFConfig(...).finalize(hvd.size())` gives the object back as its method left it

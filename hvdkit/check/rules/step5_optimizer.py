@@ -1,5 +1,6 @@
 """Step 5: gradients averaged over the ranks before every optimizer step."""
 import ast
+from typing import NamedTuple
 
 from hvdkit.check import mappings, names, values
 from hvdkit.check.facts import handed, same_walk
@@ -198,27 +199,34 @@ def _unknown_keyword(f, e):
 def _accumulated(f, e):
     """The wrapper left at backward_passes_per_step=1 under gradient accumulation (accumulation()), as a
     finding. A fault behind a flag is reported with the flag named."""
-    found = accumulation(f, e)
-    if found is None:
+    acc = accumulation(f, e)
+    if acc is None:
         return None
-    x, g, b, mods, _ = found
-    return Finding(WRONG, f"{condition(f, x)}line {b.line} runs backward() on every pass and line {x.line} "
-                   f"steps only when `{ast.unparse(g.test)}`, but the DistributedOptimizer made at line "
-                   f"{e.line} keeps backward_passes_per_step=1: Horovod raises AssertionError at the "
-                   "second backward()", e.line,
-                   f"hvd.DistributedOptimizer(..., backward_passes_per_step={ast.unparse(mods[0].right)})")
+    return Finding(WRONG, f"{condition(f, acc.step)}line {acc.backward.line} runs backward() {acc.how}, but the "
+                   f"DistributedOptimizer made at line {e.line} keeps backward_passes_per_step=1: Horovod raises "
+                   "AssertionError at the second backward()", e.line,
+                   f"hvd.DistributedOptimizer(..., backward_passes_per_step={acc.count_text})")
+
+
+class Accumulation(NamedTuple):
+    step: object  # the optimizer's step() event
+    backward: object  # a backward() event that runs more than once per step
+    how: str  # how it accumulates, for the evidence
+    count_text: str  # the count as the source writes it (`args.accum_steps`)
+    count: object  # its value in the default run (an int), or None
 
 
 def accumulation(f, e):
     """Gradient accumulation under the torch DistributedOptimizer made by event `e`, left at
-    backward_passes_per_step=1: in one loop, backward() on every pass and the optimizer's step() only under a
-    remainder test (`if (it + 1) % accum == 0:`). Horovod's gradient hook counts the backward passes and
-    raises AssertionError ("Gradients were computed more than backward_passes_per_step times before call to
-    step()") at the second. A modulus whose value is 1 in the default run (an option declared with default
-    1) accumulates nothing; a loop that also runs a backward under the step's own test (a GAN's generator
-    every n_critic steps, its critic on every one) is two optimizers' passes, not accumulation.
-    (step event, guard, backward event, [remainder], the modulus in the default run or None) or None; asked by
-    step 5 and by the crash finding, found once."""
+    backward_passes_per_step=1, in either form: backward() on every pass of a loop and the optimizer's step()
+    only under a remainder test (`if (it + 1) % accum == 0:`), or backward() in an inner loop of micro-batches
+    (`for micro in range(args.accum):`) inside the loop that steps, once after it. Horovod's gradient hook
+    counts the backward passes and raises AssertionError ("Gradients were computed more than
+    backward_passes_per_step times before call to step()") at the second. A count whose value is 1 in the
+    default run (an option declared with default 1) accumulates nothing; an inner loop only counts with a
+    count of 2 or more the source gives; a loop that also runs a backward under the step's own test (a GAN's
+    generator every n_critic steps, its critic on every one) is two optimizers' passes, not accumulation.
+    An Accumulation or None; asked by step 5 and by the crash finding, found once."""
     return f.memo(("accumulation", id(e)), lambda: _find_accumulation(f, e))
 
 
@@ -233,16 +241,40 @@ def _find_accumulation(f, e):
                 is_opt(x.node.func.value, x) or x.node.args and is_opt(x.node.args[0], x)):
             continue
         loop = x.ctx.loops[-1]
+        backs = [b for b in calls if b.node.func.attr == "backward" and b.ctx.loops and b.ctx.loops[-1] is loop]
         for g in x.ctx.guards:
             mods = remainders(g.test)
-            values = [default_run.value(m.right, g.frame, x) for m in mods]
-            if not mods or 1 in values:
+            counts = [default_run.value(m.right, g.frame, x) for m in mods]
+            if not mods or 1 in counts:
                 continue
-            backs = [b for b in calls if b.node.func.attr == "backward" and b.ctx.loops and b.ctx.loops[-1] is loop]
             passes = [b for b in backs if not any(h.test is g.test for h in b.ctx.guards)]
             if passes and len(passes) == len(backs):  # a backward under the step's own test is that step's pass
-                known = values[0] if len(values) == 1 and isinstance(values[0], int) else None
-                return x, g, passes[0], mods, known
+                known = counts[0] if len(counts) == 1 and isinstance(counts[0], int) else None
+                return Accumulation(x, passes[0], f"on every pass and line {x.line} steps only when "
+                                    f"`{ast.unparse(g.test)}`", ast.unparse(mods[0].right), known)
+        inner = _micro_batches(f, x, calls, default_run)
+        if inner is not None:
+            return inner
+    return None
+
+
+def _micro_batches(f, x, calls, default_run):
+    """backward() in a `for _ in range(n)` loop of its own inside the loop that runs step `x` (which is not
+    in it), with n >= 2 in the default run: an Accumulation, else None."""
+    depth = len(x.ctx.loops)
+    for b in calls:
+        if b.node.func.attr != "backward" or len(b.ctx.loops) != depth + 1 or b.order > x.order or \
+                any(m is not n for m, n in zip(b.ctx.loops, x.ctx.loops)):
+            continue
+        loop = b.ctx.loops[depth]
+        it = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
+        if not (isinstance(it, ast.Call) and f.s.qual(it.func) == "range" and len(it.args) == 1):
+            continue
+        frame = b.ctx.frames[-1] if b.ctx.frames else None
+        n = default_run.value(it.args[0], frame, b)
+        if isinstance(n, int) and not isinstance(n, bool) and n >= 2:
+            return Accumulation(x, b, f"{n} times per step (the loop at line {loop.lineno}, "
+                                f"`{ast.unparse(it)}`) before the step at line {x.line}", ast.unparse(it.args[0]), n)
     return None
 
 
@@ -329,15 +361,14 @@ def accumulation_crashes(f):
                         f"at line {first.line} and again at line {second.line} before the step at line {x.line}, "
                         f"and the DistributedOptimizer made at line {e.line} keeps backward_passes_per_step=1",
                         "AssertionError"))
-        found = accumulation(f, e)
-        if found is None or found[4] is None or isinstance(found[4], bool) or found[4] < 2:
+        acc = accumulation(f, e)
+        if acc is None or acc.count is None or isinstance(acc.count, bool) or acc.count < 2:
             continue
-        x, g, b, mods, n = found
-        out.append((b.node, "AssertionError: Gradients were computed more than backward_passes_per_step times "
-                    "before call to step().",
-                    f"backward() runs on every pass and the optimizer steps every {n} (`{ast.unparse(g.test)}`, line "
-                    f"{x.line}), but the DistributedOptimizer made at line {e.line} keeps backward_passes_per_step=1",
-                    "AssertionError"))
+        out.append((acc.backward.node, "AssertionError: Gradients were computed more than backward_passes_per_step "
+                    "times before call to step().",
+                    f"backward() runs {acc.how}: the optimizer steps every {acc.count} passes ({acc.count_text} in "
+                    f"the default run), but the DistributedOptimizer made at line {e.line} keeps "
+                    "backward_passes_per_step=1", "AssertionError"))
     return out
 
 

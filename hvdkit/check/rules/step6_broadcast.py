@@ -7,7 +7,8 @@ from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, origin, reaching, resolve, sources, with_values
 from hvdkit.check.rules.models import STATE, elements, trained, wrapper
-from hvdkit.check.script import dotted, unmoved
+from hvdkit.check.project import module_of
+from hvdkit.check.script import dotted, enclosing_def, unmoved
 from hvdkit.check.values import off_by_default
 
 
@@ -255,7 +256,7 @@ def _first_build(f, model, e):
     """The first event of the broadcast's walk that makes the model's variables: a call of it,
     build/fit/predict/summary, or a layer with an input shape added to it (None: nothing seen builds it)."""
     for ev in f.s.events:
-        if not same_walk(ev, e) or not ev.ctx.reached:
+        if not (same_walk(ev, e) or _one_run(ev, e)) or not ev.ctx.reached:
             continue
         func = ev.node.func
         if resolve(ev, dotted(func)) == model:
@@ -264,6 +265,14 @@ def _first_build(f, model, e):
                 (func.attr in _BUILDS or func.attr == "add" and _has_input_shape(f, ev.node)):
             return ev
     return None
+
+
+def _one_run(a, b):
+    """Two events of functions the script's own top level calls one after the other (`loss = step_fn(x, y)`
+    then `sync_state(model, opt)` in the module's loop): one run of the script, though not one walk of a
+    function."""
+    return all(ev.ctx.frames and ev.ctx.frames[0].call is not None and enclosing_def(ev.ctx.frames[0].call) is None
+               and getattr(module_of(ev.ctx.frames[0].call), "main", False) for ev in (a, b))
 
 
 def _after_training(f, e):
