@@ -1,0 +1,11 @@
+import horovod.tensorflow.keras as hvd
+import tensorflow as tf
+
+
+def pin_gpus():
+    """One visible GPU per process; call right after hvd.init()."""
+    gpus = tf.config.list_physical_devices("GPU")
+    for g in gpus:
+        tf.config.experimental.set_memory_growth(g, True)
+    if gpus:
+        tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")

@@ -1,0 +1,1 @@
+"""Weakly supervised whole-slide classification (UCL computational pathology group)."""
