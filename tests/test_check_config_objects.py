@@ -19,7 +19,7 @@ KERAS_TRAIN = Source('''
     import horovod.tensorflow.keras as hvd
 
     from orgkit.config import RunConfig
-    from orgkit.runtime import setup
+    from orgkit.runtime import make_optimizer, setup
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--config", default="configs/run.yaml")
@@ -27,10 +27,9 @@ KERAS_TRAIN = Source('''
     ORDER
     x = np.random.rand(1024, 16).astype("float32")
     y = np.random.randint(0, 3, 1024)
-    per_worker = cfg.global_batch // cfg.world_size
-    ds = tf.data.Dataset.from_tensor_slices((x, y)).shard(cfg.world_size, rank).batch(per_worker)
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).shard(cfg.world_size, rank).batch(cfg.batch_per_worker)
     model = tf.keras.Sequential([tf.keras.Input((16,)), tf.keras.layers.Dense(3)])
-    opt = hvd.DistributedOptimizer(tf.keras.optimizers.Adam(cfg.lr * cfg.world_size))
+    opt = make_optimizer(cfg)
     model.compile(optimizer=opt, loss="sparse_categorical_crossentropy")
     callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(0), hvd.callbacks.MetricAverageCallback()]
     if rank == 0:
@@ -69,6 +68,11 @@ KERAS_RUNTIME = '''
         if gpus:
             tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
         return hvd.rank()
+
+
+    def make_optimizer(cfg):
+        scaled = cfg.lr * hvd.size()
+        return hvd.DistributedOptimizer(tf.keras.optimizers.Adam(scaled))
 '''
 
 BEFORE = """cfg = RunConfig.from_yaml(args.config)
@@ -81,22 +85,24 @@ def keras_project(tmp_path, order, yaml_text="epochs: 20\n"):
     files = {"train.py": KERAS_TRAIN.replace("ORDER", order), "orgkit/__init__.py": "",
              "orgkit/config.py": KERAS_CONFIG, "orgkit/runtime.py": KERAS_RUNTIME, "configs/run.yaml": yaml_text}
     crash, _, found = check_project(tmp_path, files)
-    return crash, found[1]
+    return crash, found[1], found[4]
 
 
 def test_a_default_factory_querying_horovod_before_init_crashes(tmp_path):
-    crash, f1 = keras_project(tmp_path, BEFORE)
+    crash, f1, f4 = keras_project(tmp_path, BEFORE)
     assert crash and crash["file"] == "orgkit/config.py" and crash["error"].startswith("ValueError"), crash
     assert f1.verdict == WRONG, f1
+    # the walk read the YAML mapping while making the config: what it assigned later is still read
+    assert f4.verdict == OK and "scaled by hvd.size()" in f4.evidence, f4
 
 
 def test_made_after_init_it_is_fine(tmp_path):
-    crash, f1 = keras_project(tmp_path, AFTER)
+    crash, f1, _ = keras_project(tmp_path, AFTER)
     assert crash is None and f1.verdict == OK, (crash, f1)
 
 
 def test_a_field_the_yaml_file_gives_calls_no_factory(tmp_path):
-    crash, f1 = keras_project(tmp_path, BEFORE, "epochs: 20\nworld_size: 8\n")
+    crash, _, _ = keras_project(tmp_path, BEFORE, "epochs: 20\nworld_size: 8\n")
     assert crash is None, crash
 
 

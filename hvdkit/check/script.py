@@ -160,11 +160,13 @@ class Script:
         self.import_failures = []  # ImportFailure: imports of the project's code that raise
         self.unread = []  # Unread: calls into code that could not be read
         self.entry_points = []  # [(function, why)]: functions judged as run though nothing here calls them
+        self.walking = True  # queries made during the walk (a default factory's mapping) must not cache
         self._walk_body(self.tree.body, Ctx())
         self._walk_entry_points()
         for func in self._functions(self.main):
             if func not in self.walked:
                 self._enter(func, None, Ctx(reached=False))
+        self.walking = False
 
     # --- names ---------------------------------------------------------------------------------
     def _collect(self):
@@ -1087,8 +1089,10 @@ class Script:
         objects are not tracked; an Attribute node on `self` (`self.model` in a method) keeps only the
         assignments made in methods of its class and of the project classes it derives from or that derive
         from it (a Trainer's `self.model` is not an Evaluator's)."""
-        if self._by_target is None:  # indexed once: the rules ask thousands of times
-            self._by_target, self._by_node = {}, {}
+        if self._by_target is None or self._indexed != len(self.assigns):
+            # indexed once the walk is done (the rules ask thousands of times); again when asked during the
+            # walk (a dataclass's default factories read a mapping) and the walk has assigned more since
+            self._by_target, self._by_node, self._indexed = {}, {}, len(self.assigns)
             for e in self.assigns:
                 targets = e.node.targets if isinstance(e.node, ast.Assign) else [e.node.target]
                 for t in targets:
@@ -1112,6 +1116,7 @@ class Script:
         return list(self._by_target.get(name, ()))
 
     _by_target = None
+    _indexed = 0
 
     def module_assignments(self, node):
         """The walked assignments that bind, at the top level of a project module, the name `node` reads from it:

@@ -443,6 +443,8 @@ def horovod_switches(script):
     got = getattr(script, "_hk_switches", None)
     if got is not None:
         return got
+    if getattr(script, "walking", False):
+        return {}  # asked during the walk (a default factory's mapping): no events to judge by yet
     script._hk_switches = found = {}  # set first: the evaluation below reads it (empty) while it is built
     plain = Evaluator(script, Where(0))
     horovod = [e for e in script.events if e.api and e.api[0].startswith(("horovod", "hvdkit"))]
