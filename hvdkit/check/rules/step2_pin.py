@@ -417,11 +417,14 @@ def _cpu_only(f):
 
 
 def _torch_without_gpu(f):
-    """A PyTorch script with no word of GPU use anywhere (names, attributes, keywords, strings other than
-    docstrings): it trains on the CPU. TensorFlow is left out: it takes every visible GPU unless pinned."""
+    """A PyTorch script with no word of GPU use anywhere in the code read (the script and the project's
+    modules it imports: names, attributes, keywords, strings other than docstrings): it trains on the CPU.
+    A device chosen in a module (`get_device()` returning `torch.device("cuda" ...)`) is GPU use. TensorFlow
+    is left out: it takes every visible GPU unless pinned."""
     if f.frameworks != {"torch"}:
         return False
-    for node in ast.walk(f.s.tree):
+    trees = [f.s.tree] + [m.tree for m in f.s.imported if m is not None and m.tree is not f.s.tree]
+    for node in (n for tree in trees for n in ast.walk(tree)):
         words = []
         if isinstance(node, ast.Name):
             words = [node.id]
