@@ -11,8 +11,9 @@ from hvdkit.check.rules.models import is_model, wrapper
 from hvdkit.check.rules.optimizers import lr_expr
 from hvdkit.check.rules.tapes import unaveraged_apply
 from hvdkit.check.sources import unpacked
-from hvdkit.check.script import (assigned_name, dotted, loop_bindings, parents, remainders, result_discarded,
-                                 sums)
+from hvdkit.check.project import module_of
+from hvdkit.check.script import (assigned_name, dotted, enclosing_def, loop_bindings, parents, remainders,
+                                 result_discarded, sums)
 from hvdkit.check.values import Evaluator, Where
 
 
@@ -46,7 +47,7 @@ def judge(f):
             return Finding(WRONG, f"line {e.line} passes `{typo}=`, which {e.api[1]} does not take: Horovod raises "
                            "TypeError there, so gradients are never averaged", e.line,
                            f"spell it as in Horovod's signature ({', '.join(names.signature(_horovod_qual(e))[1:])})")
-        unused = (_unwrapped_used(f, e) or _unsynchronized(f, e) or _named_parameters(f, e)
+        unused = (_unwrapped_used(f, e) or _unsynchronized(f, e) or _used_up_names(f, e) or _named_parameters(f, e)
                   or _gradient_before_wrapping(f, e) or _accumulated(f, e))
         if unused:
             return unused
@@ -502,11 +503,57 @@ def _find_unnamed_parameters(f, e):
     return (given, unnamed) if unnamed else None
 
 
+def used_up_names(f, e):
+    """`named = model.named_parameters()` (a generator), iterated (`[p for n, p in named if ...]`, a `for`
+    loop, list() or dict() of it) and only then handed to the torch DistributedOptimizer made by `e` as
+    named_parameters: Horovod gets an empty list, every parameter is unnamed, and it raises ValueError ("one
+    or more model parameters were not named"), tried in the blind set zb. (the assignment, the node that used
+    it up) in the same function, with nothing assigned to the name between, or None."""
+    named = next((k.value for k in e.node.keywords if k.arg == "named_parameters"), None)
+    if named is None and len(e.node.args) > 1 and "torch" in e.qual:
+        named = e.node.args[1]
+    if not isinstance(named, ast.Name) or "torch" not in e.qual:
+        return None
+    made = [a for a in f.s.assignments_to(named) if a.order < e.order and isinstance(a.node, ast.Assign)]
+    value = made[-1].node.value if len(made) == 1 else None
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and
+            value.func.attr == "named_parameters"):
+        return None
+    func, start, end = enclosing_def(e.node), made[-1].node.lineno, e.node.lineno
+    for n in ast.walk(func if func is not None else module_of(e.node, f.s.main).tree):
+        if not (isinstance(n, ast.Name) and n.id == named.id and isinstance(n.ctx, ast.Load) and
+                start < n.lineno < end and enclosing_def(n) is func):
+            continue
+        parent = getattr(n, "parent", None)
+        if isinstance(parent, (ast.comprehension, ast.For)) and parent.iter is n or isinstance(parent, ast.Call) and \
+                f.s.qual(parent.func) in ("list", "tuple", "dict", "set", "sorted", "sum") and n in parent.args:
+            return made[-1], n
+    return None
+
+
+def _used_up_names(f, e):
+    found = used_up_names(f, e)
+    if found is None:
+        return None
+    a, n = found
+    return Finding(WRONG, f"`{ast.unparse(a.node.targets[0])}` is a generator ({ast.unparse(a.node.value)}, line "
+                   f"{a.node.lineno}) that line {n.lineno} uses up before line {e.line} hands it to Horovod: it "
+                   "names no parameter, and Horovod raises ValueError (parameters not named)", e.line,
+                   f"pass named_parameters={ast.unparse(a.node.value)} (a fresh generator) or list(...) it once")
+
+
 def unnamed_parameter_crashes(f):
     """(node, error, why, kind) for the crash finding: each torch DistributedOptimizer whose optimizer holds
-    parameters its named_parameters does not name raises ValueError where it is made."""
+    parameters its named_parameters does not name raises ValueError where it is made, also when the names
+    are a generator used up before (used_up_names())."""
     out = []
     for e in _torch_wrappers(f):
+        used = used_up_names(f, e)
+        if used is not None:
+            out.append((e.node, "ValueError: named_parameters was specified, but one or more model parameters "
+                        "were not named", f"{ast.unparse(used[0].node.targets[0])} was used up at line "
+                        f"{used[1].lineno}: Horovod gets no names", "ValueError"))
+            continue
         found = unnamed_parameters(f, e)
         if found is not None:
             given, unnamed = found
