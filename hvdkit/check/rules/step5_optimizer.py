@@ -474,10 +474,16 @@ def unnamed_parameters(f, e):
     return f.memo(("unnamed parameters", id(e)), lambda: _find_unnamed_parameters(f, e))
 
 
-def _find_unnamed_parameters(f, e):
+def _names_given(e):
+    """The named_parameters a DistributedOptimizer is given (by keyword, or second by position in torch)."""
     named = next((k.value for k in e.node.keywords if k.arg == "named_parameters"), None)
     if named is None and len(e.node.args) > 1 and "torch" in e.qual:
         named = e.node.args[1]
+    return named
+
+
+def _find_unnamed_parameters(f, e):
+    named = _names_given(e)
     base = e.node.args[0] if e.node.args else next((k.value for k in e.node.keywords if k.arg == "optimizer"), None)
     if named is None or base is None:
         return None
@@ -509,9 +515,7 @@ def used_up_names(f, e):
     named_parameters: Horovod gets an empty list, every parameter is unnamed, and it raises ValueError ("one
     or more model parameters were not named"), tried in the blind set zb. (the assignment, the node that used
     it up) in the same function, with nothing assigned to the name between, or None."""
-    named = next((k.value for k in e.node.keywords if k.arg == "named_parameters"), None)
-    if named is None and len(e.node.args) > 1 and "torch" in e.qual:
-        named = e.node.args[1]
+    named = _names_given(e)
     if not isinstance(named, ast.Name) or "torch" not in e.qual:
         return None
     made = [a for a in f.s.assignments_to(named) if a.order < e.order and isinstance(a.node, ast.Assign)]
