@@ -507,6 +507,8 @@ class Script:
                 if not isinstance(s, ast.ClassDef) else s.bases + [k.value for k in s.keywords]
             for d in s.decorator_list + made:
                 self._walk_expr(d, ctx)
+            if isinstance(s, ast.ClassDef):
+                self._class_body(s, ctx)
             return
         if isinstance(s, (ast.Import, ast.ImportFrom)):
             self._import(s, ctx)
@@ -599,6 +601,18 @@ class Script:
             return
         for child in ast.iter_child_nodes(node):
             self._walk_expr(child, ctx)
+
+    def _class_body(self, cls, ctx):
+        """A class body runs where the class statement does (at import, for a module's class): the calls in
+        its attribute values (`rank = hvd.rank()`, a field's `default=hvd.size()`) and its nested
+        definitions' defaults and decorators run there. Its names are the class's, not the module's: the
+        values are walked as expressions, no assignment is recorded."""
+        for st in cls.body:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self._walk_stmt(st, ctx)
+            elif isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)) and st.value is not None:
+                if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant)):  # not the docstring
+                    self._walk_expr(st.value, ctx)
 
     def _default_factories(self, call, ctx):
         """Making an instance of a project dataclass calls the `default_factory` of each field the call does
