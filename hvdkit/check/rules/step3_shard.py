@@ -99,6 +99,9 @@ def judge(f):
     sh = shares(f)
     parts, discarded, bad_args, divided = sh.parts, sh.discarded, sh.bad_args, sh.divided
     picked = _random_picks(f)
+    experience = _experience(f) if not parts else None
+    if experience is not None:  # minibatches picked from a rank's own rollouts are no partition of a data set
+        return experience
     if not parts and not discarded and not bad_args and not _has_data(f) and not picked:
         return Finding(UNKNOWN, "no data pipeline found (synthetic data?): nothing to shard")
     one_batch = _random_batch(f)
@@ -801,8 +804,9 @@ def _count_sinks(f):
         for k in e.node.keywords:
             if k.arg in names.STEP_KWARGS:
                 (epochs if k.arg == "epochs" else steps).append(k.value)
-        if f.s.qual(e.node.func).split(".")[-1] in ("take", "range", "islice"):
-            steps += e.node.args
+        last = f.s.qual(e.node.func).split(".")[-1]
+        if last in ("take", "range", "islice"):
+            steps += _bound(last, e.node.args)
     for s in f.steps:
         loops = [loop for loop in s.ctx.loops if isinstance(loop, (ast.For, ast.AsyncFor, ast.While, ast.ListComp,
                                                                    ast.GeneratorExp, ast.SetComp, ast.DictComp))]
@@ -811,12 +815,23 @@ def _count_sinks(f):
             bounds = [loop.test] if isinstance(loop, ast.While) else []
             if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Call) and \
                     f.s.qual(loop.iter.func) == "range":
-                bounds += loop.iter.args
+                bounds += _bound("range", loop.iter.args)
             if not outer:  # the tests that end the loop over batches early
                 bounds += [n.test for n in ast.walk(loop) if isinstance(n, ast.If) and n.body
                            and _ends(f, n.body[-1])]
             (epochs if outer else steps).extend(bounds)
     return steps, epochs
+
+
+def _bound(name, args):
+    """The argument of range() / islice() / take() that sets how many: the stop, not a start (`range(start_epoch,
+    epochs)`, with start_epoch = global_step // steps_per_epoch, resumes; it does not set the epochs) or a step."""
+    args = [a for a in args if not isinstance(a, ast.Starred)]
+    if name == "range":
+        return args[:1] if len(args) == 1 else args[1:2]
+    if name == "islice":
+        return args[1:2] if len(args) == 2 else args[2:3]
+    return args[:1]
 
 
 def _ends(f, stmt):
@@ -877,6 +892,42 @@ def _len_before_shard(f, sharded):
                 if n.args and dotted(n.args[0]) not in sharded:
                     return sink
     return None
+
+
+def _experience(f):
+    """Reinforcement learning: no data set is read; each rank's data is what its environment gives back (`.step()`
+    on an object that is also `.reset()`). The ranks collect different experience only when their randomness
+    differs: a seed read from the rank anywhere (a seeding call, a `seed=` argument, an argument computed from
+    `args.seed`) is evidence they do; seeds given and none from the rank (`torch.manual_seed(args.seed)`,
+    `make_env(args.seed)`) mean every rank plays the same episodes and samples the same batches. None when
+    the code is no such loop or gives no seed."""
+    if _has_data(f):
+        return None
+    reset = {dotted(e.node.func.value) for e in f.s.events if e.ctx.reached and
+             isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "reset"} - {None}
+    steps = [e for e in f.s.events if e.ctx.reached and isinstance(e.node.func, ast.Attribute) and
+             e.node.func.attr == "step" and dotted(e.node.func.value) in reset]
+    if not steps:
+        return None
+    seeds, passed = [], []  # seeding calls and `seed=` arguments; arguments computed from a seed option
+    for e in f.s.events:
+        last = f.s.qual(e.node.func).split(".")[-1]
+        if last in names.SEEDERS + ("default_rng", "RandomState", "PRNGKey", "Generator") and e.node.args:
+            seeds.append((e, e.node.args[0]))
+        seeds += [(e, k.value) for k in e.node.keywords if k.arg in ("seed", "random_state", "rng_seed")]
+        if last != "add_argument":
+            passed += [(e, a) for a in e.node.args if "seed" in ast.unparse(a).lower()]
+    per_rank = next((e for e, v in seeds + passed if f.mentions(v, f.is_any_rank)), None)
+    if per_rank is not None:
+        return Finding(OK, f"each rank collects its own experience: its randomness is seeded by its rank (line "
+                       f"{per_rank.line}: {f.text(per_rank.line)})", per_rank.line)
+    if not seeds:
+        return None
+    e = seeds[0][0]
+    return Finding(WRONG, f"every rank seeds its environment and its sampling alike (line {e.line}: {f.text(e.line)}; "
+                   "no seed reads the rank): the ranks play the same episodes and sample the same batches, so "
+                   "hvd.size() - 1 of them add no experience", e.line,
+                   "seed each rank differently: seed = args.seed + hvd.rank() (after broadcasting the initial weights)")
 
 
 def _same_seed(f):
