@@ -417,6 +417,7 @@ def _reports(f):
     if getattr(f, "_rules_b_reports", None) is None:
         out = []
         reporting = [e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in names.REPORTERS]
+        reporting += _reporting_helpers(f, reporting)
         branches = {(id(g.test), g.branch) for e in reporting for g in f.rank_guards(e)}
         for e in reporting:
             values = _report_values(e.node)
@@ -430,6 +431,23 @@ def _reports(f):
                 out.append(e)
         f._rules_b_reports = out
     return f._rules_b_reports
+
+
+def _reporting_helpers(f, reporting):
+    """Calls of the project's own functions that report what they are given (`emit("epoch_end",
+    val_loss=val_loss)` with `def emit(event, **fields): log.info(json.dumps({..., **fields}))`): a report
+    inside prints the function's `**fields` (or `*args`), so the call is the report, its arguments the values.
+    A helper that prints one named parameter (a path it saved to) is not taken for a metric's report."""
+    calls = set()
+    for e in reporting:
+        fr = e.ctx.frames[-1] if e.ctx.frames else None
+        if fr is None or fr.call is None:
+            continue
+        a = fr.func.args
+        params = {x.arg for x in (a.vararg, a.kwarg) if x}  # a helper that logs whatever fields it is given
+        if any(isinstance(n, ast.Name) and n.id in params for v in _report_values(e.node) for n in ast.walk(v)):
+            calls.add(id(fr.call))
+    return [e for e in f.s.events if id(e.node) in calls]
 
 
 def _report_values(call):
