@@ -5,7 +5,9 @@
   hvd.size() and minibatches picked at random from the rank's own rollouts. Seeded alike
   (`torch.manual_seed(args.seed)`, `make_env(args.seed)`), every rank plays the same episodes: wrong;
 - a start that resumes (`range(start_epoch, epochs)` with start_epoch = global_step // steps_per_epoch) is
-  no bound: steps_per_epoch divided by hvd.size() there does not divide the epochs of sharded data.
+  no bound: steps_per_epoch divided by hvd.size() there does not divide the epochs of sharded data;
+- a mean return summed over ranks (op=hvd.Sum) and printed is hvd.size() times the mean, though an RL
+  return is not computed from the model's outputs as a loss is (step 8; blind set zc, dqn).
 
 Written from scratch for these tests: a DQN-style project (`train.py`, `rlkit/`) and a flat TF loop."""
 import textwrap
@@ -154,3 +156,23 @@ def test_a_resume_start_is_no_bound_on_the_epochs(tmp_path):
     path.write_text(textwrap.dedent(RESUME).lstrip())
     f3 = analyze(str(path))[0][3]
     assert f3.verdict == OK, f3
+
+
+PER_RANK = "seed = args.seed + hvd.rank()\n    torch.manual_seed(seed)\n    np.random.seed(seed)"
+
+
+def rl_metrics(tmp_path, op):
+    files = {"train.py": RL_TRAIN.replace("SEEDING", PER_RANK).replace("SEED)", "seed)").replace(
+        "mean = hvd.allreduce(torch.tensor(float(np.mean(returns))))",
+        f"mean = hvd.allreduce(torch.tensor(float(np.mean(returns))){op})"),
+        "rlkit/__init__.py": "", "rlkit/envs.py": ENVS}
+    return check_project(tmp_path, files)[2][8]
+
+
+def test_mean_returns_averaged_over_ranks_are_fine(tmp_path):
+    assert rl_metrics(tmp_path, "").verdict == OK
+
+
+def test_mean_returns_summed_over_ranks_are_hvd_size_times_too_large(tmp_path):
+    f8 = rl_metrics(tmp_path, ", op=hvd.Sum")
+    assert f8.verdict == WRONG and "sums" in f8.evidence, f8

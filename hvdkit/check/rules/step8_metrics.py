@@ -164,7 +164,10 @@ def _summed(f, avgs):
         kw = {k.arg: ast.unparse(k.value) for k in e.node.keywords}
         if not (sums(e.node) or kw.get("average") == "False"):
             continue
-        report = next((r for r in _reports(f) if r.ctx.reached and any(
+        # a sum of per-rank means printed as it is, whatever it measures (an RL return); else a metric's report
+        printed = _reports(f) + [r for r in _reporting(f) if r not in _reports(f)] if _sums_a_mean(f, e) \
+            else _reports(f)
+        report = next((r for r in printed if r.ctx.reached and any(
             _undivided(f, v, r, e.node) for v in _report_values(r.node))), None)
         if report is not None:
             return Finding(WRONG, f"line {e.line} sums a metric over ranks and line {report.line} reports the sum as "
@@ -416,8 +419,7 @@ def _reports(f):
     else: log("loss/1", x)`), is each rank's own log by design, not the job's metric."""
     if getattr(f, "_rules_b_reports", None) is None:
         out = []
-        reporting = [e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in names.REPORTERS]
-        reporting += _reporting_helpers(f, reporting)
+        reporting = _reporting(f)
         branches = {(id(g.test), g.branch) for e in reporting for g in f.rank_guards(e)}
         for e in reporting:
             values = _report_values(e.node)
@@ -431,6 +433,24 @@ def _reports(f):
                 out.append(e)
         f._rules_b_reports = out
     return f._rules_b_reports
+
+
+def _reporting(f):
+    """Every call that prints or logs what it is given (REPORTERS, and the project's logging helpers), metric
+    or not."""
+    reporting = [e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in names.REPORTERS]
+    return reporting + _reporting_helpers(f, reporting)
+
+
+def _sums_a_mean(f, e):
+    """The allreduce sums a mean (`hvd.allreduce(torch.tensor(np.mean(rets)), op=hvd.Sum)`, a value divided
+    by a count): a sum of per-rank means is hvd.size() times the mean, whatever the value measures."""
+    call = e.node
+    value = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "tensor"), None)
+    return value is not None and any(
+        isinstance(n, ast.Call) and f.s.qual(n.func).split(".")[-1] in ("mean", "reduce_mean", "nanmean", "average")
+        or isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) for x, _ in sources(f, value, e)
+        for n in ast.walk(x))
 
 
 def _reporting_helpers(f, reporting):
