@@ -67,18 +67,18 @@ def _averaged(f, node, at, depth):
 def _tape_wrapped(f, tape, at):
     """True: the tape is Horovod's wrapper; False: a plain tf.GradientTape (assigned, or bound by `with
     tf.GradientTape() as tape`); None: cannot tell."""
+    # A name's definitions first: `with tf.GradientTape() as tape:` binds a new plain tape even after an
+    # earlier `tape = hvd.DistributedGradientTape(tape)` in the same function (a second network's update).
+    defs = (f.s.reaching(tape) or ()) if isinstance(tape, ast.Name) else ()
+    bound = [getattr(d, "parent", None) for d in defs]
+    if bound and all(isinstance(w, ast.withitem) and w.optional_vars is d and _plain_tape(f, w.context_expr)
+                     for w, d in zip(bound, defs)):
+        return False
     values = reaching(f, tape, at)
     if values:
         if any(isinstance(v, ast.Call) and wrapper(f, v) for v, _ in values):
             return True
         return False if all(_plain_tape(f, v) for v, _ in values) else None
-    if not isinstance(tape, ast.Name):
-        return None
-    defs = f.s.reaching(tape) or ()
-    bound = [getattr(d, "parent", None) for d in defs]
-    if bound and all(isinstance(w, ast.withitem) and w.optional_vars is d and _plain_tape(f, w.context_expr)
-                     for w, d in zip(bound, defs)):
-        return False
     return None
 
 
