@@ -1,0 +1,1 @@
+"""Shared helpers for acme ML platform Keras jobs."""

@@ -1,0 +1,1 @@
+"""payflow transaction-classifier library (shared by train.py and the batch scorer)."""
