@@ -9,7 +9,7 @@ from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.data_flow import data_iterable
 from hvdkit.check.rules.held import field_values, set_on_self
 from hvdkit.check.rules.optimizers import lr_expr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
-from hvdkit.check.script import dotted, loop_bindings, parents, sums
+from hvdkit.check.script import dotted, enclosing_def, loop_bindings, parents, sums
 from hvdkit.check.sources import NAMESPACES, called_def, derived, namespace_entries, returns, sources, unpacked
 
 
@@ -180,11 +180,44 @@ def _same_update(f):
         if e.ctx.reached and f.api(e, *names.WRAPPERS) and sums(e.node):
             return "sum", (f"the gradients are summed over ranks (op=hvd.Sum, line {e.line}): the update is that of "
                            "averaged gradients with the LR x hvd.size()")
-    for x, e in _batch_sinks(f):
+    sinks = _batch_sinks(f)
+    for x, e in sinks:
         if _divided(_size_powers(f, x, counts=True)) and not _loss_over_global_batch(f):
             line = e.node.func.end_lineno if isinstance(e.node.func, ast.Attribute) else e.line  # .batch( of a chain
             return "fixed", (f"the global batch is fixed (line {line}: {f.text(line)}): each rank takes 1/size "
                              "of it, the averaged gradient is the sequential batch's, and so is the LR")
+    part = _full_batch(f) if not sinks else None
+    if part is not None:
+        return "full", (f"full-batch training: every step takes all of this rank's part (line {part.line}: "
+                         f"{f.text(part.line)}), so the averaged gradient is the whole data set's, as in the "
+                         "sequential run, and so is the LR")
+    return None
+
+
+def _full_batch(f):
+    """Training with no batches: no batch size anywhere, and every optimizer step in loops over counts (epochs),
+    none over data (a graph network's step on its whole node set), while the ranks read disjoint parts of the
+    data by index (`idx_train[hvd.rank()::hvd.size()]`): the partition event, else None."""
+    steps = [s for s in f.steps if s.ctx.reached]
+    if not steps or any(data_iterable(f, lp.iter) for s in steps for lp in s.ctx.loops
+                        if isinstance(lp, (ast.For, ast.AsyncFor))):
+        return None
+    if any(not isinstance(lp, (ast.For, ast.AsyncFor, ast.While)) for s in steps for lp in s.ctx.loops):
+        return None  # a comprehension or a callback's loop: not the simple epoch loop
+    # an index cut by rank, assigned to a name that the steps' code reads whole, never sliced or indexed again
+    for p in (p for p in f.shares.parts if not hasattr(p, "ctx")):
+        stmt = getattr(p.node, "parent", None)
+        if not (isinstance(stmt, ast.Assign) and stmt.value is p.node and len(stmt.targets) == 1 and
+                isinstance(stmt.targets[0], ast.Name)):
+            continue
+        name = stmt.targets[0].id
+        funcs = {id(fr.func) for s in steps for fr in s.ctx.frames}
+        loops = {id(lp) for s in steps for lp in s.ctx.loops}
+        reads = [n for n in f.s.nodes() if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        inside = [n for n in reads if id(enclosing_def(n)) in funcs or any(id(a) in loops for a in parents(n))]
+        if inside and not any(isinstance(n.parent, ast.Subscript) and n.parent.value is n or
+                              isinstance(n.parent, ast.Attribute) for n in reads):
+            return p
     return None
 
 
