@@ -183,7 +183,8 @@ def _same_update(f):
     sinks = _batch_sinks(f)
     for x, e in sinks:
         if _divided(_size_powers(f, x, counts=True)) and not _loss_over_global_batch(f):
-            line = e.node.func.end_lineno if isinstance(e.node.func, ast.Attribute) else e.line  # .batch( of a chain
+            func = getattr(e.node, "func", None)
+            line = func.end_lineno if isinstance(func, ast.Attribute) else e.line  # .batch( of a chain
             return "fixed", (f"the global batch is fixed (line {line}: {f.text(line)}): each rank takes 1/size "
                              "of it, the averaged gradient is the sequential batch's, and so is the LR")
     part = _full_batch(f) if not sinks else None
@@ -233,7 +234,51 @@ def _batch_sinks(f):
         sinks += e.node.args[:1] if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "batch" else []
         sinks += [x for x in [_batch_stride(e.node)] if x is not None]
         out += [(x, e) for x in sinks]
+    return out + f.memo("batch slices", lambda: _batch_slices(f))
+
+
+class _At:
+    """A batch width found in a slice: where it is, for the evidence."""
+
+    def __init__(self, node):
+        self.node, self.line = node, node.lineno
+
+
+def _batch_slices(f):
+    """Hand-cut batches `x[s * bs:(s + 1) * bs]` (also `perm[b * gb:(b + 1) * gb][rank * local:(rank + 1) *
+    local]`) in code the walk ran: [(the width bs, where)]."""
+    out = []
+    for n in f.s.nodes():
+        if not isinstance(n, ast.Slice):
+            continue
+        func = enclosing_def(n)
+        if func is not None and func not in f.s.walked and func.name not in ("__iter__", "__next__", "__getitem__"):
+            continue  # code no walk ran; a batch iterator's methods run where a loop iterates its instance
+        width, k = _slice_width(n)
+        if width is None:
+            continue
+        if f.mentions(k, f.is_any_rank):
+            # a rank's block: of the whole data, a partition (step 3's); of a batch just cut, the rank's batch
+            outer = n.parent.value if isinstance(n.parent, ast.Subscript) else None
+            cut = outer.slice if isinstance(outer, ast.Subscript) else None
+            if not (isinstance(cut, ast.Slice) and _slice_width(cut)[0] is not None and
+                    not f.mentions(_slice_width(cut)[1], f.is_any_rank)):
+                continue
+        out.append((width, _At(n)))
     return out
+
+
+def _slice_width(n):
+    """(width, index) of a slice `[k * w:(k + 1) * w]`, else (None, None)."""
+    if not (isinstance(n, ast.Slice) and isinstance(n.lower, ast.BinOp) and isinstance(n.lower.op, ast.Mult)
+            and isinstance(n.upper, ast.BinOp) and isinstance(n.upper.op, ast.Mult)):
+        return None, None
+    for k, width in ((n.lower.left, n.lower.right), (n.lower.right, n.lower.left)):
+        nxt = [o for o, w in ((n.upper.left, n.upper.right), (n.upper.right, n.upper.left))
+               if ast.dump(w) == ast.dump(width) and isinstance(o, ast.BinOp) and isinstance(o.op, ast.Add)]
+        if any(ast.dump(k) in (ast.dump(o.left), ast.dump(o.right)) for o in nxt):
+            return width, k
+    return None, None
 
 
 def _divisors(f, node, depth=0):
