@@ -1,5 +1,6 @@
 """Step 8: the metrics reported are averaged over the ranks (or every rank saw the same data)."""
 import ast
+import re
 
 from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
@@ -165,8 +166,8 @@ def _summed(f, avgs):
         if not (sums(e.node) or kw.get("average") == "False"):
             continue
         # a sum of per-rank means printed as it is, whatever it measures (an RL return); else a metric's report
-        printed = _reports(f) + [r for r in _reporting(f) if r not in _reports(f)] if _sums_a_mean(f, e) \
-            else _reports(f)
+        printed = _reports(f) + [r for r in _reporting(f) if r not in _reports(f) and _called_a_mean(r.node)] \
+            if _sums_a_mean(f, e) else _reports(f)
         report = next((r for r in printed if r.ctx.reached and any(
             _undivided(f, v, r, e.node) for v in _report_values(r.node))), None)
         if report is not None:
@@ -451,6 +452,17 @@ def _sums_a_mean(f, e):
         isinstance(n, ast.Call) and f.s.qual(n.func).split(".")[-1] in ("mean", "reduce_mean", "nanmean", "average")
         or isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) for x, _ in sources(f, value, e)
         for n in ast.walk(x))
+
+
+_A_MEAN = re.compile(r"\b(avg|average|mean)\b", re.I)
+_A_TOTAL = re.compile(r"\b(total|sum|summed|aggregate)\b", re.I)
+
+
+def _called_a_mean(call):
+    """The report's own words call its value a mean ("eval return (avg over workers)"), and none a total: a
+    sum of per-rank rates printed as "Total img/sec" is the job's throughput, rightly summed."""
+    text = ast.unparse(call)
+    return bool(_A_MEAN.search(text)) and not _A_TOTAL.search(text)
 
 
 def _reporting_helpers(f, reporting):
