@@ -225,7 +225,9 @@ class Script:
             return ".".join([inner + "()"] + parts[::-1]) if inner else ""
         if not isinstance(node, ast.Name):
             return ""
-        return ".".join([self._name_qual(node)] + parts[::-1])
+        q = ".".join([self._name_qual(node)] + parts[::-1])
+        # `dist.hvd.size` with `from kd import dist`: kd/dist.py's `hvd` is Horovod's module
+        return self._through_modules(q) if parts and self.project is not None else q
 
     def _name_qual(self, name):
         mod = getattr(name, "hk_module", None)

@@ -233,7 +233,8 @@ def _over_whole(f, node, at, test, depth=0):
 def _over_local_count(f, node, at, total):
     """The Div node by which the value of `node` (where `at` reads it) is the sum `total` divided by a count no
     collective reduced (`self.sum / max(self.count, 1)` with only the sum allreduced); else None."""
-    found = _division(f, node, at, total, lambda div, a: not f.mentions(div.right, _reduced(f)))
+    whole = _whole_data_size(f)
+    found = _division(f, node, at, total, lambda div, a: not f.mentions(div.right, _reduced(f)) and not whole(div, a))
     return found[0] if found is not None else None
 
 
@@ -274,7 +275,17 @@ def _whole_data_size(f):
                  and isinstance(n.args[0], ast.Attribute) and n.args[0].attr == "dataset"]
         sh = f.shares
         parts = {id(p.node) for p in sh.parts + sh.eval_parts}
-        return any(id(m) in parts for n in sizes for m in flow_sources(f, [n.args[0].value], derived))
+        if any(id(m) in parts for n in sizes for m in flow_sources(f, [n.args[0].value], derived)):
+            return True
+        # `len(data)` of the very data set a partition is made of (`DistributedSampler(data, ...)`,
+        # `data.shard(...)`): the whole set's size, by the name's definitions
+        whole = [n.args[0] for n in ast.walk(div.right) if isinstance(n, ast.Call) and f.s.qual(n.func) == "len"
+                 and len(n.args) == 1 and isinstance(n.args[0], ast.Name)]
+        split = [x for p in sh.parts + sh.eval_parts if isinstance(p.node, ast.Call) for x in (
+            p.node.args[:1] + ([p.node.func.value] if isinstance(p.node.func, ast.Attribute) else []))
+            if isinstance(x, ast.Name)]
+        defs = lambda name: {id(d) for d in f.s.reaching(name) or ()}  # noqa: E731 - a local shorthand
+        return any(defs(w) and defs(w) == defs(x) for w in whole for x in split)
     return test
 
 
