@@ -338,12 +338,33 @@ def _trained_not_broadcast(f, casts):
     for model, e in trained(f):
         ref = Ref(f, model, e)
         if ref.name and ref.name != "self" and not any(ref.within(c) for c in covered) and \
-                not _starts_alike(f, model, e):
+                not _member_of_covered(f, model, e, covered) and not _starts_alike(f, model, e):
             return Finding(WRONG, f"`{model}` is trained (line {e.line}) but no broadcast covers it: its replicas "
                            "start from different weights", e.line,
                            f"broadcast it too: hvd.broadcast_parameters({model}.state_dict(), root_rank=0) / "
                            f"hvd.broadcast_variables({model}.variables, 0)")
     return None
+
+
+def _member_of_covered(f, model, e, covered):
+    """`m` bound by a loop over a module's members (`for i, m in enumerate(ensemble.members)`, `zip(model.heads,
+    opts)`, `model.children()`): a sub-module of that module, covered when the module is broadcast."""
+    if "." in model:
+        return False
+    for lp in e.ctx.loops:
+        if not isinstance(lp, (ast.For, ast.AsyncFor)) or not any(
+                isinstance(n, ast.Name) and n.id == model for n in ast.walk(lp.target)):
+            continue
+        it = lp.iter
+        while isinstance(it, ast.Call) and f.s.qual(it.func) in ("enumerate", "zip", "list", "reversed") and it.args:
+            it = it.args[0]  # the members are what is iterated (zip's first: the modules beside their optimizers)
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in (
+                "children", "modules", "values"):
+            it = it.func.value
+        owner = dotted(it.value) if isinstance(it, ast.Attribute) else dotted(it)
+        if owner and any(Ref(f, owner, e).within(c) for c in covered):
+            return True
+    return False
 
 
 def _starts_alike(f, model, e):
