@@ -1,0 +1,1 @@
+"""Benchmark helpers (JSC SDL AML scaling study)."""

@@ -1,0 +1,1 @@
+"""QM9 fingerprint regression, hackathon code (team 5)."""

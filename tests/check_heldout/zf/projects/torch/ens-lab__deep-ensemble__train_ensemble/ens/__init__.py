@@ -1,0 +1,1 @@
+"""Deep ensembles for tabular regression/classification (lab-internal)."""

@@ -1,0 +1,1 @@
+"""Knowledge-distillation utilities shared by the lab's KD experiments."""
