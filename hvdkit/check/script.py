@@ -226,8 +226,12 @@ class Script:
         if not isinstance(node, ast.Name):
             return ""
         q = ".".join([self._name_qual(node)] + parts[::-1])
-        # `dist.hvd.size` with `from kd import dist`: kd/dist.py's `hvd` is Horovod's module
-        return self._through_modules(q) if parts and self.project is not None else q
+        if not parts or self.project is None:
+            return q
+        # `dist.hvd.size` with `from kd import dist`: kd/dist.py's `hvd` is Horovod's module. Only for a name an
+        # import binds: a variable (`data = Catalog(...)`) is no module, whatever folder of that name there is.
+        defs = self._defs_of(node) if getattr(node, "hk_module", None) is not None else None
+        return self._through_modules(q) if defs and all(isinstance(d, ast.alias) for d, _ in defs) else q
 
     def _name_qual(self, name):
         mod = getattr(name, "hk_module", None)
