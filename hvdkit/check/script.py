@@ -627,10 +627,7 @@ class Script:
         left out: the factory may not run."""
         from hvdkit.check import mappings, values
         cls = self.class_called(call.func)
-        if not isinstance(cls, ast.ClassDef) or self._method_of(cls, "__init__") is not None or \
-                any(isinstance(a, ast.Starred) for a in call.args) or not any(
-                    self.qual(d.func if isinstance(d, ast.Call) else d).split(".")[-1] == "dataclass"
-                    for d in cls.decorator_list):
+        if not self.generated_init(cls) or any(isinstance(a, ast.Starred) for a in call.args):
             return
         fields = [st for st in cls.body if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name)]
         for i, st in enumerate(fields):
@@ -821,11 +818,16 @@ class Script:
     def constructor(self, cls):
         """The project's code that making an instance of `cls` runs: its __init__ (or a base's); for a dataclass
         (no __init__ written), the generated __init__ runs __post_init__, which is then what runs."""
-        init = self._method_of(cls, "__init__")
-        if init is None and any(self.qual(d.func if isinstance(d, ast.Call) else d).split(".")[-1] == "dataclass"
-                                for d in cls.decorator_list):
+        if self.generated_init(cls):
             return self._method_of(cls, "__post_init__")
-        return init
+        return self._method_of(cls, "__init__")
+
+    def generated_init(self, cls):
+        """`cls` is a class of the project decorated @dataclass with no __init__ of its own (nor a base's): the
+        dataclass machinery writes it, from the fields."""
+        return isinstance(cls, ast.ClassDef) and self._method_of(cls, "__init__") is None and any(
+            self.qual(d.func if isinstance(d, ast.Call) else d).split(".")[-1] == "dataclass"
+            for d in cls.decorator_list)
 
     def _method_of(self, cls, name, seen=0, skip_own=False):
         for stmt in () if skip_own else cls.body:
@@ -1369,6 +1371,14 @@ def sums(call):
     if isinstance(op, ast.Constant) and isinstance(op.value, str):
         return bool(SUM_OPS.match(op.value))
     return op is not None and bool(SUM_OPS.match(ast.unparse(op).split(".")[-1]))
+
+
+class NodeAt:
+    """A node where rules expect an event (`.node`, `.line`): a partition or a batch width found in the source
+    rather than in a walked call (`x[rank::size]`, `perm[s * bs:(s + 1) * bs]`)."""
+
+    def __init__(self, node):
+        self.node, self.line = node, node.lineno
 
 
 def remainders(test):

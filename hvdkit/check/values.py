@@ -472,10 +472,7 @@ def horovod_switches(script):
 
 def _dataclass(script, cls):
     """`cls` when it is a class of the project decorated @dataclass (generated __init__), else None."""
-    if not isinstance(cls, ast.ClassDef) or script.method_of(cls, "__init__") is not None:
-        return None
-    return cls if any(script.qual(d.func if isinstance(d, ast.Call) else d).split(".")[-1] == "dataclass"
-                      for d in cls.decorator_list) else None
+    return cls if script.generated_init(cls) else None
 
 
 def from_post_init(post, attr):

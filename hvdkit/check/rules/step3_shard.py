@@ -4,7 +4,7 @@ import re
 
 from hvdkit.check import names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
-from hvdkit.check.script import Event, assigned_name, dotted, enclosing_def, parents, result_discarded
+from hvdkit.check.script import Event, NodeAt, assigned_name, dotted, enclosing_def, parents, result_discarded
 from hvdkit.check.rules.data_flow import flows, over_data, random_maker, unread_training
 from hvdkit.check.rules.held import imported
 from hvdkit.check.sources import derived, sources
@@ -63,9 +63,9 @@ def find_shares(f):
                 node.args[1], f.is_any_rank):
             continue  # a block ends where the next rank's starts; `range(start_epoch, epochs)` is no block
         if f.mentions(index, f.is_rank):
-            (eval_parts if _is_eval(f, _Pseudo(node)) else parts).append(_Pseudo(node))
-        elif f.mentions(index, f.is_local_rank) and not _is_eval(f, _Pseudo(node)):
-            local.append(_Pseudo(node))
+            (eval_parts if _is_eval(f, NodeAt(node)) else parts).append(NodeAt(node))
+        elif f.mentions(index, f.is_local_rank) and not _is_eval(f, NodeAt(node)):
+            local.append(NodeAt(node))
     parts += _branches_by_rank(f)
     optional = [(p, _off_default(f, p)) for p in parts]
     optional = [(p, o) for p, o in optional if o]
@@ -360,7 +360,7 @@ def _branches_by_rank(f):
         if const and feeds:
             picks.append((const[0], node))
     if len({c for c, _ in picks}) >= 2:
-        return [_Pseudo(picks[0][1])]
+        return [NodeAt(picks[0][1])]
     return []
 
 
@@ -683,11 +683,6 @@ def _random_batch(f):
             if any(re.search(r"batch", ast.unparse(a), re.I) for a in e.node.args[:1] + e.node.args[1:2]):
                 return e
     return None
-
-
-class _Pseudo:
-    def __init__(self, node):
-        self.node, self.line = node, node.lineno
 
 
 def _off_default(f, part):

@@ -9,7 +9,7 @@ from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.data_flow import data_iterable
 from hvdkit.check.rules.held import field_values, set_on_self
 from hvdkit.check.rules.optimizers import lr_expr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
-from hvdkit.check.script import dotted, enclosing_def, loop_bindings, parents, sums
+from hvdkit.check.script import NodeAt, dotted, enclosing_def, loop_bindings, parents, sums
 from hvdkit.check.sources import NAMESPACES, called_def, derived, namespace_entries, returns, sources, unpacked
 
 
@@ -206,7 +206,7 @@ def _full_batch(f):
     if any(not isinstance(lp, (ast.For, ast.AsyncFor, ast.While)) for s in steps for lp in s.ctx.loops):
         return None  # a comprehension or a callback's loop: not the simple epoch loop
     # an index cut by rank, assigned to a name that the steps' code reads whole, never sliced or indexed again
-    for p in (p for p in f.shares.parts if not hasattr(p, "ctx")):
+    for p in (p for p in f.shares.parts if isinstance(p, NodeAt)):
         stmt = getattr(p.node, "parent", None)
         if not (isinstance(stmt, ast.Assign) and stmt.value is p.node and len(stmt.targets) == 1 and
                 isinstance(stmt.targets[0], ast.Name)):
@@ -237,13 +237,6 @@ def _batch_sinks(f):
     return out + f.memo("batch slices", lambda: _batch_slices(f))
 
 
-class _At:
-    """A batch width found in a slice: where it is, for the evidence."""
-
-    def __init__(self, node):
-        self.node, self.line = node, node.lineno
-
-
 def _batch_slices(f):
     """Hand-cut batches `x[s * bs:(s + 1) * bs]` (also `perm[b * gb:(b + 1) * gb][rank * local:(rank + 1) *
     local]`) in code the walk ran: [(the width bs, where)]."""
@@ -264,7 +257,7 @@ def _batch_slices(f):
             if not (isinstance(cut, ast.Slice) and _slice_width(cut)[0] is not None and
                     not f.mentions(_slice_width(cut)[1], f.is_any_rank)):
                 continue
-        out.append((width, _At(n)))
+        out.append((width, NodeAt(n)))
     return out
 
 

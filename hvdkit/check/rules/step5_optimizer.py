@@ -510,6 +510,11 @@ def _find_unnamed_parameters(f, e):
 
 
 def used_up_names(f, e):
+    """See _find_used_up_names(); asked by step 5 and by the crash finding, found once."""
+    return f.memo(("used up names", id(e)), lambda: _find_used_up_names(f, e))
+
+
+def _find_used_up_names(f, e):
     """`named = model.named_parameters()` (a generator), iterated (`[p for n, p in named if ...]`, a `for`
     loop, list() or dict() of it) and only then handed to the torch DistributedOptimizer made by `e` as
     named_parameters: Horovod gets an empty list, every parameter is unnamed, and it raises ValueError ("one
@@ -546,6 +551,10 @@ def _used_up_names(f, e):
                    f"pass named_parameters={ast.unparse(a.node.value)} (a fresh generator) or list(...) it once")
 
 
+# Horovod 0.28.1's error for an optimizer parameter named_parameters does not name (tried here).
+_UNNAMED = "ValueError: named_parameters was specified, but one or more model parameters were not named"
+
+
 def unnamed_parameter_crashes(f):
     """(node, error, why, kind) for the crash finding: each torch DistributedOptimizer whose optimizer holds
     parameters its named_parameters does not name raises ValueError where it is made, also when the names
@@ -554,15 +563,13 @@ def unnamed_parameter_crashes(f):
     for e in _torch_wrappers(f):
         used = used_up_names(f, e)
         if used is not None:
-            out.append((e.node, "ValueError: named_parameters was specified, but one or more model parameters "
-                        "were not named", f"{ast.unparse(used[0].node.targets[0])} was used up at line "
+            out.append((e.node, _UNNAMED, f"{ast.unparse(used[0].node.targets[0])} was used up at line "
                         f"{used[1].lineno}: Horovod gets no names", "ValueError"))
             continue
         found = unnamed_parameters(f, e)
         if found is not None:
             given, unnamed = found
-            out.append((e.node, "ValueError: named_parameters was specified, but one or more model parameters "
-                        "were not named", f"the optimizer holds {unnamed[0].name}.parameters(), which "
+            out.append((e.node, _UNNAMED, f"the optimizer holds {unnamed[0].name}.parameters(), which "
                         f"{given[0].name}.named_parameters() does not contain", "ValueError"))
     return out
 
