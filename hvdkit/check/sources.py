@@ -7,9 +7,10 @@ addition beside facts.py, whose `mentions` answers "does it depend on X" where t
 """
 import ast
 
-from hvdkit.check.defs import dotted, element_of
+from hvdkit.check.defs import dotted, element_of, owner_of_arg
 
 MAX_DEPTH = 30
+MAX_CALLS = 4  # the calls a node is followed through (`sources`)
 
 
 def sources(f, exprs, follow_call=None):
@@ -18,15 +19,39 @@ def sources(f, exprs, follow_call=None):
     dict, the element and the iterables of a comprehension, the container of a subscript, the operands of
     arithmetic, both branches of a conditional. For a library's call, `follow_call(call)` says which of its
     parts its value comes from (none by default)."""
-    out, seen, todo = [], set(), [(e, 0) for e in exprs if e is not None]
+    # Each node is followed with the calls it was reached through (a stack of the script's own calls): a
+    # parameter read in a function entered through `pipeline(second)` is that call's argument, not the
+    # arguments of every other call of `pipeline` (which another data set may flow through).
+    out, emitted, seen, todo = [], set(), set(), [(e, 0, ()) for e in exprs if e is not None]
     while todo:
-        node, depth = todo.pop()
-        if id(node) in seen or depth > MAX_DEPTH:
+        node, depth, calls = todo.pop()
+        if (id(node), calls) in seen or depth > MAX_DEPTH:
             continue
-        seen.add(id(node))
-        out.append(node)
-        todo += [(n, depth + 1) for n in _made_of(f, node, follow_call) if n is not None]
+        if id(node) not in emitted:
+            emitted.add(id(node))
+            out.append(node)
+        seen.add((id(node), calls))
+        bound = _bound_in(f, node, calls[-1]) if calls and isinstance(node, ast.Name) else None
+        if bound is not None:
+            todo += [(n, depth + 1, calls[:-1]) for n in bound]
+            continue
+        inner = calls + (node,) if isinstance(node, ast.Call) and len(calls) < MAX_CALLS and \
+            f.local_function(node) else calls
+        todo += [(n, depth + 1, inner) for n in _made_of(f, node, follow_call) if n is not None]
     return out
+
+
+def _bound_in(f, name, call):
+    """The argument expressions a parameter read as `name` takes in the frames the walk entered at `call`;
+    None when `name` is no parameter of the function that call runs, or the walk entered none there."""
+    defs = f.s.reaching(name)
+    args = [d for d in defs or () if isinstance(d, ast.arg)]
+    if not args or len(args) != len(defs):
+        return None
+    frames = [fr for d in args for fr in f._frames_of().get(owner_of_arg(d), ()) if fr.call is call]
+    if not frames:
+        return None
+    return [b.expr for fr in frames for p, b in fr.bindings.items() if any(p == d.arg for d in args)]
 
 
 def _made_of(f, node, follow_call):

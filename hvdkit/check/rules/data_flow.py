@@ -75,8 +75,7 @@ def _training_inputs(f):
             evaluation += [kw[k] for k in ("validation_data",) if k in kw]
         for loop in s.ctx.loops:
             loops.add(id(loop))
-            if isinstance(loop, ast.While):
-                drawing.add(id(loop))  # `while ...: x, y = next(it)`: the loop draws its batches itself
+            drawing.add(id(loop))  # `x, y = next(it)` in a `while` / `for _ in range(steps)`: batches drawn
             if isinstance(loop, (ast.For, ast.AsyncFor)):
                 train.append(loop.iter)
             elif isinstance(loop, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
@@ -127,8 +126,11 @@ def unread_training(f):
 
 def _gradients_off(f, loop):
     """The loop runs with gradients off, as an evaluation does: inside `with torch.no_grad()` (or
-    inference_mode, set_grad_enabled(False)), or after `model.eval()` in the same function. (A loop over a
-    model's layers, or one that only prepares data, is no evaluation.)"""
+    inference_mode, set_grad_enabled(False)), after `model.eval()` in the same function, or calling a Keras
+    model in inference mode (`model(x, training=False)`, in the loop or a function of the script it calls).
+    (A loop over a model's layers, or one that only prepares data, is no evaluation.)"""
+    if _inference_calls(f, loop.body if isinstance(loop, (ast.For, ast.AsyncFor)) else [loop], set()):
+        return True
     for p in parents(loop):
         if isinstance(p, (ast.With, ast.AsyncWith)) and any(
                 isinstance(i.context_expr, ast.Call) and f.s.qual(i.context_expr.func).split(".")[-1] in
@@ -137,6 +139,20 @@ def _gradients_off(f, loop):
         if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return any(isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "eval" and not n.args
                        and n.lineno <= loop.lineno for n in ast.walk(p))
+    return False
+
+
+def _inference_calls(f, body, seen):
+    """A call with `training=False` in `body`, or in a function of the script that `body` calls by name."""
+    for n in (n for b in body for n in ast.walk(b) if isinstance(n, ast.Call)):
+        if any(k.arg == "training" and isinstance(k.value, ast.Constant) and k.value.value is False
+               for k in n.keywords):
+            return True
+        d = f.s.defined(n.func) if isinstance(n.func, ast.Name) else None
+        if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and id(d) not in seen:
+            seen.add(id(d))
+            if _inference_calls(f, d.body, seen):
+                return True
     return False
 
 
