@@ -13,7 +13,7 @@ decorator that could change its signature; a method only through `self` in a cla
 import ast
 import itertools
 
-from hvdkit.check import horovod_api
+from hvdkit.check import horovod_api, values
 from hvdkit.check.crash_names import FUNCS
 
 # Decorators that keep a function's signature (what the call binds is what the def declares).
@@ -47,8 +47,11 @@ def before_init(facts):
     Only calls reached through call sites count: a Keras callback's methods or a function handed to another
     are walked where the instance is made or handed, not where they run; an entry point judged on its own (a
     function nothing calls, launched by horovod.run or another module) may be handed an initialised Horovod."""
-    every = sorted((e for e in facts.s.api_calls("init") if e.api == ("horovod", "init") and e.ctx.reached),
-                   key=lambda e: e.order)
+    # an init behind a condition false on every Horovod run (`if int(os.environ.get("WORLD_SIZE", "1")) > 1:`,
+    # torchrun's variable) initialises nothing there
+    reached = [e for e in facts.s.api_calls("init") if e.api == ("horovod", "init") and e.ctx.reached]
+    never = [e for e in reached if values.runs(facts.s, e, facts.path_guards(e), defaults=True).kind == "never"]
+    every = sorted((e for e in reached if e not in never), key=lambda e: e.order)
     if not every and (facts.init_candidates or facts.horovod_from):
         return []
     out = []
@@ -64,7 +67,8 @@ def before_init(facts):
             where = f", in the worker `{ast.unparse(launcher)[:50]}` starts" if launcher is not None else ""
             why = f"{ast.unparse(e.node.func)}() runs before {ast.unparse(inits[0].node.func)}() at line " \
                 f"{inits[0].line}" if inits else f"{ast.unparse(e.node.func)}() runs and no hvd.init() does{where}, " \
-                "in all the code read"
+                "in all the code read" + (f" (the one at line {never[0].line} is behind a condition false on a "
+                                          "Horovod run)" if never else "")
             out.append((e.node, "ValueError: Horovod has not been initialized; use hvd.init().", why, "ValueError"))
     return out
 

@@ -33,6 +33,8 @@ LOCAL_RANK_ENV = ("HOROVOD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_
 # torchrun's local rank: Horovod's launchers (horovodrun's gloo and MPI runs, mpirun) never set it (Horovod
 # 0.28.1's runner sets HOROVOD_LOCAL_RANK), so under Horovod every rank reads its default.
 TORCHRUN_LOCAL_RANK_ENV = ("LOCAL_RANK",)
+# torchrun's own variables, none of which Horovod's launchers set: on a Horovod run each reads its default.
+TORCHRUN_ONLY_ENV = ("LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "TORCHELASTIC_RUN_ID")
 RANK_ENV = ("HOROVOD_RANK", "OMPI_COMM_WORLD_RANK", "MV2_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK")
 # Words of GPU use in names, attributes and strings (torch.cuda, .cuda(), "cuda:0", cudnn, use_gpu, NCCL).
 GPU_WORDS = re.compile(r"cuda|cudnn|gpu|nccl", re.I)

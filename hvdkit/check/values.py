@@ -13,7 +13,8 @@ from typing import NamedTuple, Optional
 
 from hvdkit.check import flags, mappings
 from hvdkit.check.defs import declares_global
-from hvdkit.check.names import LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES, WRAPPERS
+from hvdkit.check.names import (LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES, TORCHRUN_ONLY_ENV,
+                               WRAPPERS)
 from hvdkit.check.script import dotted, enclosing_def, in_handler, same_walk
 
 POS, RANK = "POS", "RANK"
@@ -66,6 +67,11 @@ class Evaluator:
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
                 isinstance(node.slice.value, str):
             return self._entry(node.value, node.slice.value, None, frame, event, depth)
+        if isinstance(node, ast.Call) and self.where.defaults and self.s.qual(node.func) in ("os.environ.get",
+                                                                                             "os.getenv"):
+            unset = self._unset_env(node)
+            if unset is not None:
+                return unset
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
                 node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
             default = node.args[1] if len(node.args) > 1 else ast.Constant(value=None)
@@ -78,6 +84,8 @@ class Evaluator:
                 return 1  # the default run: the script started with no arguments
             if q in ("len", "math.ceil", "int", "max") and node.args:
                 inner = ev(node.args[0])
+                if q == "int" and isinstance(inner, str) and inner.strip().lstrip("-").isdigit():
+                    return int(inner)
                 return POS if q == "len" or inner == POS else inner if q == "int" and is_num(inner) else None
             if q == "bool" and len(node.args) == 1:  # `resume=bool(args.resume)` with --resume default None
                 return truthy(ev(node.args[0]))
@@ -97,11 +105,42 @@ class Evaluator:
         if isinstance(node, ast.BoolOp):
             return self._boolop(node, [ev(v) for v in node.values])
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            if isinstance(node.ops[0], (ast.Eq, ast.NotEq)) and self._starts_at(node.left, node.comparators[0], event):
+                return isinstance(node.ops[0], ast.Eq)
             return self._compare(node.ops[0], ev(node.left), ev(node.comparators[0]))
         if isinstance(node, ast.IfExp):
             t = truthy(ev(node.test))
             return ev(node.body) if t is True else ev(node.orelse) if t is False else None
         return None
+
+    def _unset_env(self, call):
+        """`os.environ.get("WORLD_SIZE", "1")` on the default run: torchrun's variables, which Horovod's
+        launchers (horovodrun, mpirun) never set, take the default given; None for any other variable."""
+        if not call.args or not isinstance(call.args[0], ast.Constant) or \
+                call.args[0].value not in TORCHRUN_ONLY_ENV:
+            return None
+        default = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords
+                                                                 if k.arg == "default"), None)
+        return NONE if default is None or isinstance(default, ast.Constant) and default.value is None else \
+            self.value(default, None, None, 1)
+
+    def _starts_at(self, a, b, event):
+        """On the first step, a loop's variable equals the name its range starts from, whatever that name holds
+        (`for epoch in range(start_epoch, n)`: `epoch == start_epoch`, start_epoch restored from a checkpoint),
+        while the loop does not assign that name."""
+        if not self.where.first_step or event is None or not isinstance(a, ast.Name) or not isinstance(b, ast.Name):
+            return False
+        for loop in event.ctx.loops:
+            it = getattr(loop, "iter", None)
+            if not (isinstance(it, ast.Call) and self.s.qual(it.func) == "range" and len(it.args) > 1 and
+                    isinstance(it.args[0], ast.Name) and isinstance(loop.target, ast.Name)):
+                continue
+            pair = {loop.target.id, it.args[0].id}
+            if pair == {a.id, b.id} and len(pair) == 2 and not any(
+                    isinstance(n, ast.Name) and n.id == it.args[0].id and isinstance(n.ctx, ast.Store)
+                    for n in ast.walk(loop)):
+                return True
+        return False
 
     def _returned(self, call, event, depth):
         """A call of the project's own function that takes no arguments and returns one expression (`def

@@ -127,7 +127,8 @@ def unread_training(f):
 def _gradients_off(f, loop):
     """The loop runs with gradients off, as an evaluation does: inside `with torch.no_grad()` (or
     inference_mode, set_grad_enabled(False)), after `model.eval()` in the same function, or calling a Keras
-    model in inference mode (`model(x, training=False)`, in the loop or a function of the script it calls).
+    model in inference mode (`model(x, training=False)`) or updating a Keras metric (`update_state`), in the
+    loop or a function of the script it calls.
     (A loop over a model's layers, or one that only prepares data, is no evaluation.)"""
     if _inference_calls(f, loop.body if isinstance(loop, (ast.For, ast.AsyncFor)) else [loop], set()):
         return True
@@ -143,10 +144,11 @@ def _gradients_off(f, loop):
 
 
 def _inference_calls(f, body, seen):
-    """A call with `training=False` in `body`, or in a function of the script that `body` calls by name."""
+    """A call with `training=False`, or a Keras metric's update_state() (outside the loops around optimizer
+    steps, which are no evaluation), in `body` or in a function of the script that `body` calls by name."""
     for n in (n for b in body for n in ast.walk(b) if isinstance(n, ast.Call)):
         if any(k.arg == "training" and isinstance(k.value, ast.Constant) and k.value.value is False
-               for k in n.keywords):
+               for k in n.keywords) or getattr(n.func, "attr", "") == "update_state":
             return True
         d = f.s.defined(n.func) if isinstance(n.func, ast.Name) else None
         if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and id(d) not in seen:

@@ -8,7 +8,7 @@ from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import Ref, origin, reaching, resolve, sources, with_values
 from hvdkit.check.rules.models import STATE, elements, trained, wrapper
 from hvdkit.check.project import module_of
-from hvdkit.check.script import dotted, enclosing_def, unmoved
+from hvdkit.check.script import dotted, enclosing_def, result_discarded, unmoved
 from hvdkit.check.values import off_by_default
 
 
@@ -57,9 +57,19 @@ def _unread_broadcast(f):
     calls = [(u.event.node, u) for u in f.unread_on_path
              if f.hands_horovod(u) and f.handed_training(u) or f.feeds_callbacks(u) and f.acts_itself(u, 6)
              # the project's own absent code handed both the model and the optimizer (`sync_initial_state(model,
-             # optimizer)`): all a broadcast of the starting state needs; the model alone (`l2_loss(...)`) is not
-             or u.kind != "library" and _handed_a_model(f, u) and f.handed_optimizer(u)]
+             # optimizer)`): all a broadcast of the starting state needs; or handed the model in a statement of
+             # its own (`sync_model(model)`: it can only change the model in place); the model in a value
+             # (`l2_loss(model)`) is not
+             or u.kind != "library" and _handed_a_model(f, u) and (
+                 f.handed_optimizer(u) or result_discarded(u.event.node) and _before_training(f, u))]
     return f.cannot_tell("a broadcast from rank 0", calls)
+
+
+def _before_training(f, u):
+    """The unread call runs before the training's first step: before every optimizer step or fit read, and
+    before every unread call handed an optimizer (`train(model, it, optimizer)` of a module not there)."""
+    trains = [e.order for e in f.steps] + [v.event.order for v in f.unread_on_path if f.handed_optimizer(v)]
+    return all(u.event.order < order for order in trains)
 
 
 def _handed_a_model(f, u):

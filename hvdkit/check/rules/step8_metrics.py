@@ -521,6 +521,9 @@ def _from_evaluations(f, node, at, parts, depth=0):
     for expr, a in sources(f, node, at):
         if _in_loops(a, a.ctx.loops, loops) or _updated_in(f, expr, a, loops):
             return True
+        if depth < 4 and any(_from_evaluations(f, v, e, parts, depth + 1) for n in ast.walk(expr)
+                             if isinstance(n, (ast.Name, ast.Attribute)) for v, e in mutations(f, n, a)):
+            return True  # `history[-1]` after `history.append(float(val.result()))`
         for n in ast.walk(expr):
             if _in_loops(a, [n], loops):
                 return True  # sum(loss(model(a), b) for a, b in loader): the evaluation is the expression
