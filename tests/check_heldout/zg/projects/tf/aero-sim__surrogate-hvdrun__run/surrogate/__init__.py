@@ -1,0 +1,1 @@
+"""MLP surrogate for airfoil polars (Cl, Cd, Cm from geometry + flow parameters)."""

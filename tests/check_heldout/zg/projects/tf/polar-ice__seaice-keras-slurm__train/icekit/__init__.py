@@ -1,0 +1,3 @@
+from . import slurm
+
+__all__ = ["slurm"]

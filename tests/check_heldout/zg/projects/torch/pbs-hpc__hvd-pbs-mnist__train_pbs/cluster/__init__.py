@@ -1,0 +1,3 @@
+from .pbs import PBSJob
+
+__all__ = ["PBSJob"]

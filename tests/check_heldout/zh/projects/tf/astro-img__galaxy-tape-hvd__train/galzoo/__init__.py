@@ -1,0 +1,1 @@
+"""Galaxy Zoo 2 morphology regression (37 vote fractions)."""
