@@ -7,6 +7,7 @@ Written from scratch for these tests: a PyTorch segmentation project whose distr
 package."""
 import textwrap
 
+from hvdkit.check import FLAGGED
 from hvdkit.check.static import analyze
 
 DIST = '''
@@ -36,7 +37,7 @@ MAIN = '''
 
     def main():
         init_distributed()
-        rank, world = hvd.rank(), hvd.size()
+        {ranks}
         torch.manual_seed(rank)
         model = torch.nn.Conv2d(3, 2, 3, padding=1)
         opt = torch.optim.SGD(model.parameters(), lr=0.01 * world)
@@ -55,13 +56,17 @@ MAIN = '''
 '''
 
 
-def crash(tmp_path, var):
+def check(tmp_path, var, ranks="rank, world = hvd.rank(), hvd.size()"):
     (tmp_path / "iceseg").mkdir()
     (tmp_path / "iceseg" / "__init__.py").write_text("")
     (tmp_path / "iceseg" / "dist.py").write_text(textwrap.dedent(DIST.replace("{var}", var)))
-    (tmp_path / "main.py").write_text(textwrap.dedent(MAIN).lstrip("\n"))
-    _, _, info = analyze(str(tmp_path / "main.py"), root=str(tmp_path))
-    return info.get("crash")
+    (tmp_path / "main.py").write_text(textwrap.dedent(MAIN.replace("{ranks}", ranks)).lstrip("\n"))
+    findings, _, info = analyze(str(tmp_path / "main.py"), root=str(tmp_path))
+    return findings, info.get("crash")
+
+
+def crash(tmp_path, var):
+    return check(tmp_path, var)[1]
 
 
 def test_init_keyed_on_torchruns_world_size_never_runs_under_horovod(tmp_path):
@@ -71,3 +76,12 @@ def test_init_keyed_on_torchruns_world_size_never_runs_under_horovod(tmp_path):
 
 def test_init_keyed_on_horovods_own_variable_is_no_certain_crash(tmp_path):
     assert crash(tmp_path, "HOROVOD_SIZE") is None
+
+
+def test_torchs_optimizer_wrapper_raises_first_when_nothing_queries_the_rank(tmp_path):
+    # Horovod 0.28.1's torch DistributedOptimizer asks hvd.size() when made: the first call that raises.
+    findings, c = check(tmp_path, "WORLD_SIZE", ranks="rank, world = 0, 1")
+    assert c is not None and "not been initialized" in c["error"] and c["line"] == 14, c
+    # the fault is step 1's: the wrapper and the broadcast that raise after it keep their own verdicts
+    assert findings[1].verdict in FLAGGED, findings[1]
+    assert "raises" not in findings[5].evidence and "raises" not in findings[6].evidence, findings

@@ -37,6 +37,26 @@ def find(names):
 
 # Horovod's queries that raise ValueError until hvd.init() has run (horovod/common/basics.py).
 BEFORE_INIT = ("rank", "size", "local_rank", "local_size", "cross_rank", "cross_size")
+# Horovod 0.28.1's other calls that raise before hvd.init(), by module (tried on this machine, one process, no
+# init): torch's optimizer wrapper asks size() when made; collectives reach the uninitialised core. TF's
+# optimizer wrapper, gradient tape and Keras callbacks raise nothing when made.
+RAISING_BEFORE_INIT = {
+    "horovod.torch": {"DistributedOptimizer": "ValueError", "broadcast_optimizer_state": "ValueError",
+                      "broadcast_object": "ValueError", "broadcast_parameters": "HorovodInternalError",
+                      "allreduce": "HorovodInternalError", "allreduce_": "HorovodInternalError",
+                      "allgather": "HorovodInternalError", "broadcast": "HorovodInternalError"},
+    "horovod.tensorflow": {"allreduce": "ValueError", "broadcast_variables": "FailedPreconditionError"},
+}
+RAISING_BEFORE_INIT["horovod.tensorflow.keras"] = {"allreduce": "ValueError"}
+
+
+def _raises_before_init(facts, e):
+    """The error `e`'s Horovod call raises when no hvd.init() has run, or None."""
+    if e.api[1] in BEFORE_INIT:
+        return "ValueError"
+    q = facts.s.qual(e.node.func)
+    module, _, name = q.rpartition(".")
+    return RAISING_BEFORE_INIT.get(module, {}).get(name)
 
 
 def before_init(facts):
@@ -55,8 +75,9 @@ def before_init(facts):
     if not every and (facts.init_candidates or facts.horovod_from):
         return []
     out = []
-    for e in facts.s.api_calls(*BEFORE_INIT, owner="horovod"):
-        if not e.ctx.reached or e.api[1] not in BEFORE_INIT:
+    for e in facts.s.api_calls(owner="horovod"):
+        error = _raises_before_init(facts, e) if e.ctx.reached else None
+        if error is None:
             continue
         launcher = _fresh_launcher(facts, e)
         if not all(fr.call is not None for fr in e.ctx.frames) and launcher is None:
@@ -69,7 +90,7 @@ def before_init(facts):
                 f"{inits[0].line}" if inits else f"{ast.unparse(e.node.func)}() runs and no hvd.init() does{where}, " \
                 "in all the code read" + (f" (the one at line {never[0].line} is behind a condition false on a "
                                           "Horovod run)" if never else "")
-            out.append((e.node, "ValueError: Horovod has not been initialized; use hvd.init().", why, "ValueError"))
+            out.append((e.node, f"{error}: Horovod has not been initialized; use hvd.init().", why, error))
     return out
 
 

@@ -124,7 +124,9 @@ def charge(facts, findings, found, names=None):
         if finding.verdict in FLAGGED or finding.line is None:
             continue
         calls = _own_calls(facts, names, finding.line, n)
-        crash = next((c for c in found if any(_within(c.node, call, names) for call in calls)), None)
+        # a call that raises because Horovod was never initialised is step 1's fault, not its own step's
+        crash = next((c for c in found if "has not been initialized" not in c.error and any(
+            _within(c.node, call, names) for call in calls)), None)
         if crash is not None:
             findings[n] = Finding(WRONG, f"its own call raises at line {crash.node.lineno}: {crash.error}",
                                   crash.node.lineno, "fix the crash reported above: the step never runs")
