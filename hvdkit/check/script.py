@@ -152,6 +152,8 @@ class Script:
             elif d is not None:
                 self.funcs.setdefault(name, d)
         self.events, self.assigns, self.walked = [], [], set()
+        self.instantiated = []  # the project's classes whose instances the walk made, in order
+        self.dispatch_loops = set()  # ids of the loops (and calls) that run hooks over objects: not batches
         self.frames = []  # every walked call's Frame, also of functions whose body has no call or assignment
         self.local_calls = set()  # call nodes resolved to a function of the project, in some walk
         self.pending_hooks = {}  # name of a Keras callback instance: its on_* methods, not walked yet
@@ -445,16 +447,29 @@ class Script:
 
     def _values_of(self, name):
         """[(value expression, its module)] the reaching definitions of a Name assign it: in its module, or
-        through an import (`from utils import logger`: utils' `logger = Logger()`), or a star import."""
+        through an import (`from utils import logger`: utils' `logger = Logger()`), also one a package
+        re-exports (`from .registry import OPTIMIZERS` in its __init__), or a star import."""
         out = []
         for d, m in self._defs_of(name) or ():
             if isinstance(d, ast.alias) and isinstance(d.parent, ast.ImportFrom) and self.project is not None:
-                source = self.project.module(self.project.absolute(m, d.parent.module, d.parent.level))
-                pairs_in = [(x, source) for x in source.defs.top_level(d.name)] if source is not None else []
-                out += [(assigned_value(x), s) for x, s in pairs_in if isinstance(x, ast.Name)]
+                out += self._imported_values(d, m)
             elif isinstance(d, ast.Name):
                 out.append((assigned_value(d), m))
         return [(v, m) for v, m in out if v is not None]
+
+    def _imported_values(self, alias, mod, depth=0):
+        """The values a `from X import name` alias binds: X's top-level assignments of `name`, through X's own
+        re-exports (up to 4 hops)."""
+        source = self.project.module(self.project.absolute(mod, alias.parent.module, alias.parent.level))
+        if source is None or depth > 4:
+            return []
+        out = []
+        for x in source.defs.top_level(alias.name):
+            if isinstance(x, ast.Name):
+                out.append((assigned_value(x), source))
+            elif isinstance(x, ast.alias) and isinstance(x.parent, ast.ImportFrom):
+                out += self._imported_values(x, source, depth + 1)
+        return out
 
     def reaching(self, name):
         """The definition nodes that may bind a Name where it is read (defs.Defs.reaching), in its module."""
@@ -564,6 +579,17 @@ class Script:
         if isinstance(node, ast.Lambda):
             self._walk_expr(node.body, ctx)
             return
+        if isinstance(node, ast.BoolOp):  # `keeper is not None and keeper.update(...)`: short-circuit guards
+            inner = ctx
+            for value in node.values:
+                self._walk_expr(value, inner)
+                inner = inner.with_(guard=(value, isinstance(node.op, ast.And)))
+            return
+        if isinstance(node, ast.IfExp):
+            self._walk_expr(node.test, ctx)
+            self._walk_expr(node.body, ctx.with_(guard=(node.test, True)))
+            self._walk_expr(node.orelse, ctx.with_(guard=(node.test, False)))
+            return
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
             for gen in node.generators:
                 self._walk_expr(gen.iter, ctx)
@@ -578,9 +604,19 @@ class Script:
             self._emit(node, ctx)
             own = self.events[-1] if self.events and self.events[-1].node is node else None
             target = self._local_target(node.func, ctx)
+            made = self.defined(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
+            if isinstance(made, ast.ClassDef) and made not in self.instantiated:
+                self.instantiated.append(made)
+            hooks = self._dispatched(node.func, ctx) if target is None else []
             if target is not None:
                 self.local_calls.add(node)
                 self._enter(target, node, ctx)
+            elif hooks:
+                self.local_calls.add(node)
+                self.dispatch_loops.add(id(node))
+                self.dispatch_loops.update(id(p) for p in parents(node) if isinstance(p, (ast.For, ast.AsyncFor)))
+                for hook in hooks:  # each object's method of that name runs, in the loop's order
+                    self._enter(hook, node, ctx.with_(loop=node))
             else:
                 self._note_unread(node)
             self._default_factories(node, ctx)
@@ -607,6 +643,51 @@ class Script:
             return
         for child in ast.iter_child_nodes(node):
             self._walk_expr(child, ctx)
+
+    def _dispatched(self, func, ctx):
+        """The methods a call dispatched over objects of several of the project's classes runs: a method looked
+        up by a name the code holds (`getattr(h, name)(self)` with `name` a string constant or a parameter
+        given one, as hook-based trainers call `call_hook("after_epoch")`), or a method called on the variable
+        of a loop over a container (`for cb in self.callbacks: cb.on_epoch_end(self)`). Each instantiated
+        class of the project that has that method (its own or a base's) runs it; [] when the name is not
+        known or no such class was made."""
+        name = None
+        if isinstance(func, ast.Subscript):
+            return self._registered(func, ctx)
+        if isinstance(func, ast.Call) and self.qual(func.func) == "getattr" and len(func.args) >= 2:
+            key = func.args[1]
+            if isinstance(key, ast.Name):
+                b = self._binding(key, ctx.env)
+                key = b.expr if b is not None else key
+            name = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and _loop_variable(func.value):
+            name = func.attr
+        if not name:
+            return []
+        return [m for m in (self._method_of(c, name) for c in self.instantiated) if m is not None]
+
+    def _registered(self, func, ctx):
+        """A registry's lookup called (`self[name](**spec)` in `Registry.create`, `self._fns[name](...)`), in a
+        method called on a registry object (`OPTIMIZERS.create(cfg)`): each function or class of the project
+        registered on that object by a decorator (`@OPTIMIZERS.register("adamw")`) may run; [] otherwise."""
+        frame = ctx.env
+        root = func.value.value if isinstance(func.value, ast.Attribute) else func.value
+        if frame is None or frame.call is None or not isinstance(root, ast.Name) or root.id != "self" or \
+                not isinstance(frame.call.func, ast.Attribute):
+            return []
+        owner = self.qual(frame.call.func.value)
+        if not owner:
+            return []
+        out = []
+        for node in self.nodes():
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if any(isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and
+                   self.qual(d.func.value) == owner for d in node.decorator_list):
+                target = self.constructor(node) if isinstance(node, ast.ClassDef) else node
+                if target is not None:
+                    out.append(target)
+        return out
 
     def _class_body(self, cls, ctx):
         """A class body runs where the class statement does (at import, for a module's class): the calls in
@@ -726,7 +807,7 @@ class Script:
                 return self._class_of(b.expr, b.frame, depth + 1)
             defs = self.reaching(node)
             if defs is not None:
-                values = [v for v, _ in self._values_of(node) if isinstance(v, ast.Call)]
+                values = [b for v, _ in self._values_of(node) for b in _branches(v) if isinstance(b, ast.Call)]
                 return next((c for c in (self._class_of(v, frame, depth + 1) for v in values) if c is not None),
                             None)
             if frame is not None and node.id in frame.bindings:
@@ -1358,6 +1439,25 @@ def statement_of(node):
     while node is not None and not isinstance(node, ast.stmt):
         node = getattr(node, "parent", None)
     return node
+
+
+def _loop_variable(name):
+    """The Name is the target of a for loop around it over a name or an attribute (`for h in self.hooks:`),
+    not over a call (`model.modules()`, `range(n)`)."""
+    for p in parents(name):
+        if isinstance(p, (ast.For, ast.AsyncFor)) and isinstance(p.target, ast.Name) and \
+                p.target.id == name.id and isinstance(p.iter, (ast.Name, ast.Attribute)):
+            return True
+        if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+    return False
+
+
+def _branches(value):
+    """The values an expression may take: both branches of a conditional (`Keeper(m) if rank == 0 else None`)."""
+    if isinstance(value, ast.IfExp):
+        return _branches(value.body) + _branches(value.orelse)
+    return [value]
 
 
 def result_discarded(call):

@@ -186,6 +186,16 @@ class Evaluator:
         name = dotted(node)
         if not name:
             return None
+        root = node.value
+        if isinstance(root, ast.Name) and frame is not None and root.id in frame.bindings and \
+                root.id not in ("self", "cls") and depth < 8:
+            b = frame.bindings[root.id]  # `trainer.is_chief` in a hook handed the trainer as `hook(self)`
+            if not b.default and isinstance(b.expr, (ast.Name, ast.Attribute)) and dotted(b.expr):
+                alias = ast.Attribute(value=b.expr, attr=node.attr, ctx=ast.Load())
+                alias.parent = getattr(b.expr, "parent", None)
+                got = self._attribute(alias, b.frame, event, depth + 1)
+                if got is not None:
+                    return got
         every = self.s.assignments_to(name)
         plain = [a for a in every if a.order < event.order and not in_handler(a)
                  and isinstance(a.node, (ast.Assign, ast.AnnAssign))]

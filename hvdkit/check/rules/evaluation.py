@@ -140,9 +140,10 @@ def _training_events(f):
 def per_batch(f, e):
     """The event runs once per batch: its innermost loop is one in which the model runs or a step is taken at
     that same level (not an epoch loop around a loop over batches)."""
-    if not e.ctx.loops:
+    loops = [lp for lp in e.ctx.loops if id(lp) not in f.s.dispatch_loops]  # not a loop over a trainer's hooks
+    if not loops:
         return False
-    inner = e.ctx.loops[-1]
+    inner = loops[-1]
     return any(x.ctx.loops and x.ctx.loops[-1] is inner for x in _training_events(f) + _model_calls(f))
 
 

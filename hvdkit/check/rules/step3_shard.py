@@ -873,13 +873,14 @@ def _len_before_shard(f, sharded):
     # take(n) on a finite shard only caps the epoch; on a repeated one it makes every rank take n steps.
     # fit(steps_per_epoch=n) needs n batches per epoch either way (or Keras stops: "ran out of data").
     repeated = any(isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "repeat" for n in ast.walk(f.s.tree))
+    global_batch = _global_batch_chains(f)
     for e in f.s.events:
         sinks = [k.value for k in e.node.keywords if k.arg == "steps_per_epoch"]
         if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "take" and repeated:
             sinks += e.node.args[:1]
         for sink in sinks:
-            if f.mentions(sink, f.is_size):
-                continue
+            if f.mentions(sink, f.is_size) or _chains(f, sink) & global_batch:
+                continue  # len(x) // global_batch, the per-rank batch being global_batch // hvd.size()
             lens = [n for n in ast.walk(sink) if isinstance(n, ast.Call) and f.s.qual(n.func) == "len"]
             for a in (x for n in ast.walk(sink) if isinstance(n, ast.Name) for x in f.s.assignments_to(n.id)):
                 lens += [n for n in ast.walk(a.node) if isinstance(n, ast.Call) and f.s.qual(n.func) == "len"]
@@ -887,6 +888,33 @@ def _len_before_shard(f, sharded):
                 if n.args and dotted(n.args[0]) not in sharded:
                     return sink
     return None
+
+
+def _chains(f, expr):
+    """The whole dotted names `expr` reads (`args.global_batch`, not its `args`), and those the names'
+    assignments read (one step back)."""
+    def whole(node):
+        return [dotted(m) for m in ast.walk(node) if isinstance(m, (ast.Name, ast.Attribute)) and dotted(m) and
+                not (isinstance(getattr(m, "parent", None), ast.Attribute) and m.parent.value is m)]
+    out = set()
+    for n in (n for n in ast.walk(expr) if isinstance(n, ast.Name)):
+        for a in f.s.assignments_to(n.id):
+            value = getattr(a.node, "value", None)
+            out |= set(whole(value)) if value is not None else set()
+    return out | set(whole(expr))
+
+
+def _global_batch_chains(f):
+    """The names a per-rank batch size is divided from (`per_rank = args.global_batch // hvd.size()` given to
+    `.batch()` or `batch_size=`): a count of steps made by dividing by them counts global batches, which is
+    one pass over a rank's shard."""
+    given = [a for e in f.s.events if getattr(e.node.func, "attr", "") == "batch" for a in e.node.args[:1]]
+    given += [k.value for e in f.s.events for k in e.node.keywords if k.arg == "batch_size"]
+    out = set()
+    for b in given:
+        if f.mentions(b, f.is_size):
+            out |= {c for c in _chains(f, b) if c.split(".")[0] not in f.s.aliases}  # not hvd.size
+    return out - {dotted(b) for b in given if isinstance(b, (ast.Name, ast.Attribute))}
 
 
 def _experience(f):

@@ -10,7 +10,7 @@ from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sour
 from hvdkit.check.rules.models import is_model, wrapper
 from hvdkit.check.rules.optimizers import lr_expr
 from hvdkit.check.rules.tapes import unaveraged_apply
-from hvdkit.check.sources import unpacked
+from hvdkit.check.sources import derived, sources as flow_sources, unpacked
 from hvdkit.check.project import module_of
 from hvdkit.check.script import (assigned_name, dotted, enclosing_def, loop_bindings, parents, remainders,
                                  result_discarded, sums)
@@ -833,17 +833,28 @@ def gradient_allreduces(f):
 
 
 def _find_gradient_allreduces(f):
-    out = []
+    out, applied = [], None
     for e in f.s.events:
         if f.api(e, *ALLREDUCES):
             arg = e.node.args[0] if e.node.args else next((k.value for k in e.node.keywords if k.arg == "tensor"),
                                                           None)
-            if arg is not None and _gradient_value(f, arg):
+            if applied is None:
+                applied = _applied(f)
+            if arg is not None and (_gradient_value(f, arg) or id(e.node) in applied):
                 out.append(e)
         elif f.s.qual(e.node.func) == "map" and len(e.node.args) > 1 and _names_allreduce(f, e.node.args[0]) \
                 and _gradient_value(f, e.node.args[1]):
             out.append(e)
     return out
+
+
+def _applied(f):
+    """Ids of what the optimizers apply as gradients is made of (`opt.apply_gradients(zip(grads, vars))`): an
+    allreduce there averages gradients, whatever they were accumulated in before (`acc.mean()` of a class
+    holding tf.Variables)."""
+    given = [a for e in f.s.events if getattr(e.node.func, "attr", "") == "apply_gradients"
+             for a in e.node.args[:1] + [k.value for k in e.node.keywords if k.arg == "grads_and_vars"]]
+    return {id(n) for n in flow_sources(f, given, derived)} if given else set()
 
 
 def _names_allreduce(f, node):

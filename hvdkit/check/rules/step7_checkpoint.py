@@ -3,6 +3,7 @@ import ast
 import re
 
 from hvdkit.check import mappings, names
+from hvdkit.check.defs import owner_of_arg
 from hvdkit.check.facts import handed
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.evaluation import READABLE
@@ -30,8 +31,14 @@ def judge(f):
         return _unread_writers(f) or Finding(
             MISSING, "no checkpoint is written: a job killed at its time limit loses everything", None, _missing_fix(f))
     unknown = None
-    for e in saves + _copies(f, saves):
-        who, why = _writers(f, e)
+    events = saves + _copies(f, saves)
+    verdicts = [_writers(f, e) for e in events]
+    # a hook walked where its object is made (its `trainer` parameter unbound) and again where the trainer
+    # calls it (bound): the walk that sees the argument says who writes
+    seen_rank0 = {id(e.node) for e, (who, _) in zip(events, verdicts) if who == "rank0"}
+    for e, (who, why) in zip(events, verdicts):
+        if who == "unknown" and id(e.node) in seen_rank0:
+            continue
         what = "the checkpoint" if e in saves else f"a copy of the checkpoint ({f.text(e.line)[:50]})"
         if who == "every":
             return Finding(WRONG, f"{condition(f, e)}every rank writes {what} at line {e.line}{why}: ranks overwrite "
@@ -57,14 +64,22 @@ def judge(f):
     return Finding(OK, f"rank 0 writes: {f.text(saves[0].line)}", saves[0].line)
 
 
-def _unbound_attribute(f, test):
-    """An attribute of a parameter that no walked call binds (`trainer.is_chief` in a callback's
-    `on_epoch_end(self, trainer, logs)`, entered where the callback is made): the object, and so whether the
-    flag tells ranks apart, is not seen. None when the test reads none."""
+def _unbound_attribute(f, test, frame=None):
+    """An attribute of a parameter that this walk's frame (`frame`, else any walked call) does not bind
+    (`trainer.is_chief` in a callback's `on_epoch_end(self, trainer, logs)`, entered where the callback is
+    made): the object, and so whether the flag tells ranks apart, is not seen. None when the test reads
+    none."""
     for n in ast.walk(test):
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id not in ("self", "cls"):
             defs = f.s.reaching(n.value)
-            if defs and all(isinstance(d, ast.arg) for d in defs) and not f.frames_binding(n.value):
+            if not defs or not all(isinstance(d, ast.arg) for d in defs):
+                continue
+            if frame is not None and frame.func is owner_of_arg(defs[0]):
+                b = frame.bindings.get(n.value.id)
+                bound = b is not None and not b.default
+            else:
+                bound = bool(f.frames_binding(n.value))
+            if not bound:
                 return n
     return None
 
@@ -92,7 +107,7 @@ def _writers(f, e):
     if unread is not None:
         return "unknown", f"its condition reads {ast.unparse(unread)[:60]}, whose code is not read"
     handed = next((n for g in guards for part in _conjuncts(g.test) if not _best_so_far(f, part, e)
-                   for n in [_unbound_attribute(f, part)] if n is not None), None)
+                   for n in [_unbound_attribute(f, part, g.frame)] if n is not None), None)
     if handed is not None:
         return "unknown", (f"its condition reads `{ast.unparse(handed)}`, of an object `{handed.value.id}` that no "
                            "call read hands in (a hook's argument, given by code that calls it by name)")
