@@ -110,6 +110,11 @@ STEP_CALLS = {1: ("init",), 3: vocabulary.SELF_PARTITIONING,
               8: ("MetricAverageCallback", "average_metrics", "allreduce", "allreduce_", "grouped_allreduce")}
 # The step whose own work is a call that is not Horovod's: the checkpoint's save.
 SAVE_STEPS = (7,)
+# Steps whose Horovod calls are their own wherever they run, not only on the verdict's line: the broadcasts of
+# the starting state (the verdict names the model's; the optimizer's, on another line, raising is the step's
+# too). (The LR's warmup callback is not: the corpus labels the LR by its value when that callback crashes.)
+ANYWHERE_STEPS = {6: ("broadcast_parameters", "broadcast_optimizer_state", "broadcast_variables",
+                      "broadcast_global_variables", "BroadcastGlobalVariablesCallback")}
 
 
 def charge(facts, findings, found, names=None):
@@ -123,7 +128,9 @@ def charge(facts, findings, found, names=None):
     for n, finding in findings.items():
         if finding.verdict in FLAGGED or finding.line is None:
             continue
-        calls = _own_calls(facts, names, finding.line, n)
+        calls = _own_calls(facts, names, finding.line, n) + [
+            e.node for e in facts.s.events if n in ANYWHERE_STEPS and e.ctx.reached and facts.s.api(e.node.func)
+            and facts.s.api(e.node.func)[1].split(".")[-1] in ANYWHERE_STEPS[n]]
         # a call that raises because Horovod was never initialised is step 1's fault, not its own step's
         crash = next((c for c in found if "has not been initialized" not in c.error and any(
             _within(c.node, call, names) for call in calls)), None)

@@ -145,6 +145,12 @@ def judge(f):
     overlap = _overlapping_subsets(f, picked, parts) or _shuffled_before_partition(f, parts)
     if overlap is not None:
         return overlap
+    seeded = _rank_seeded_sampler(f, parts)
+    if seeded is not None:
+        return Finding(WRONG, f"line {seeded.line} seeds the DistributedSampler with the rank ({f.text(seeded.line)}): "
+                       "each rank permutes the data differently before taking its every size-th index, so the "
+                       "ranks' parts overlap and some samples are never read", seeded.line,
+                       "give every rank the same seed (seed=args.seed): the sampler partitions one common permutation")
     copies = _copies(f)
     if copies is not None:
         return Finding(WRONG, f"line {copies.lineno} makes hvd.size() copies of the same part of the data and each "
@@ -635,6 +641,24 @@ def _called_names(f, node):
                 if isinstance(v, ast.Call) and isinstance(v.func, ast.Name):
                     out.add(v.func.id)
     return out
+
+
+def _rank_seeded_sampler(f, parts):
+    """A DistributedSampler (or ElasticSampler) of the training data that shuffles with a seed made from the
+    rank: it partitions a permutation of its own seed, so each rank's permutation differs and the parts are
+    not disjoint. A sampler that does not shuffle (`shuffle=False`) takes no permutation."""
+    for e in parts:
+        if not isinstance(e.node, ast.Call) or f.s.qual(e.node.func).split(".")[-1] not in names.SAMPLERS or \
+                id(e.node) not in flows(f).train:
+            continue
+        kw = {k.arg: k.value for k in e.node.keywords}
+        shuffle = kw.get("shuffle")
+        if isinstance(shuffle, ast.Constant) and shuffle.value is False:
+            continue
+        seed = kw.get("seed")
+        if seed is not None and f.mentions(seed, f.is_rank):
+            return e
+    return None
 
 
 def _sampler_and_shuffle(f):
