@@ -39,6 +39,8 @@ def judge(f):
     for e, (who, why) in zip(events, verdicts):
         if who == "unknown" and id(e.node) in seen_rank0:
             continue
+        if who == "every" and id(e.node) in seen_rank0 and _dispatched(f, e):
+            continue  # a hook added to the list on rank 0 only: the trainer's loop over the list cannot see that
         what = "the checkpoint" if e in saves else f"a copy of the checkpoint ({f.text(e.line)[:50]})"
         if who == "every":
             return Finding(WRONG, f"{condition(f, e)}every rank writes {what} at line {e.line}{why}: ranks overwrite "
@@ -62,6 +64,11 @@ def judge(f):
     if unknown is not None:
         return unknown
     return Finding(OK, f"rank 0 writes: {f.text(saves[0].line)}", saves[0].line)
+
+
+def _dispatched(f, e):
+    """The walk reached `e` through a trainer's call over its hooks (Script._dispatched)."""
+    return any(fr.call is not None and id(fr.call) in f.s.dispatch_loops for fr in e.ctx.frames)
 
 
 def _unbound_attribute(f, test, frame=None):
