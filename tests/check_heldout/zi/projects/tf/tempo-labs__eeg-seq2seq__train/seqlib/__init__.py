@@ -1,0 +1,1 @@
+"""seq2seq forecasting of multichannel EEG."""

@@ -1,0 +1,2 @@
+"""Keyword spotting on precomputed log-mel features."""
+__version__ = "0.3.1"

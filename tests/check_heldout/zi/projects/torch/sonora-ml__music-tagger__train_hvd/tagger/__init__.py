@@ -1,0 +1,1 @@
+from .config import TaggerConfig, load_config  # noqa: F401
