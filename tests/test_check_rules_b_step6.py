@@ -74,7 +74,7 @@ TRAINER = '''
         main()
 '''
 BOTH = ("        hvd.broadcast_parameters(self.predictor.state_dict(), root_rank=0)\n"
-        "        hvd.broadcast_optimizer_state(self.opt, root_rank=0)")
+        "            hvd.broadcast_optimizer_state(self.opt, root_rank=0)")  # `{sync}` indents the first line only
 MAIN = "    hvd.broadcast_parameters(model.state_dict(), root_rank=0)"
 
 
