@@ -47,19 +47,21 @@ SCRIPT = '''
 
 
     class Accumulator:
+        """Sums micro-batch gradients in non-trainable variables."""
+
         def __init__(self, variables):
-            self.sums = [tf.Variable(tf.zeros_like(v), trainable=False) for v in variables]
+            self.total = {v.name: tf.Variable(tf.zeros_like(v), trainable=False) for v in variables}
 
         def add(self, grads):
-            for s, g in zip(self.sums, grads):
-                s.assign_add(g)
+            for slot, g in zip(self.total.values(), grads):
+                slot.assign_add(g)
 
         def mean(self, n):
-            return [s / n for s in self.sums]
+            return [slot / n for slot in self.total.values()]
 
         def reset(self):
-            for s in self.sums:
-                s.assign(tf.zeros_like(s))
+            for slot in self.total.values():
+                slot.assign(tf.zeros_like(slot))
 
 
     hvd.init()

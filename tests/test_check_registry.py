@@ -1,8 +1,8 @@
-"""Registries: `OPTIMIZERS.create(cfg["optimizer"])` looks the builder up by name (`self[name](**spec)`)
-among the functions registered with `@OPTIMIZERS.register("adamw")`, in a package that re-exports the
-registry (`from .registry import OPTIMIZERS` in its __init__). The registered builders run there, so one that
-returns `hvd.DistributedOptimizer(...)` averages the gradients (ok), and one that returns the plain
-optimizer does not (flagged).
+"""Registries: `OPTIMIZERS.create(cfg["optimizer"])` looks the builder up by name
+(`self._builders[name](...)`) among the functions registered with `@OPTIMIZERS.register("adam")`, in a
+package that re-exports the registry (`from .registry import OPTIMIZERS` in its __init__). The registered
+builders run there, so one that returns `hvd.DistributedOptimizer(...)` averages the gradients (ok), and
+one that returns the plain optimizer does not (flagged).
 
 Written from scratch for these tests: a TF / Keras 3 `fit` project built on a registry, the shape of
 config-driven research code."""
@@ -12,21 +12,21 @@ from hvdkit.check import FLAGGED, OK
 from hvdkit.check.static import analyze
 
 REGISTRY = '''
-    class Registry(dict):
-        def __init__(self, kind):
-            super().__init__()
-            self.kind = kind
+    class Registry:
+        """name -> builder; `create({"name": ..., **kwargs})` builds one."""
 
-        def register(self, name):
-            def wrap(fn):
-                self[name] = fn
-                return fn
-            return wrap
+        def __init__(self, what):
+            self.what, self._builders = what, {}
 
-        def create(self, spec, **extra):
-            spec = dict(spec)
-            name = spec.pop("name")
-            return self[name](**spec, **extra)
+        def register(self, key):
+            def add(builder):
+                self._builders[key] = builder
+                return builder
+            return add
+
+        def create(self, cfg):
+            kwargs = {k: v for k, v in cfg.items() if k != "name"}
+            return self._builders[cfg["name"]](**kwargs)
 
 
     OPTIMIZERS = Registry("optimizer")
