@@ -662,9 +662,23 @@ class Script:
             name = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and _loop_variable(func.value):
             name = func.attr
+        elif isinstance(func, ast.Name) and _loop_variable(func):
+            return self._listed_functions()  # `for cb in self.callbacks: cb(self, ...)`: functions kept in lists
         if not name:
             return []
         return [m for m in (self._method_of(c, name) for c in self.instantiated) if m is not None]
+
+    def _listed_functions(self):
+        """The project's functions named as elements of a list, tuple or set (`callbacks=[log_epoch,
+        sync_after_first_update]`): what a loop over such a container that calls its items may run."""
+        out = []
+        for node in self.nodes():
+            if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+                for elt in node.elts:
+                    d = self.defined(elt) if isinstance(elt, (ast.Name, ast.Attribute)) else None
+                    if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d not in out:
+                        out.append(d)
+        return out
 
     def _registered(self, func, ctx):
         """A registry's lookup called (`self[name](**spec)` in `Registry.create`, `self._fns[name](...)`), in a
