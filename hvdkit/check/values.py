@@ -421,6 +421,25 @@ class Evaluator:
                 return v
         return self._counter(name, frame, event, depth)
 
+    def _unpacked_return(self, a, name, depth):
+        """`rank, world = init_hvd()` with the project's `init_hvd()` returning `hvd.rank(), hvd.size()`: the
+        value of the returned tuple's element that `name` takes; None otherwise."""
+        target = a.node.targets[0] if isinstance(a.node, ast.Assign) and len(a.node.targets) == 1 else None
+        call = a.node.value
+        if not isinstance(target, (ast.Tuple, ast.List)) or not isinstance(call, ast.Call) or \
+                not isinstance(call.func, (ast.Name, ast.Attribute)):
+            return None
+        index = next((i for i, t in enumerate(target.elts) if isinstance(t, ast.Name) and t.id == name), None)
+        if index is None or depth > 6:
+            return None
+        func = self.s.defined(call.func)
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        rets = [r.value for r in ast.walk(func) if isinstance(r, ast.Return) and r.value is not None]
+        if len(rets) != 1 or not isinstance(rets[0], ast.Tuple) or len(rets[0].elts) != len(target.elts):
+            return None  # one `return a, b` only: the element is that expression's
+        return self.value(rets[0].elts[index], None, a, depth + 1)
+
     def _closure_frame(self, frame, name):
         """The walked frame of the function that encloses `frame`'s (`make_train_step(model, opt,
         distributed=False)` around its `train_step`) when `name` is that function's parameter and the closure
@@ -471,7 +490,9 @@ class Evaluator:
         if not plain:
             return None
         first = plain[-1]
-        value = self.value(first.node.value, first.ctx.env, first, depth + 1)
+        value = self._unpacked_return(first, name, depth)
+        if value is None:
+            value = self.value(first.node.value, first.ctx.env, first, depth + 1)
         augs = [a for a in mine if a.order > first.order and isinstance(a.node, ast.AugAssign)]
         if augs and not self.where.first_step:
             return None  # a counter changes from step to step
