@@ -1,0 +1,1 @@
+"""news: AG News classification helpers."""

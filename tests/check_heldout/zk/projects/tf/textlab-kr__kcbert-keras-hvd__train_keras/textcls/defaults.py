@@ -1,0 +1,9 @@
+TRAIN_PATH = "data/ratings_train.txt"
+TEST_PATH = "data/ratings_test.txt"
+EPOCHS = 5
+BATCH_SIZE = 64
+LR = 1e-3
+SEED = 1234
+MAX_TOKENS = 40000
+SEQ_LEN = 64
+WARMUP_EPOCHS = 1

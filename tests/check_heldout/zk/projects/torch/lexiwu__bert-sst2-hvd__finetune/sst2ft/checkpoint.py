@@ -1,0 +1,25 @@
+import os
+
+import torch
+
+
+def save_checkpoint(path, model, optimizer, scheduler, scaler, epoch):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = path + ".tmp"
+    torch.save({
+        "model": model.state_dict(),
+        "optimizer": optimizer.state_dict(),
+        "scheduler": scheduler.state_dict(),
+        "scaler": scaler.state_dict(),
+        "epoch": epoch,
+    }, tmp)
+    os.replace(tmp, path)
+
+
+def load_checkpoint(path, model, optimizer, scheduler, scaler):
+    state = torch.load(path, map_location="cpu")
+    model.load_state_dict(state["model"])
+    optimizer.load_state_dict(state["optimizer"])
+    scheduler.load_state_dict(state["scheduler"])
+    scaler.load_state_dict(state["scaler"])
+    return state["epoch"]

@@ -1,0 +1,1 @@
+"""Monthly Arctic sea-ice concentration forecasting (ConvLSTM)."""
