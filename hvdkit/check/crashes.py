@@ -128,9 +128,9 @@ def charge(facts, findings, found, names=None):
     for n, finding in findings.items():
         if finding.verdict in FLAGGED or finding.line is None:
             continue
-        calls = _own_calls(facts, names, finding.line, n) + [
-            e.node for e in facts.s.events if n in ANYWHERE_STEPS and e.ctx.reached and facts.s.api(e.node.func)
-            and facts.s.api(e.node.func)[1].split(".")[-1] in ANYWHERE_STEPS[n]]
+        calls = _own_calls(facts, names, finding.line, n) + ([
+            e.node for e in facts.s.events if e.ctx.reached and facts.s.api(e.node.func)
+            and facts.s.api(e.node.func)[1].split(".")[-1] in ANYWHERE_STEPS[n]] if n in ANYWHERE_STEPS else [])
         # a call that raises because Horovod was never initialised is step 1's fault, not its own step's
         crash = next((c for c in found if "has not been initialized" not in c.error and any(
             _within(c.node, call, names) for call in calls)), None)

@@ -154,6 +154,7 @@ class Script:
         self.events, self.assigns, self.walked = [], [], set()
         self.instantiated = []  # the project's classes whose instances the walk made, in order
         self.dispatch_loops = set()  # ids of the loops (and calls) that run hooks over objects: not batches
+        self._scans = {}  # Script._scanned
         self.frames = []  # every walked call's Frame, also of functions whose body has no call or assignment
         self.local_calls = set()  # call nodes resolved to a function of the project, in some walk
         self.pending_hooks = {}  # name of a Keras callback instance: its on_* methods, not walked yet
@@ -668,17 +669,26 @@ class Script:
             return []
         return [m for m in (self._method_of(c, name) for c in self.instantiated) if m is not None]
 
+    def _scanned(self, key, scan):
+        """`scan()` over the trees read so far, computed once until the walk imports another module."""
+        memo = self._scans.get(key)
+        if memo is None or memo[0] != len(self.imported):
+            memo = self._scans[key] = (len(self.imported), scan())
+        return memo[1]
+
     def _listed_functions(self):
         """The project's functions named as elements of a list, tuple or set (`callbacks=[log_epoch,
         sync_after_first_update]`): what a loop over such a container that calls its items may run."""
-        out = []
-        for node in self.nodes():
-            if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-                for elt in node.elts:
-                    d = self.defined(elt) if isinstance(elt, (ast.Name, ast.Attribute)) else None
-                    if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d not in out:
-                        out.append(d)
-        return out
+        def scan():
+            out = []
+            for node in self.nodes():
+                if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+                    for elt in node.elts:
+                        d = self.defined(elt) if isinstance(elt, (ast.Name, ast.Attribute)) else None
+                        if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d not in out:
+                            out.append(d)
+            return out
+        return self._scanned("listed", scan)
 
     def _registered(self, func, ctx):
         """A registry's lookup called (`self[name](**spec)` in `Registry.create`, `self._fns[name](...)`), in a
@@ -690,18 +700,23 @@ class Script:
                 not isinstance(frame.call.func, ast.Attribute):
             return []
         owner = self.qual(frame.call.func.value)
-        if not owner:
-            return []
-        out = []
-        for node in self.nodes():
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                continue
-            if any(isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and
-                   self.qual(d.func.value) == owner for d in node.decorator_list):
+        return self._registrations().get(owner, []) if owner else []
+
+    def _registrations(self):
+        """{qualified name of a registry object: the project's functions (and constructors) registered on it by
+        a decorator call of one of its methods (`@OPTIMIZERS.register("adamw")`)}."""
+        def scan():
+            out = {}
+            for node in self.nodes():
+                if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    continue
+                owners = {self.qual(d.func.value) for d in node.decorator_list
+                          if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)} - {""}
                 target = self.constructor(node) if isinstance(node, ast.ClassDef) else node
-                if target is not None:
-                    out.append(target)
-        return out
+                for owner in owners if target is not None else ():
+                    out.setdefault(owner, []).append(target)
+            return out
+        return self._scanned("registered", scan)
 
     def _class_body(self, cls, ctx):
         """A class body runs where the class statement does (at import, for a module's class): the calls in

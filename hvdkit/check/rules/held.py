@@ -70,18 +70,34 @@ def _reaching(f, name, at, depth):
 
 def _loop_elements(f, name, at, depth):
     """`for opt in optimizers: opt.step()`: a loop variable holds, in turn, each element of the list or tuple
-    the loop iterates (written there, or reaching the name it iterates: a parameter given `[head, backbone]`)."""
+    the loop iterates, or each value of the dict (`for opt in optimizers.values():`), written there or reaching
+    the name it iterates (a parameter given `[head, backbone]`, a project function's returned
+    `{"backbone": a, "decoder": b}`)."""
     for p in parents(at.node):
         if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             break
         for g in loop_bindings(p):
             if isinstance(g.target, ast.Name) and g.target.id == name:
                 it = g.iter
-                found = [(it, at)] if isinstance(it, (ast.List, ast.Tuple)) else reaching(f, it, at, depth + 1) \
-                    if isinstance(it, (ast.Name, ast.Attribute)) else []
-                return [(el, a) for c, a in found if isinstance(c, (ast.List, ast.Tuple)) for el in c.elts
-                        if not isinstance(el, ast.Starred)]
+                if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "values" \
+                        and not it.args:
+                    it = it.func.value
+                return _container_elements(f, it, at, depth + 1)
     return []
+
+
+def _container_elements(f, node, at, depth):
+    """[(element, event)] of the list, tuple or dict (its values) that `node` is, or that reaches it through
+    names and the project's returns."""
+    if depth > 8:
+        return []
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [(el, at) for el in node.elts if not isinstance(el, ast.Starred)]
+    if isinstance(node, ast.Dict):
+        return [(v, at) for v in node.values if v is not None]
+    found = returned(f, node, at) if isinstance(node, ast.Call) else \
+        reaching(f, node, at, depth + 1) if isinstance(node, (ast.Name, ast.Attribute)) else []
+    return [x for v, a in found for x in _container_elements(f, v, a, depth + 1)]
 
 
 def instance_names(name, at):

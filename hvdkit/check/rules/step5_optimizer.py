@@ -649,7 +649,7 @@ def _plain_optimizer(f, node, at, depth=0):
             return made, at
         values = returned(f, node, at)
     else:
-        values = reaching(f, node, at) or _loop_elements(f, node, at)
+        values = reaching(f, node, at)
     for value, a in values:
         if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
             # `optimizer = optimizer or make_optimizer(cfg)`: the first operand that is not None
@@ -674,32 +674,6 @@ def _plain_optimizer(f, node, at, depth=0):
         if made is not None:
             return made, a
     return None
-
-
-def _loop_elements(f, name, at, depth=0):
-    """[(element, event)] a loop variable takes: `for opt in optimizers.values():` (or over the dict, a list, a
-    tuple), the elements of the container that reaches the loop, through names and the project's returns
-    (`optimizers = build_optimizers(...)` returning `{"backbone": a, "decoder": b}`)."""
-    loop = next((p for p in parents(name) if isinstance(p, (ast.For, ast.AsyncFor)) and
-                 isinstance(p.target, ast.Name) and isinstance(name, ast.Name) and p.target.id == name.id), None)
-    if loop is None:
-        return []
-    it = loop.iter
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "values" and not it.args:
-        it = it.func.value
-    return _container_elements(f, it, at, depth)
-
-
-def _container_elements(f, node, at, depth=0):
-    if depth > 4:
-        return []
-    if isinstance(node, ast.Dict):
-        return [(v, at) for v in node.values if v is not None]
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return [(v, at) for v in node.elts]
-    values = returned(f, node, at) if isinstance(node, ast.Call) else \
-        reaching(f, node, at) if isinstance(node, (ast.Name, ast.Attribute)) else []
-    return [x for v, a in values for x in _container_elements(f, v, a, depth + 1)]
 
 
 def _optimizer_class(f, call):
