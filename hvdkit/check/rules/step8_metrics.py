@@ -180,6 +180,13 @@ def _summed(f, avgs):
             return Finding(WRONG, f"line {e.line} sums a metric over ranks, but line {report.line} reports it divided "
                            f"by this rank's own count ({ast.unparse(div.right)[:40]}): hvd.size() times the mean",
                            e.line, "allreduce the count with op=hvd.Sum too, then divide the sums")
+        own = next(((r, d) for r in _reports(f) if r.ctx.reached for v in _report_values(r.node)
+                    for d in [_own_over_summed(f, v, r, e.node)] if d is not None), None)
+        if own is not None:
+            report, div = own
+            return Finding(WRONG, f"line {e.line} sums a count over ranks, but line {report.line} reports this "
+                           f"rank's own total ({ast.unparse(div.left)[:40]}) divided by it: 1/hvd.size() of the mean",
+                           e.line, "allreduce the total with op=hvd.Sum too, then divide the sums")
     for e in avgs:  # an average over ranks of this rank's count, divided by the whole data's size: 1/size of it
         if sums(e.node) or not f.api(e, "allreduce") or any(k.arg in ("average", "op") for k in e.node.keywords):
             continue
@@ -238,15 +245,29 @@ def _over_local_count(f, node, at, total):
     return found[0] if found is not None else None
 
 
-def _division(f, node, at, total, test, depth=0):
+def _own_over_summed(f, node, at, total):
+    """The Div node by which the value of `node` (where `at` reads it) is a total no collective reduced divided
+    by the count `total` summed over ranks (`math.exp(nll / n_tokens)` with only n_tokens allreduced); else
+    None."""
+    own = lambda div, a: not isinstance(div.left, ast.Constant) and not f.mentions(div.left, _reduced(f))  # noqa
+    found = _division(f, node, at, total, own, denominator=True)
+    return found[0] if found is not None else None
+
+
+# Functions of one value whose report is still that value's (a perplexity is exp of a mean loss).
+_OF_ONE_VALUE = ("exp", "log", "sqrt")
+
+
+def _division(f, node, at, total, test, depth=0, denominator=False):
     """(Div node, event where it is read) by which the value of `node` (where `at` reads it) is `total` divided
-    by a denominator for which `test(div, event)` holds, through names, the returns of the project's functions
-    and the properties of its classes; else None."""
+    by a denominator for which `test(div, event)` holds (with `denominator`: a numerator divided by `total`),
+    through names, the returns of the project's functions, the properties of its classes and library
+    functions of the one value (exp, log, sqrt); else None."""
     if depth > 12 or node is None:
         return None
-    deeper = lambda n, a=at: _division(f, n, a, total, test, depth + 1)  # noqa: E731 - a local shorthand
+    deeper = lambda n, a=at: _division(f, n, a, total, test, depth + 1, denominator)  # noqa: E731 - a shorthand
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        if _undivided(f, node.left, at, total) and test(node, at):
+        if _undivided(f, node.right if denominator else node.left, at, total) and test(node, at):
             return node, at
         return None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # `100 * acc`: a percentage of it
@@ -255,6 +276,9 @@ def _division(f, node, at, total, test, depth=0):
         rets = returned(f, node, at)
         if rets:
             return next((d for v, a in rets for d in [deeper(v, a)] if d is not None), None)
+        q = f.s.qual(node.func)
+        if len(node.args) == 1 and "." in q and q.split(".")[-1] in _OF_ONE_VALUE and imported(f, node.func):
+            return deeper(node.args[0])
         return deeper(_kept_operand(f, node))
     if isinstance(node, (ast.Name, ast.Attribute)):
         values = reaching(f, node, at) if at is not None else \
