@@ -42,12 +42,9 @@ def _reaching(f, name, at, depth):
         # the same call of the function (another call's locals are other variables)
         mine = [a for a in every if (a.ctx.frames[-1] if a.ctx.frames else None) is frame]
         if not mine and func is not None:
-            b = frame.bindings.get(name)
-            call = next((e for e in reversed(f.s.events) if e.node is frame.call and e.order < at.order), None)
-            if b is not None and not b.default and call is not None:
-                if isinstance(b.expr, (ast.Name, ast.Attribute)):
-                    return reaching(f, b.expr, call, depth + 1)
-                return [(b.expr, call)]
+            bound = _bound(f, frame, name, at, depth)
+            if bound is not None:
+                return bound
             mine = []
             for outer in _enclosing_functions(func):  # a closure's free name: its defining function's
                 calls = [fr for fr in at.ctx.frames if fr.func is outer] or [None]
@@ -55,10 +52,18 @@ def _reaching(f, name, at, depth):
                         and (calls[-1] is None or a.ctx.frames[-1] is calls[-1])]
                 if mine:
                     break
+                # its defining function's parameter (`def make_step(model, opt): def step(x): ...
+                # opt.apply_gradients(...)`), as the call that made the closure bound it: the call on the stack,
+                # else the function's only walked call (two calls make two closures the walk cannot tell apart)
+                made = [fr for fr in f.s.frames if fr.func is outer]
+                made = [calls[-1]] if calls[-1] is not None else made if len(made) == 1 else []
+                bound = _bound(f, made[0], name, at, depth) if made else None
+                if bound is not None:
+                    return bound
             mine = mine or [a for a in every if not a.ctx.frames]
     out = []
     for a in reversed(mine):
-        if _never(f, a):
+        if never(f, a):
             continue  # `if split == "train": files = files[rank::size]` in the call made with "validation"
         out += _unpacked_returns(f, a, name) or [(a.node.value, a)]
         if not conditional(a, at) and not isinstance(a.node, ast.AugAssign):  # `x += v` keeps what x held
@@ -66,6 +71,18 @@ def _reaching(f, name, at, depth):
     if not out and "." not in name:
         out = _loop_elements(f, name, at, depth)
     return out
+
+
+def _bound(f, frame, name, at, depth):
+    """What a walked call bound the parameter `name` of its function to, read at that call: [(value, call
+    event)]; None when the parameter kept its default or the call is not before `at`."""
+    b = frame.bindings.get(name)
+    call = next((e for e in reversed(f.s.events) if e.node is frame.call and e.order < at.order), None)
+    if b is None or b.default or call is None:
+        return None
+    if isinstance(b.expr, (ast.Name, ast.Attribute)):
+        return reaching(f, b.expr, call, depth + 1)
+    return [(b.expr, call)]
 
 
 def _loop_elements(f, name, at, depth):
@@ -281,7 +298,7 @@ def _unpacked_returns(f, a, name):
     return parts if parts and all(p is not None for p, _ in parts) else []
 
 
-def _never(f, a):
+def never(f, a):
     """A condition around the assignment is false whatever the step and the rank: a constant, or a
     parameter of the walked call (`split == "train"` in input_fn(cfg, "validation"))."""
     ev = Evaluator(f.s, Where(None, False))

@@ -47,8 +47,21 @@ def _averaged(f, node, at, depth):
         if attr == "gradient" and isinstance(node.func, ast.Attribute):
             tape = _tape_wrapped(f, node.func.value, at)
             return tape, (node if tape is False else None)
-        if f.s.qual(node.func) in ("zip", "list", "tuple") and node.args:
+        if (f.s.qual(node.func) in ("zip", "list", "tuple") or _keeps_gradients(f, node)) and node.args:
             return down(node.args[0])
+        return None, None
+    if isinstance(node, ast.Subscript):  # `tf.clip_by_global_norm(grads, 1.0)[0]`
+        return down(node.value)
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1:
+        # `[hvd.allreduce(g) for g in grads]` averages; `[tf.clip_by_norm(g, 1.0) for g in grads]` keeps what
+        # grads holds; anything else is a computation the pass does not follow
+        elt, var = node.elt, node.generators[0].target
+        api = f.s.api(elt.func) if isinstance(elt, ast.Call) else None
+        if api and "allreduce" in api[1]:
+            return True, None
+        kept = elt.args[0] if isinstance(elt, ast.Call) and _keeps_gradients(f, elt) and elt.args else elt
+        if isinstance(kept, ast.Name) and isinstance(var, ast.Name) and kept.id == var.id:
+            return down(node.generators[0].iter)
         return None, None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # `depth_grads + pose_grads`
         parts = [down(node.left), down(node.right)]
@@ -62,6 +75,16 @@ def _averaged(f, node, at, depth):
             return values[0]
         return (True, None) if values and all(v[0] for v in values) else (None, None)
     return None, None
+
+
+# TensorFlow's clipping: the gradients it returns are those it is given, rescaled alike on every rank when
+# they were averaged (the global norm of averaged gradients is the same everywhere).
+_CLIPS = ("clip_by_global_norm", "clip_by_norm", "clip_by_value")
+
+
+def _keeps_gradients(f, call):
+    q = f.s.qual(call.func)
+    return q.startswith("tensorflow.") and q.split(".")[-1] in _CLIPS
 
 
 def _tape_wrapped(f, tape, at):
