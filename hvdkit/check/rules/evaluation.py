@@ -10,7 +10,8 @@ import sys
 from typing import NamedTuple, Optional
 
 from hvdkit.check import names
-from hvdkit.check.rules.held import depends_on_rank, memo, imported, mutations, reaching, returned, sources
+from hvdkit.check.rules.held import (depends_on_rank, memo, imported, mutations, never, reaching, returned,
+                                    sources)
 from hvdkit.check.rules.models import MODEL_METHODS, STATE, is_model
 from hvdkit.check.sources import sources as sources_of
 from hvdkit.check.script import enclosing_def, parents
@@ -289,6 +290,10 @@ def _per_rank(f, found):
                 return True  # torch's DistributedSampler(ds): a part by torch.distributed's own rank
             if not isinstance(n, ast.Call) or f.s.api(n.func):
                 continue
+            if id(n) in _partitioning_calls(f):
+                return True  # `QM9Shards(data_dir, "val")` whose __init__ keeps this rank's files
+            if f.s.qual(n.func) in ("torch.device", "tensorflow.device"):
+                continue  # `x.to(device)` with the device chosen by the local rank: the same data, placed
             if any((depends_on_rank(f, x, a) or depends_on_rank(f, x, a, local=True) or _reads_rank(f, x)) and
                    not _held_by_some(f, x) for x in n.args + [k.value for k in n.keywords]):
                 return True
@@ -323,6 +328,39 @@ def _cached_download(f, call):
     data set."""
     qual = f.s.qual(call.func).split(".")
     return qual[0] in ("tensorflow", "keras", "tf_keras") and "datasets" in qual and qual[-1] == "load_data"
+
+
+def _partitioning_calls(f):
+    """ids of the walked calls inside which one of step 3's partitions, by the rank or the local rank, is made
+    (a data set class of the project whose __init__ keeps `files[hvd.local_rank()::hvd.local_size()]`): what
+    they make is this rank's part."""
+    def find():
+        sh = f.shares
+        out = set()
+        for p in sh.parts + sh.eval_parts + sh.local:
+            frames = list(p.ctx.frames) if hasattr(p, "ctx") else []
+            if not frames:
+                # a partition found in the source: the walked assignments that make it (`files = files[r::n]`
+                # under `if not keep_all:`, reached in some calls only), else every call of its function (a
+                # `return files[i::n]`)
+                made = [a for a in f.s.assigns if a.node.value is p.node or a.node.value is not None and any(
+                    n is p.node for n in ast.walk(a.node.value))]
+                if made:
+                    frames += [fr for a in made if a.ctx.reached and not never(f, a) for fr in a.ctx.frames]
+                else:  # the calls of its function that hand it the rank (or that it needs none from)
+                    func = enclosing_def(p.node)
+                    calls = {id(fr.call) for fr in f.s.frames if fr.func is func and fr.call is not None}
+                    params = {a.arg for a in func.args.args + func.args.kwonlyargs} if func is not None else set()
+                    own = not any(isinstance(n, ast.Name) and n.id in params for n in ast.walk(p.node))
+                    ranked = lambda a: f.mentions(a, f.is_rank) or f.mentions(a, f.is_local_rank)  # noqa: E731
+                    for e in f.s.events:
+                        if id(e.node) in calls and e.ctx.reached and (own or any(
+                                ranked(a) for a in e.node.args + [k.value for k in e.node.keywords])):
+                            out.add(id(e.node))
+                            frames += list(e.ctx.frames)
+            out |= {id(fr.call) for fr in frames if fr.call is not None}
+        return out
+    return f.memo("partitioning_calls", find)
 
 
 def _taken(f, expr, at):
