@@ -6,6 +6,7 @@ import re
 from hvdkit.check import mappings, names, values
 from hvdkit.check.defs import chain_root, owner_of_arg
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
+from hvdkit.check.flags import declared, holds_namespace
 from hvdkit.check.rules.data_flow import data_iterable
 from hvdkit.check.rules.held import field_values, set_on_self
 from hvdkit.check.rules.optimizers import lr_expr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
@@ -205,21 +206,52 @@ def _full_batch(f):
         return None
     if any(not isinstance(lp, (ast.For, ast.AsyncFor, ast.While)) for s in steps for lp in s.ctx.loops):
         return None  # a comprehension or a callback's loop: not the simple epoch loop
+    funcs = {id(fr.func) for s in steps for fr in s.ctx.frames}
+    loops = {id(lp) for s in steps for lp in s.ctx.loops}
+    in_steps = lambda n: id(enclosing_def(n)) in funcs or any(id(a) in loops for a in parents(n))  # noqa: E731
+    loads = [n for n in f.s.nodes() if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    whole = lambda reads: not any(isinstance(n.parent, ast.Subscript) and n.parent.value is n or  # noqa: E731
+                                  isinstance(n.parent, ast.Attribute) for n in reads)
+    nodes = [p for p in f.shares.parts if isinstance(p, NodeAt)]
     # an index cut by rank, assigned to a name that the steps' code reads whole, never sliced or indexed again
-    for p in (p for p in f.shares.parts if isinstance(p, NodeAt)):
+    for p in nodes:
         stmt = getattr(p.node, "parent", None)
         if not (isinstance(stmt, ast.Assign) and stmt.value is p.node and len(stmt.targets) == 1 and
                 isinstance(stmt.targets[0], ast.Name)):
             continue
-        name = stmt.targets[0].id
-        funcs = {id(fr.func) for s in steps for fr in s.ctx.frames}
-        loops = {id(lp) for s in steps for lp in s.ctx.loops}
-        reads = [n for n in f.s.nodes() if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        inside = [n for n in reads if id(enclosing_def(n)) in funcs or any(id(a) in loops for a in parents(n))]
-        if inside and not any(isinstance(n.parent, ast.Subscript) and n.parent.value is n or
-                              isinstance(n.parent, ast.Attribute) for n in reads):
+        reads = [n for n in loads if n.id == stmt.targets[0].id]
+        if any(in_steps(n) for n in reads) and whole(reads):
             return p
+    # this rank's part of the arrays themselves, read whole by the steps' code (`xyt, temp = load(h5, rank,
+    # size)` returning `xyt[mine], temp[mine]`, and the loss a closure over xyt): through names and returns
+    # (none of those names cut again there: `pts[idx]` draws mini-batches from the part). The steps' code is
+    # here the loops around the steps and the functions called from them (a loss closure).
+    in_loop = set()
+    for e in f.s.events:
+        for fr in e.ctx.frames:
+            if fr.call is not None and (any(id(a) in loops for a in parents(fr.call)) or
+                                        id(enclosing_def(fr.call)) in in_loop):
+                in_loop.add(id(fr.func))
+    looped = [n for n in loads if any(id(a) in loops for a in parents(n)) or id(enclosing_def(n)) in in_loop]
+    parts = {id(p.node): p for p in nodes}
+    made = {id(n): (n, parts[id(m)]) for n in looped for m in sources(f, [n], _converted) if id(m) in parts}
+    if made and not any(isinstance(n.parent, ast.Subscript) and n.parent.value is n for n, _ in made.values()):
+        return next(iter(made.values()))[1]
     return None
+
+
+# Calls whose value is the array they are given, converted or moved (`torch.from_numpy(x).to(dev)`).
+_CONVERSIONS = ("to", "cuda", "float", "double", "astype", "from_numpy", "tensor", "as_tensor", "asarray", "array",
+                "constant", "convert_to_tensor", "requires_grad_", "contiguous")
+
+
+def _converted(call):
+    """sources()'s follow_call for conversions only: a computation on the data (a model's output, a loss, a
+    gradient) is not the data."""
+    last = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    if last not in _CONVERSIONS:
+        return []
+    return ([call.func.value] if isinstance(call.func, ast.Attribute) else []) + call.args[:1]
 
 
 def _batch_sinks(f):
@@ -622,6 +654,11 @@ def _name_powers(f, node, seen, down):
         for expr in f.frames_binding(node):
             out |= down(expr)
     elif not assigned:
+        # an option read off the parsed namespace: its declared default (`--global-batch` defaulting to
+        # `32 * hvd.size()` grows with the ranks)
+        flag = declared(f.s).get(node.attr) if holds_namespace(f.s, node.value) else None
+        if flag is not None and flag.default is not None:
+            out |= down(flag.default)
         for expr in _fields(f, node):
             out |= down(expr)
     return out or {0}
@@ -692,11 +729,16 @@ def _lr_arguments(f, call):
 
 
 def _schedule_scaled(f, node):
-    """A local LR schedule (a class or function of this file) whose code scales by hvd.size()."""
+    """A local LR schedule whose code scales by hvd.size(): a class of the project whose code reads it, or a
+    function whose returned value hvd.size() multiplies (not any function that reads it: `args =
+    parse_args()` with `--global-batch` defaulting to `32 * hvd.size()` makes no LR grow)."""
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
         return False
-    body = f.s.classes.get(node.func.id) or f.s.funcs.get(node.func.id)
-    return body is not None and any(f.is_global_size(n) for n in ast.walk(body))
+    body = f.s.defined(node.func)
+    if isinstance(body, ast.ClassDef):
+        return any(f.is_global_size(n) for n in ast.walk(body))
+    return isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+        isinstance(r, ast.Return) and r.value is not None and _grows(f, r.value) for r in ast.walk(body))
 
 
 # Schedulers whose function multiplies the optimizer's LR (torch) or returns the LR (Keras' LearningRateScheduler).
