@@ -192,6 +192,17 @@ def judge(f):
         if unread is not None:
             return unread  # the data may be partitioned there: the idiom's needs (a per-rank shuffle) do not apply
         same = _same_seed(f)
+        # a global seed, or no shuffle seen, over data made by code that is not there: the shuffle (or a shard)
+        # may be there, so the idiom cannot be judged; a shuffle seen seeded alike is wrong whatever that code
+        # made (the same batches, or a shard's steps divided twice)
+        seen = any(f.s.qual(e.node.func).split(".")[-1] == "shuffle" and any(
+            k.arg == "seed" and not f.mentions(k.value, f.is_rank) for k in e.node.keywords) for e in f.s.events)
+        absent = _made_by_absent_code(f) if not seen and (same is not None or not _shuffled(f)) else None
+        if absent is not None:
+            return Finding(UNKNOWN, f"steps divided by hvd.size() (line {d.lineno}) over training data made by code "
+                           f"that could not be read: {f.describe(absent)}: cannot tell whether each rank reads "
+                           "other batches", absent.line, "make that code readable (give --root the project's "
+                           "folder) or run `hvdkit check --run`")
         if same is not None:
             return Finding(WRONG, f"steps divided by hvd.size() (line {d.lineno}) but the shuffle is seeded alike on "
                            f"every rank (line {same.lineno}): all ranks read the same batches", same.lineno,
@@ -212,6 +223,15 @@ def judge(f):
         MISSING, "every rank trains on the whole data set each epoch", None,
         "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / ds.shard(hvd.size(), hvd.rank()), "
         "or divide steps per epoch by hvd.size()")
+
+
+def _made_by_absent_code(f):
+    """The first call into the project's own code that is not there (or does not parse) whose result the
+    training reads its data from (`train_ds = make_dataset(texts, labels, ...)` of an absent module): an
+    Unread, else None."""
+    absent = {id(u.event.node): u for u in f.unread_on_path if u.kind in ("absent", "unparsed")}
+    # nearest the data first (sources() walks back from what the training reads)
+    return next((absent[id(n)] for n in sources(f, list(f.flows.inputs), derived) if id(n) in absent), None)
 
 
 def _unread_partition(f, what):
@@ -978,6 +998,12 @@ def _experience(f):
 
 
 def _same_seed(f):
+    """A seed set alike on every rank for the training data's shuffle (a global seed, a shuffle's seed=), else
+    None; None too when a shuffle is seeded with the rank (its own seed decides, whatever the global one)."""
+    for e in f.s.events:
+        seed = next((k.value for k in e.node.keywords if k.arg == "seed"), None)
+        if seed is not None and f.s.qual(e.node.func).split(".")[-1] == "shuffle" and f.mentions(seed, f.is_rank):
+            return None
     for e in f.s.events:
         q = f.s.qual(e.node.func)
         last = q.split(".")[-1]
