@@ -1,0 +1,1 @@
+from .model import BetaVAE  # noqa: F401
