@@ -28,7 +28,12 @@ class Facts:
         self.fits = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
                                  and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached) \
             if self.frameworks != {"torch"} else []
-        self.steps = script.calls(lambda e: e.ctx.reached and training_call(script, e, self.no_optimizer))
+        steps = script.calls(lambda e: e.ctx.reached and training_call(script, e, self.no_optimizer))
+        # A step rank 0 takes alone beside steps every rank takes (a linear probe of a head of its own, an LR
+        # range test on a copy of the model) is a side run, not the training: kept in side_steps.
+        alone = [s for s in steps if self.on_rank0_alone(s)]
+        self.side_steps = [s for s in alone if any(same_walk(t, s) and t not in alone for t in steps)]
+        self.steps = [s for s in steps if s not in self.side_steps]
 
     def memo(self, key, make):
         """The value `make()` gives, computed once per script: the one cache of the facts rules share (a rule
@@ -249,7 +254,8 @@ class Facts:
         return runs(self.s, event, self.path_guards(event), first_step=first_step)
 
     def path_guards(self, event):
-        """Guards the event shares with an optimizer step of the same walk: the script's path, not its condition."""
+        """Guards the event shares with an optimizer step of the same walk (not a side step): the script's path,
+        not its condition."""
         out = set()
         for s in self.steps:
             if same_walk(s, event):

@@ -1510,6 +1510,27 @@ class NodeAt:
         self.node, self.line = node, node.lineno
 
 
+def instance_names(name, at):
+    """`self.opt` inside a method is also `trainer.opt` where the walk called `trainer.fit()` (or made
+    `trainer = Trainer(...)`): the names of one attribute of one instance, in every frame of the walk."""
+    out = [name]
+    for frame in reversed(at.ctx.frames):
+        if not name.startswith("self.") or frame.call is None:
+            break
+        func = frame.call.func
+        if isinstance(func, ast.Attribute):
+            owner = dotted(func.value)
+        else:  # Trainer(...): the instance is what the call is assigned to
+            parent = getattr(frame.call, "parent", None)
+            targets = parent.targets if isinstance(parent, ast.Assign) else []
+            owner = dotted(targets[0]) if len(targets) == 1 else None
+        if not owner:
+            break
+        name = owner + name[len("self"):]
+        out.append(name)
+    return out
+
+
 def remainders(test):
     """The `a % b` nodes of a condition (`if (it + 1) % accum == 0:`, `if step % log_every == 0:`): what runs
     once every b passes of a loop."""

@@ -15,7 +15,7 @@ from hvdkit.check import flags, mappings
 from hvdkit.check.defs import declares_global
 from hvdkit.check.names import (LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES, TORCHRUN_ONLY_ENV,
                                WRAPPERS)
-from hvdkit.check.script import dotted, enclosing_def, in_handler, same_walk
+from hvdkit.check.script import dotted, enclosing_def, in_handler, instance_names, same_walk
 
 POS, RANK = "POS", "RANK"
 NONE = ("None",)  # Python's None as a known value (None itself means: cannot tell)
@@ -197,6 +197,11 @@ class Evaluator:
                 if got is not None:
                     return got
         every = self.s.assignments_to(name)
+        if not every and "." in name and not name.startswith("self."):
+            # `trainer.is_master` read outside: what the instance's methods set as `self.is_master` (the
+            # walk's call of `Trainer(...)` or `trainer.setup()` names the instance)
+            inner = "self." + name.split(".", 1)[1]
+            every = [a for a in self.s.assignments_to(inner) if name in instance_names(inner, a)[1:]]
         plain = [a for a in every if a.order < event.order and not in_handler(a)
                  and isinstance(a.node, (ast.Assign, ast.AnnAssign))]
         # another walk's assignment (main run as `horovod.run(train_fn)` or as `train_fn(cfg)`) is another run's

@@ -5,7 +5,7 @@ import ast
 
 from hvdkit.check.facts import SELF_RETURNING, same_walk
 from hvdkit.check.defs import element_of
-from hvdkit.check.script import Ctx, Frame, dotted, loop_bindings, parents
+from hvdkit.check.script import Ctx, Frame, dotted, instance_names, loop_bindings, parents
 from hvdkit.check.values import Evaluator, Where, truthy
 
 
@@ -115,27 +115,6 @@ def _container_elements(f, node, at, depth):
     found = returned(f, node, at) if isinstance(node, ast.Call) else \
         reaching(f, node, at, depth + 1) if isinstance(node, (ast.Name, ast.Attribute)) else []
     return [x for v, a in found for x in _container_elements(f, v, a, depth + 1)]
-
-
-def instance_names(name, at):
-    """`self.opt` inside a method is also `trainer.opt` where the walk called `trainer.fit()` (or made
-    `trainer = Trainer(...)`): the names of one attribute of one instance, in every frame of the walk."""
-    out = [name]
-    for frame in reversed(at.ctx.frames):
-        if not name.startswith("self.") or frame.call is None:
-            break
-        func = frame.call.func
-        if isinstance(func, ast.Attribute):
-            owner = dotted(func.value)
-        else:  # Trainer(...): the instance is what the call is assigned to
-            parent = getattr(frame.call, "parent", None)
-            targets = parent.targets if isinstance(parent, ast.Assign) else []
-            owner = dotted(targets[0]) if len(targets) == 1 else None
-        if not owner:
-            break
-        name = owner + name[len("self"):]
-        out.append(name)
-    return out
 
 
 def holds(f, node, at, value, depth=0):
