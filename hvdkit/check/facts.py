@@ -69,6 +69,19 @@ class Facts:
         return step4_lr.scaled_once(self, expr)
 
     @property
+    def checkpoint_writes(self):
+        """The checkpoint writes on the default run ([Event]; rules/step7_checkpoint.py), for steps 7 and 8 (a
+        collective run while rank 0 alone computes what it writes is the checkpoint's, not a metric's)."""
+        from hvdkit.check.rules import step7_checkpoint
+        return self.memo("checkpoint writes", lambda: [e for e in self.s.events
+                                                       if step7_checkpoint.is_checkpoint(self, e)])
+
+    def inside(self, event, call):
+        """The event runs while `call` is evaluated: in its arguments, or in a function called from them."""
+        held = {id(n) for n in ast.walk(call)}
+        return id(event.node) in held or any(fr.call is not None and id(fr.call) in held for fr in event.ctx.frames)
+
+    @property
     def flows(self):
         """Which data the training reads and which the evaluation reads (rules/data_flow.py), for steps 3, 8."""
         from hvdkit.check.rules import data_flow

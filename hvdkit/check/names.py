@@ -131,6 +131,9 @@ NOT_SAVES = ("numpy", "np", "plt", "matplotlib", "json", "pickle", "fig", "f", "
 SAVE_CALLBACKS = ("ModelCheckpoint", "BackupAndRestore")
 
 # --- step 8: metrics ---------------------------------------------------------------------------
+# Horovod's collectives: every rank must call them, or the ranks that do wait for ever.
+COLLECTIVES = ("allreduce", "allreduce_", "grouped_allreduce", "allgather", "allgather_object", "broadcast",
+               "broadcast_", "broadcast_object", "alltoall", "reducescatter")
 METRIC_AVERAGERS = ("average_metrics", "MetricAverageCallback", "allreduce", "allreduce_", "grouped_allreduce",
                     "allgather", "allgather_object", "metric_average")
 # Words that name a metric, as words: `val_acc`, `trainLoss`, `TOP1`, not `acc` in `gradient_accumulation_steps`.

@@ -26,7 +26,7 @@ def judge(f):
     hk = [e for e in f.s.events if f.api(e, "Checkpointer")]
     if hk:
         return Finding(OK, f"hvdkit's Checkpointer writes on rank 0 only: {f.text(hk[0].line)}", hk[0].line)
-    saves = [e for e in f.s.events if _is_checkpoint(f, e)]
+    saves = [e for e in f.s.events if is_checkpoint(f, e)]
     if not saves:
         return _unread_writers(f) or Finding(
             MISSING, "no checkpoint is written: a job killed at its time limit loses everything", None, _missing_fix(f))
@@ -54,6 +54,11 @@ def judge(f):
                               "run `hvdkit check --run` to see")
         if e not in saves:
             continue
+        hang = _collective_on_rank0(f, e) if who == "rank0" else None
+        if hang is not None:
+            return Finding(WRONG, f"line {hang.line} runs {hang.api[1]} while rank 0 alone computes what it writes "
+                           f"at line {e.line}: the other ranks never join the collective, and the job hangs",
+                           hang.line, "compute it on every rank before the rank-0 guard, then write on rank 0")
         every = _every_step(f, e)
         if every is not None:
             return Finding(WRONG, f"the checkpoint at line {e.line} is written at every step (the loop of the step at "
@@ -64,6 +69,18 @@ def judge(f):
     if unknown is not None:
         return unknown
     return Finding(OK, f"rank 0 writes: {f.text(saves[0].line)}", saves[0].line)
+
+
+def _collective_on_rank0(f, e):
+    """A Horovod collective (allreduce, allgather, broadcast) run while the write `e` computes its arguments
+    (`torch.save({"ema": synced(ema)})` with synced() allreducing the EMA weights), on rank 0 alone: the
+    event, else None."""
+    for c in f.s.events:
+        if c.api and c.api[1].split(".")[-1] in names.COLLECTIVES and c.ctx.reached and f.inside(c, e.node):
+            r = f.runs(c, first_step=False)
+            if r.rank1 is False and r.rank0 is not False:
+                return c
+    return None
 
 
 def _dispatched(f, e):
@@ -272,7 +289,7 @@ def _missing_fix(f):
     return "save every epoch on rank 0: if hvd.rank() == 0: torch.save(...) / model.save(...)"
 
 
-def _is_checkpoint(f, e):
+def is_checkpoint(f, e):
     q = f.s.qual(e.node.func)
     parts = q.split(".")
     if parts[-1] in _TF1_WRITERS and e.ctx.reached and not f.off_path(e):

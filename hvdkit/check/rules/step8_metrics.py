@@ -13,7 +13,9 @@ from hvdkit.check.sources import derived, sources as flow_sources
 
 
 def judge(f):
-    avgs = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and e.ctx.reached and not _of_gradients(f, e)]
+    # (a collective run while a checkpoint's contents are computed is the checkpoint's: step 7)
+    avgs = [e for e in f.s.events if f.api(e, *names.METRIC_AVERAGERS) and e.ctx.reached and not _of_gradients(f, e)
+            and not any(f.inside(e, w.node) for w in f.checkpoint_writes)]
     hang = next((e for e in avgs if any(not _asserted(g) for g in f.rank_guards(e))), None)
     if hang is not None:
         return Finding(WRONG, f"metrics averaged at line {hang.line} on some ranks only: the collective hangs or "
