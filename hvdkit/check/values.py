@@ -229,7 +229,15 @@ class Evaluator:
         the return of a factory or classmethod, `TrainConfig.from_yaml(path)` returning `cls(**raw)`) must
         agree; a field __post_init__ sets, a required field, or a mapping that cannot be read: None."""
         made, made_frame = node.value, frame
-        for _ in range(4):
+        for _ in range(6):
+            if isinstance(made, ast.Attribute) and dotted(made):
+                # `self.cfg.distributed`: the one object the instance was given (`self.cfg = cfg` in __init__)
+                plain = [a for a in self.s.assignments_to(made) if isinstance(a.node, ast.Assign)
+                         and a.order < event.order]
+                if len(plain) != 1:
+                    return None
+                made, made_frame = plain[0].node.value, plain[0].ctx.env
+                continue
             if not isinstance(made, ast.Name):
                 break
             outer = made_frame if made_frame is not None and made.id in made_frame.bindings else \
