@@ -957,12 +957,41 @@ class Script:
             return
         self._walks[func] = self._walks.get(func, 0) + 1
         self.walked.add(func)
+        for test, branch in self._decorator_guards(func):
+            ctx = ctx.with_(guard=(test, branch))
         frame = Frame(func, call, ctx.env)
         self.frames.append(frame)
         for param, b in frame.bindings.items():
             if isinstance(b.expr, ast.Name):
                 self._modules_given.setdefault((id(func), param), set()).add(self.qual(b.expr))
         self._walk_body(func.body, ctx.with_(frame=frame))
+
+    def _decorator_guards(self, func):
+        """[(test, branch)]: the conditions under which the project's decorators of `func` call it (`@rank0_only`
+        whose wrapper runs `fn(*args)` under `if hvd.rank() == 0:`). Only tests that read none of the
+        decorator's or wrapper's own names (their parameters, locals): those are not known at the call."""
+        out = []
+        for d in getattr(func, "decorator_list", ()):
+            dec = self.defined(d) if isinstance(d, (ast.Name, ast.Attribute)) else None
+            if not isinstance(dec, (ast.FunctionDef, ast.AsyncFunctionDef)) or len(dec.args.args) != 1:
+                continue
+            fn = dec.args.args[0].arg
+            own = {n.id for n in ast.walk(dec) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | {
+                a.arg for n in ast.walk(dec) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                for a in n.args.args + n.args.kwonlyargs + [x for x in (n.args.vararg, n.args.kwarg) if x]}
+            for c in ast.walk(dec):
+                if not (isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == fn):
+                    continue
+                node, found = c, []
+                while node is not dec and node is not None:
+                    parent = getattr(node, "parent", None)
+                    if isinstance(parent, ast.If) and (node in parent.body or node in parent.orelse):
+                        found.append((parent.test, node in parent.body))
+                    node = parent
+                if all(not any(isinstance(n, ast.Name) and n.id in own for n in ast.walk(t)) for t, _ in found):
+                    out += found
+                break
+        return out
 
     def _module_given(self, arg, param):
         """The Horovod module every walked call of the function binds its parameter `param` to

@@ -544,7 +544,13 @@ def _absent_read(f, expr):
     get_world_size`, and no such module): that module's code could make it from
     hvd.size(), as a call into it could (Facts.unread_for); None when there is none."""
     project = f.s.project
-    for n in sources(f, [expr]) if project is not None else ():
+    made = sources(f, [expr]) if project is not None else []
+    # an attribute nothing assigns, of an object made by such code and told the number of ranks (`cfg.peak_lr`
+    # with `cfg = RunConfig.from_json(path) if path else RunConfig()` and `cfg.world_size = hvd.size()`): the
+    # object's class may compute it from the size
+    made += [c for n in made if isinstance(n, ast.Attribute) and not f.s.assignments_to(n) and _told_size(f, n.value)
+             for o in f.origins(n.value) for c in ast.walk(o) if isinstance(c, ast.Call)]
+    for n in made:
         n = n.func if isinstance(n, ast.Call) else n  # `lr * get_world_size()` of `from utils import ...`
         root = chain_root(n)
         if not isinstance(n, (ast.Name, ast.Attribute)) or not isinstance(root, ast.Name):
@@ -553,9 +559,25 @@ def _absent_read(f, expr):
         if not defs or not all(isinstance(d, ast.alias) for d, _, _ in defs):
             continue
         top = f.s.qual(n).split(".")[0]
-        if project.find(top) is None and project.kind(top) == "absent":
+        if project.find(top) is None and project.kind(top) == "absent" or f.s.of_unread_project_code(n):
             return n
     return None
+
+
+def _told_size(f, obj):
+    """The object is handed the number of ranks: where it is made (`Config(world=hvd.size())`) or by an
+    assignment to one of its attributes (`cfg.world_size = world` with `rank, world = setup()`)."""
+    made = [c for o in f.origins(obj) for c in ast.walk(o) if isinstance(c, ast.Call)]
+    if any(f.mentions(a, f.is_size) for c in made for a in c.args + [k.value for k in c.keywords]):
+        return True
+    name = dotted(obj)
+    # (a value set on it that code not read made may be the size too: `rank, world = init_horovod()` of a
+    # module that is not there)
+    unread = lambda v: any(isinstance(n, ast.Call) and f.s.of_unread_project_code(n.func)  # noqa: E731
+                           for n in sources(f, [v]))
+    return bool(name) and any(
+        isinstance(a.node, ast.Assign) and any((dotted(t) or "").startswith(name + ".") for t in a.node.targets)
+        and (f.mentions(a.node.value, f.is_size) or unread(a.node.value)) for a in f.s.assigns)
 
 
 # Keras schedules' positional parameters, in order: only the learning-rate ones are on the LR's path.
@@ -659,9 +681,61 @@ def _name_powers(f, node, seen, down):
         flag = declared(f.s).get(node.attr) if holds_namespace(f.s, node.value) else None
         if flag is not None and flag.default is not None:
             out |= down(flag.default)
-        for expr in _fields(f, node):
+        for expr in _fields(f, node) + _property_returns(f, node):
             out |= down(expr)
     return out or {0}
+
+
+def _property_returns(f, node):
+    """What a property of the project's class returns for `obj.attr` (`cfg.peak_lr` returning
+    `self.base_lr * self.global_batch_size / 256`), with `self` read as the object it is read off (`cfg`):
+    `cfg.global_batch_size`, then `cfg.world_size` as the script assigns it. The object by the class a walked
+    call makes it with, directly or through a classmethod (`RunConfig.from_json(path)` returning `cls(...)`)."""
+    classes, todo, seen = [], list(f.origins(node.value)), set()
+    while todo and len(seen) < 20:
+        made = todo.pop()
+        if isinstance(made, ast.IfExp):  # `RunConfig.from_json(path) if path else RunConfig()`
+            todo += list(f.origins(made.body)) + list(f.origins(made.orelse))
+            continue
+        if id(made) in seen or not isinstance(made, ast.Call):
+            continue
+        seen.add(id(made))
+        cls = f.s.class_called(made.func)
+        if cls is not None:
+            classes.append(cls)
+        elif f.local_function(made):
+            todo += [o for r in returns(f, made) for o in f.origins(r)]
+    out = []
+    for cls in {id(c): c for c in classes}.values():
+        prop = f.s.method_of(cls, node.attr)
+        if prop is None or not any(f.s.qual(d) == "property" for d in prop.decorator_list):
+            continue
+        for r in ast.walk(prop):
+            if isinstance(r, ast.Return) and r.value is not None:
+                out.append(_on_object(r.value, node.value))
+    return out
+
+
+def _on_object(expr, obj):
+    """A copy of `expr` with `self` replaced by (a copy of) `obj`, each new node given the place of the node it
+    copies (line, module, parent) so the walk's queries read it where the property is."""
+    def copy_of(n, parent):
+        if isinstance(n, ast.Name) and n.id == "self" and n is not obj:
+            return copy_of(obj, parent)
+        new = type(n)()
+        for name in n._fields:
+            v = getattr(n, name, None)
+            if isinstance(v, ast.AST):
+                v = copy_of(v, new)
+            elif isinstance(v, list):
+                v = [copy_of(x, new) if isinstance(x, ast.AST) else x for x in v]
+            setattr(new, name, v)
+        for name in n._attributes + ("hk_module",):
+            if hasattr(n, name):
+                setattr(new, name, getattr(n, name))
+        new.parent = parent
+        return new
+    return copy_of(expr, getattr(expr, "parent", None))
 
 
 def _fields(f, node):

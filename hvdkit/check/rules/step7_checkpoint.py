@@ -138,6 +138,11 @@ def _writers(f, e):
     writer = _unread_writer(f, e)
     if writer is not None:
         return "unknown", f"the writer, {f.describe(writer, e.node)}, is code not read: it may write on rank 0 only"
+    wrapped = next(((fr.func, d) for fr in e.ctx.frames for d in getattr(fr.func, "decorator_list", ())
+                    if f.s.of_unread_project_code(d)), None)
+    if wrapped is not None:  # `@rank0_only` of a module that is not there: its wrapper may call it on rank 0 only
+        return "unknown", (f"`{wrapped[0].name}` is decorated by `{ast.unparse(wrapped[1])}`, whose code is not read: "
+                           "it may call it on rank 0 only")
     rank1 = f.runs(e, first_step=False).rank1
     constant = [g for g in guards if _mentions_name(g.test) and
                 (rank1 is True or truthy(f.ev.value(g.test, g.frame, e)) is True)]
