@@ -145,6 +145,8 @@ def per_batch(f, e):
     if not loops:
         return False
     inner = loops[-1]
+    if any(any(lp is inner for lp in x.ctx.loops[:-1]) for x in _training_events(f)):
+        return False  # the steps are in a loop inside it: an epoch loop (sample images drawn there are no batch)
     return any(x.ctx.loops and x.ctx.loops[-1] is inner for x in _training_events(f) + _model_calls(f))
 
 
