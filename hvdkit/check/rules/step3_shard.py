@@ -66,6 +66,8 @@ def find_shares(f):
             (eval_parts if _is_eval(f, NodeAt(node)) else parts).append(NodeAt(node))
         elif f.mentions(index, f.is_local_rank) and not _is_eval(f, NodeAt(node)):
             local.append(NodeAt(node))
+    for node in _round_robin_tests(f):  # `ds.enumerate().filter(lambda i, xy: tf.equal(i % world, rank))`
+        (eval_parts if _is_eval(f, NodeAt(node)) else parts).append(NodeAt(node))
     parts += _branches_by_rank(f)
     optional = [(p, _off_default(f, p)) for p in parts]
     optional = [(p, o) for p, o in optional if o]
@@ -223,6 +225,32 @@ def judge(f):
         MISSING, "every rank trains on the whole data set each epoch", None,
         "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / ds.shard(hvd.size(), hvd.rank()), "
         "or divide steps per epoch by hvd.size()")
+
+
+def _round_robin_tests(f):
+    """Tests that keep the items whose index modulo the number of ranks is this rank (`i % world == rank`,
+    `tf.equal(i % hvd.size(), hvd.rank())`), where they pick data: in a function handed to a `filter` (tf.data's
+    or Python's) or in a comprehension's condition. Round-robin dealing is a partition."""
+    out = []
+    for node in f.s.nodes():
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq):
+            pair = [node.left, node.comparators[0]]
+        elif isinstance(node, ast.Call) and f.s.qual(node.func).split(".")[-1] == "equal" and len(node.args) == 2:
+            pair = list(node.args)
+        else:
+            continue
+        mod = next((x for x in pair if isinstance(x, ast.BinOp) and isinstance(x.op, ast.Mod)), None)
+        other = next((x for x in pair if x is not mod), None)
+        if mod is None or not f.mentions(mod.right, f.is_size) or not f.mentions(other, f.is_rank):
+            continue
+        holder = next((p for p in parents(node) if isinstance(p, (ast.Lambda, ast.FunctionDef, ast.comprehension))),
+                      None)
+        if isinstance(holder, ast.comprehension) and any(node is c or node in ast.walk(c) for c in holder.ifs):
+            out.append(node)
+        elif isinstance(holder, ast.Lambda) and isinstance(getattr(holder, "parent", None), ast.Call) and \
+                f.s.qual(holder.parent.func).split(".")[-1] == "filter":
+            out.append(node)
+    return out
 
 
 def _made_by_absent_code(f):
