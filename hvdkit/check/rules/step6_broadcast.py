@@ -61,8 +61,16 @@ def _unread_broadcast(f):
              # its own (`sync_model(model)`: it can only change the model in place); the model in a value
              # (`l2_loss(model)`) is not
              or u.kind != "library" and _handed_a_model(f, u) and (
-                 f.handed_optimizer(u) or result_discarded(u.event.node) and _before_training(f, u))]
+                 f.handed_optimizer(u) or result_discarded(u.event.node) and (
+                     _before_training(f, u) or _first_step_only(f, u)))]
     return f.cannot_tell("a broadcast from rank 0", calls)
+
+
+def _first_step_only(f, u):
+    """The unread call runs on the first step of the training and not after it (`if epoch == 0 and step == 0:
+    sync_variables(models, optimizer)`: Horovod's TF idiom, a broadcast after the first update)."""
+    return bool(f.steps) and f.runs(u.event, first_step=True).rank0 is True and \
+        f.runs(u.event, first_step=False).rank0 is not True
 
 
 def _before_training(f, u):
