@@ -1,0 +1,1 @@
+__all__ = ["expr", "split", "model", "optim", "callbacks"]

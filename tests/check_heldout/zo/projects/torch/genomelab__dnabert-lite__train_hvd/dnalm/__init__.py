@@ -1,0 +1,4 @@
+from .config import TrainConfig
+from .tokenizer import KmerTokenizer
+
+__all__ = ["TrainConfig", "KmerTokenizer"]

@@ -1,0 +1,1 @@
+"""protlm: small protein language model fine-tuning (subcellular localisation)."""

@@ -1,0 +1,1 @@
+"""PetFinder Pawpularity - DSCI capstone, group 4."""
