@@ -359,6 +359,22 @@ def model_key(name):
 
 
 
+def factory_call(f, node, at, depth=0):
+    """The outermost call of a function of the project through which the object `node` holds (where `at`
+    reads it) was made: `build_model(...)` for `teacher = build_model(arch, n).to(device)`, read through
+    names, parameters and `.to(device)`; None when the object was not made by such a call."""
+    if depth > 8 or node is None:
+        return None
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr in SELF_RETURNING:
+            return factory_call(f, node.func.value, at, depth + 1)
+        return node if returned(f, node, at) else None
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        found = [factory_call(f, v, a, depth + 1) for v, a in reaching(f, node, at)]
+        return found[0] if len(found) == 1 else None
+    return None
+
+
 def origin(f, node, at, depth=0):
     """The call that made the object `node` holds where the event `at` reads it (through names, attributes
     of one instance, parameters, `.to(device)`, and the returns of walked helpers); None when no reaching
@@ -404,6 +420,9 @@ class Ref:
     def __init__(self, f, name, at):
         self.f, self.name = f, model_key(resolve(at, name))
         self.made, self.rest = None, ""
+        # two calls of one factory of the project make two objects, though its code makes both at one line
+        root = (name or "").split(".")[0]
+        self.factory = factory_call(f, ast.parse(root, mode="eval").body, at) if root.isidentifier() else None
         self.outer = []  # (made, rest) of the shorter prefixes: `model.fc` is `fc` of what made `model`
         parts = (name or "").split(".")
         for i in range(len(parts), 0, -1):
@@ -418,6 +437,10 @@ class Ref:
     def within(self, other):
         """This object is `other` or one of its sub-modules."""
         if self.made is not None and other.made is not None:
+            if self.made is other.made and self.factory is not None and other.factory is not None and \
+                    self.factory is not other.factory and self.rest == other.rest == "" and \
+                    self.f.s.defined(self.factory.func) is self.f.s.defined(other.factory.func):
+                return False  # `teacher = build_model(a)` and `student = build_model(b)`: two models
             if self.made is not other.made:
                 # a sub-module set on the object after it was made (`model.fc = nn.Linear(...)`), or
                 # nn.Sequential(encoder, decoder) holding decoder: a module built from modules

@@ -64,7 +64,7 @@ def find_shares(f):
             continue  # a block ends where the next rank's starts; `range(start_epoch, epochs)` is no block
         if f.mentions(index, f.is_rank):
             (eval_parts if _is_eval(f, NodeAt(node)) else parts).append(NodeAt(node))
-        elif f.mentions(index, f.is_local_rank) and not _is_eval(f, NodeAt(node)):
+        elif _by_local_rank(f, index) and not _is_eval(f, NodeAt(node)):
             local.append(NodeAt(node))
     for node in _round_robin_tests(f):  # `ds.enumerate().filter(lambda i, xy: tf.equal(i % world, rank))`
         (eval_parts if _is_eval(f, NodeAt(node)) else parts).append(NodeAt(node))
@@ -225,6 +225,16 @@ def judge(f):
         MISSING, "every rank trains on the whole data set each epoch", None,
         "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / ds.shard(hvd.size(), hvd.rank()), "
         "or divide steps per epoch by hvd.size()")
+
+
+def _by_local_rank(f, node):
+    """The value of `node` is computed from the local rank, other than through a device it is placed on
+    (`probs = predict(model, data, device)` with `device = torch.device("cuda", hvd.local_rank())`: the same
+    values on every rank)."""
+    def placed(n):
+        return any(isinstance(p, ast.Call) and f.s.qual(p.func) in ("torch.device", "tensorflow.device")
+                   for p in parents(n))
+    return f.mentions(node, lambda n: f.is_local_rank(n) and not placed(n))
 
 
 def _round_robin_tests(f):

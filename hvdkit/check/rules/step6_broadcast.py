@@ -357,10 +357,11 @@ def _trained_not_broadcast(f, casts):
         ref = Ref(f, model, e)
         if ref.name and ref.name != "self" and not any(ref.within(c) for c in covered) and \
                 not _member_of_covered(f, model, e, covered) and not _starts_alike(f, model, e):
-            return Finding(WRONG, f"`{model}` is trained (line {e.line}) but no broadcast covers it: its replicas "
+            shown = f"`{model}`" if ref.name == model else f"`{model}` (`{ref.name}`)"
+            return Finding(WRONG, f"{shown} is trained (line {e.line}) but no broadcast covers it: its replicas "
                            "start from different weights", e.line,
-                           f"broadcast it too: hvd.broadcast_parameters({model}.state_dict(), root_rank=0) / "
-                           f"hvd.broadcast_variables({model}.variables, 0)")
+                           f"broadcast it too: hvd.broadcast_parameters({ref.name}.state_dict(), root_rank=0) / "
+                           f"hvd.broadcast_variables({ref.name}.variables, 0)")
     return None
 
 
