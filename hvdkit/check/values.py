@@ -89,6 +89,8 @@ class Evaluator:
                 return POS if q == "len" or inner == POS else inner if q == "int" and is_num(inner) else None
             if q == "bool" and len(node.args) == 1:  # `resume=bool(args.resume)` with --resume default None
                 return truthy(ev(node.args[0]))
+            if q in _TENSOR_OF_VALUE and len(node.args) == 1:  # `train_step(x, y, tf.constant(first))`
+                return ev(node.args[0])
             return self._returned(node, event, depth)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             return POS
@@ -663,4 +665,6 @@ def truthy(v):
 
 
 # torch.distributed's own state queries (Evaluator._torch_distributed).
+# A framework's tensor of one Python value: its truth and its number are the value's.
+_TENSOR_OF_VALUE = ("tensorflow.constant", "tensorflow.convert_to_tensor", "torch.tensor", "torch.as_tensor")
 _TORCH_DIST_STATE = ("torch.distributed.is_initialized", "torch.distributed.is_available")

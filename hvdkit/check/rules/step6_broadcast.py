@@ -460,7 +460,7 @@ def _rebuilt_after_broadcast(f, casts):
             for a in f.s.assignments_to(resolve(at, name)):
                 value = getattr(a.node, "value", None)
                 if not (b.order < a.order < first) or not a.ctx.reached or not same_walk(a, b) or \
-                        not isinstance(value, ast.Call) or _same_object(value, name):
+                        not isinstance(value, ast.Call) or _same_object(value, name) or _another_run(a, b):
                     continue
                 again = [c for c in casts if a.order < c.order < first and any(
                     r.name == Ref(f, name, a).name or Ref(f, name, a).within(r) for r in _broadcast_models(f, c))]
@@ -477,6 +477,13 @@ def _rebuilt_after_broadcast(f, casts):
                                "start different on each rank", a.line,
                                "broadcast after loading the pretrained weights and replacing the head")
     return None
+
+
+def _another_run(a, b):
+    """The assignment runs in another call of a function the broadcast ran in (`train_model("student", ...)`
+    after `train_model("teacher", ...)`): another run of that training, with its own broadcast."""
+    mine = a.ctx.frames[-1] if a.ctx.frames else None
+    return mine is not None and any(fr.func is mine.func and fr is not mine for fr in b.ctx.frames)
 
 
 def _part_replaced(f, name, b, first):
