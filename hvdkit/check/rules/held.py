@@ -535,6 +535,15 @@ def field_values(f, call, attr, depth=0):
     built = set_on_self(f.s.constructor(cls), attr)
     if built:  # `self.batch_per_gpu = global_batch // hvd.size()` in __init__ / a dataclass's __post_init__
         return built
+    if init is None and not any(k.arg is None for k in call.keywords):
+        # a field the call does not give (and no `**mapping` may): its declared default
+        # (`batch_size: int = GLOBAL_BATCH // hvd.size()`, or `field(default=...)`)
+        default = next((st.value for st in cls.body if isinstance(st, ast.AnnAssign) and
+                        isinstance(st.target, ast.Name) and st.target.id == attr and st.value is not None), None)
+        if isinstance(default, ast.Call) and f.s.qual(default.func).split(".")[-1] == "field":
+            default = next((k.value for k in default.keywords if k.arg == "default"), None)
+        if default is not None:
+            return [default]
     prop = f.s.method_of(cls, attr)
     if prop is None or not any(f.s.qual(d) == "property" for d in prop.decorator_list):
         return []

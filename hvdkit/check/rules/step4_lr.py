@@ -810,7 +810,11 @@ def _schedule_scaled(f, node):
         return False
     body = f.s.defined(node.func)
     if isinstance(body, ast.ClassDef):
-        return any(f.is_global_size(n) for n in ast.walk(body))
+        # a schedule: called for the LR (`__call__`, torch's `get_lr`) or derived from a framework's schedule;
+        # a config class whose `world_size` field defaults to hvd.size() is no LR
+        schedule = any(f.s.method_of(body, m) is not None for m in ("__call__", "get_lr")) or any(
+            "LearningRateSchedule" in f.s.qual(b) or "LRScheduler" in f.s.qual(b) for b in body.bases)
+        return schedule and any(f.is_global_size(n) for n in ast.walk(body))
     return isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
         isinstance(r, ast.Return) and r.value is not None and _grows(f, r.value) for r in ast.walk(body))
 
