@@ -1,0 +1,1 @@
+from .hw import configure_devices  # noqa: F401

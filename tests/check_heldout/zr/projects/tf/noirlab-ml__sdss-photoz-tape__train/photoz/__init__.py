@@ -1,0 +1,1 @@
+"""photoz: photometric redshifts from ugriz(+W1W2) magnitudes."""
