@@ -345,7 +345,20 @@ class Script:
                 else None
             if isinstance(inner, ast.ClassDef):
                 return self._member(inner, node.attr)
+            return self._closure_on_attribute(node, depth)
         return None
+
+    def _closure_on_attribute(self, node, depth):
+        """The function a factory of the project returned and the same function stored on an object's
+        attribute (`model._step = make_step(model, opt)`, then `model._step(x, y)`): by the assignments to
+        that attribute in the function holding the read; None unless exactly one such function."""
+        name, scope = dotted(node), enclosing_def(node)
+        if not name or depth > 4 or scope is None:
+            return None
+        made = [st.value for st in ast.walk(scope) if isinstance(st, ast.Assign) and isinstance(st.value, ast.Call)
+                and isinstance(st.value.func, (ast.Name, ast.Attribute)) and any(dotted(t) == name for t in st.targets)]
+        found = {id(c): c for c in (self._closure_made(self.defined(v.func, depth + 1)) for v in made) if c is not None}
+        return next(iter(found.values())) if len(found) == 1 else None
 
     def _module_rooted(self, node):
         """The attribute chain's first name may name a module: bound by an import, or its binding not known. A

@@ -8,7 +8,7 @@ import ast
 from hvdkit.check.facts import same_walk
 from hvdkit.check.rules.held import reaching
 from hvdkit.check.script import dotted
-from hvdkit.check.values import RANK, truthy
+from hvdkit.check.values import RANK, Evaluator, Where, truthy
 
 
 def condition(f, event):
@@ -79,3 +79,18 @@ def _option(f, node):
         if declared == dest:
             return longs[0]
     return None
+
+
+def enabled_by(f, call, at):
+    """'with --amp: ' when a library object made by `call` is turned on by an `enabled=` keyword that is
+    false with the options' declared defaults (`GradScaler(enabled=args.amp and use_cuda)` with `--amp` off
+    by default: a pass-through unless the user asks for AMP); '' otherwise."""
+    enabled = next((k.value for k in call.keywords if k.arg == "enabled"), None)
+    if enabled is None:
+        return ""
+    ev = Evaluator(f.s, Where(0, True, defaults=True))
+    if truthy(ev.value(enabled, None, at)) is not False:
+        return ""
+    options = [o for n in ast.walk(enabled) for o in [_option(f, n)] if o]
+    return f"with {' and '.join(dict.fromkeys(options))}: " if options else f"when `{ast.unparse(enabled)}`: "
+

@@ -5,7 +5,7 @@ from typing import NamedTuple
 from hvdkit.check import mappings, names, values
 from hvdkit.check.facts import handed, same_walk
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
-from hvdkit.check.rules.flags import condition
+from hvdkit.check.rules.flags import condition, enabled_by
 from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sources
 from hvdkit.check.rules.models import is_model, wrapper
 from hvdkit.check.rules.optimizers import lr_expr
@@ -396,7 +396,9 @@ def _unsynchronized(f, e):
         if clipping and not _steps_after(f, x, is_opt):
             continue  # clipping another optimizer's model, or outside this optimizer's training
         what = "AMP's GradScaler" if scaler else "gradient clipping"
-        return Finding(WRONG, f"{condition(f, x)}{what} at line {x.line} reads the gradients of the "
+        made = origin(f, receiver, x) if scaler else None  # a scaler made disabled unless an option is on
+        switched = enabled_by(f, made, x) if isinstance(made, ast.Call) else ""
+        return Finding(WRONG, f"{condition(f, x)}{switched}{what} at line {x.line} reads the gradients of the "
                        f"DistributedOptimizer made at line {e.line} before they are averaged (no {opt}.synchronize() "
                        "before it): the step then writes back the averaged gradients as they were before it", x.line,
                        f"call {opt}.synchronize() before it, then step inside `with {opt}.skip_synchronize():`")
