@@ -1,0 +1,1 @@
+from .expert import LineFollowEnv, scripted_expert  # noqa: F401

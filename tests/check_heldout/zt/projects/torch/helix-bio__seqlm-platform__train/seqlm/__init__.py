@@ -1,0 +1,1 @@
+from .conf import compose  # noqa: F401
