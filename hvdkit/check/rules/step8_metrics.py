@@ -175,15 +175,13 @@ def _summed(f, avgs):
         if report is not None:
             return Finding(WRONG, f"line {e.line} sums a metric over ranks and line {report.line} reports the sum as "
                            "its value", e.line, "divide the summed total by the summed count")
-        local = next(((r, d) for r in _reports(f) if r.ctx.reached for v in _report_values(r.node)
-                      for d in [_over_local_count(f, v, r, e.node)] if d is not None), None)
+        local = _first_report(f, lambda v, r: _over_local_count(f, v, r, e.node))
         if local is not None:
             report, div = local
             return Finding(WRONG, f"line {e.line} sums a metric over ranks, but line {report.line} reports it divided "
                            f"by this rank's own count ({ast.unparse(div.right)[:40]}): hvd.size() times the mean",
                            e.line, "allreduce the count with op=hvd.Sum too, then divide the sums")
-        own = next(((r, d) for r in _reports(f) if r.ctx.reached for v in _report_values(r.node)
-                    for d in [_own_over_summed(f, v, r, e.node)] if d is not None), None)
+        own = _first_report(f, lambda v, r: _own_over_summed(f, v, r, e.node))
         if own is not None:
             report, div = own
             return Finding(WRONG, f"line {e.line} sums a count over ranks, but line {report.line} reports this "
@@ -192,8 +190,7 @@ def _summed(f, avgs):
     for e in avgs:  # an average over ranks of this rank's count, divided by the whole data's size: 1/size of it
         if sums(e.node) or not f.api(e, "allreduce") or any(k.arg in ("average", "op") for k in e.node.keywords):
             continue
-        whole = next(((r, d) for r in _reports(f) if r.ctx.reached for v in _report_values(r.node)
-                      for d in [_division(f, v, r, e.node, _whole_data_size(f))] if d is not None), None)
+        whole = _first_report(f, lambda v, r: _division(f, v, r, e.node, _whole_data_size(f)))
         if whole is not None:
             report, (div, _) = whole
             return Finding(WRONG, f"line {e.line} averages this rank's count over the ranks (hvd.allreduce's default "
@@ -209,6 +206,13 @@ def _summed(f, avgs):
                            "divide by this rank's own count (len(sampler)) before averaging, or allreduce the sum "
                            "and the count with op=hvd.Sum")
     return None
+
+
+def _first_report(f, query):
+    """(report event, what `query(value, report)` found) for the first reached report one of whose values
+    the query finds something in; else None."""
+    return next(((r, d) for r in _reports(f) if r.ctx.reached for v in _report_values(r.node)
+                 for d in [query(v, r)] if d is not None), None)
 
 
 def _over_whole(f, node, at, test, depth=0):
