@@ -355,10 +355,24 @@ class Script:
         name, scope = dotted(node), enclosing_def(node)
         if not name or depth > 4 or scope is None:
             return None
-        made = [st.value for st in ast.walk(scope) if isinstance(st, ast.Assign) and isinstance(st.value, ast.Call)
-                and isinstance(st.value.func, (ast.Name, ast.Attribute)) and any(dotted(t) == name for t in st.targets)]
+        made = self._calls_stored(scope).get(name, ())
         found = {id(c): c for c in (self._closure_made(self.defined(v.func, depth + 1)) for v in made) if c is not None}
         return next(iter(found.values())) if len(found) == 1 else None
+
+    def _calls_stored(self, scope):
+        """{dotted attribute: [calls assigned to it]} in a function's body (`model._step = make_step(...)`),
+        indexed once per function."""
+        index = self.__dict__.setdefault("_stored_index", {})
+        if id(scope) not in index:
+            found = {}
+            for st in ast.walk(scope):
+                if isinstance(st, ast.Assign) and isinstance(st.value, ast.Call) and \
+                        isinstance(st.value.func, (ast.Name, ast.Attribute)):
+                    for t in st.targets:
+                        if isinstance(t, ast.Attribute) and dotted(t):
+                            found.setdefault(dotted(t), []).append(st.value)
+            index[id(scope)] = found
+        return index[id(scope)]
 
     def _module_rooted(self, node):
         """The attribute chain's first name may name a module: bound by an import, or its binding not known. A
