@@ -350,29 +350,16 @@ class Script:
 
     def _closure_on_attribute(self, node, depth):
         """The function a factory of the project returned and the same function stored on an object's
-        attribute (`model._step = make_step(model, opt)`, then `model._step(x, y)`): by the assignments to
-        that attribute in the function holding the read; None unless exactly one such function."""
+        attribute (`model._step = make_step(model, opt)`, then `model._step(x, y)`): by the walked assignments
+        to that attribute (the `_attr_assigns` index) in the function holding the read; None unless exactly
+        one such function."""
         name, scope = dotted(node), enclosing_def(node)
         if not name or depth > 4 or scope is None:
             return None
-        made = self._calls_stored(scope).get(name, ())
+        made = [v for t, v in self._attr_assigns.get(name, ()) if isinstance(v, ast.Call) and
+                isinstance(v.func, (ast.Name, ast.Attribute)) and enclosing_def(t) is scope]
         found = {id(c): c for c in (self._closure_made(self.defined(v.func, depth + 1)) for v in made) if c is not None}
         return next(iter(found.values())) if len(found) == 1 else None
-
-    def _calls_stored(self, scope):
-        """{dotted attribute: [calls assigned to it]} in a function's body (`model._step = make_step(...)`),
-        indexed once per function."""
-        index = self.__dict__.setdefault("_stored_index", {})
-        if id(scope) not in index:
-            found = {}
-            for st in ast.walk(scope):
-                if isinstance(st, ast.Assign) and isinstance(st.value, ast.Call) and \
-                        isinstance(st.value.func, (ast.Name, ast.Attribute)):
-                    for t in st.targets:
-                        if isinstance(t, ast.Attribute) and dotted(t):
-                            found.setdefault(dotted(t), []).append(st.value)
-            index[id(scope)] = found
-        return index[id(scope)]
 
     def _module_rooted(self, node):
         """The attribute chain's first name may name a module: bound by an import, or its binding not known. A
