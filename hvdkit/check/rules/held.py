@@ -544,13 +544,18 @@ def field_values(f, call, attr, depth=0):
             default = next((k.value for k in default.keywords if k.arg == "default"), None)
         if default is not None:
             return [default]
-    prop = f.s.method_of(cls, attr)
+    read = {n.attr for r in property_returns(f, cls, attr) for n in ast.walk(r)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"}
+    return [v for a in sorted(read) for v in field_values(f, call, a, depth + 1)]
+
+
+def property_returns(f, cls, attr):
+    """The expressions the property `attr` of the project's class `cls` returns ([] when it has no such
+    property): `return self.sum / self.count` of `Meter.avg`."""
+    prop = f.s.method_of(cls, attr) if isinstance(cls, ast.ClassDef) else None
     if prop is None or not any(f.s.qual(d) == "property" for d in prop.decorator_list):
         return []
-    read = {n.attr for r in ast.walk(prop) if isinstance(r, ast.Return) and r.value is not None
-            for n in ast.walk(r.value) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
-            and n.value.id == "self"}
-    return [v for a in sorted(read) for v in field_values(f, call, a, depth + 1)]
+    return [n.value for n in ast.walk(prop) if isinstance(n, ast.Return) and n.value is not None]
 
 
 def set_on_self(method, attr):

@@ -8,7 +8,7 @@ from hvdkit.check.defs import chain_root, owner_of_arg
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.flags import declared, holds_namespace
 from hvdkit.check.rules.data_flow import data_iterable
-from hvdkit.check.rules.held import field_values, set_on_self
+from hvdkit.check.rules.held import field_values, property_returns, set_on_self
 from hvdkit.check.rules.optimizers import lr_expr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
 from hvdkit.check.script import NodeAt, dotted, enclosing_def, loop_bindings, parents, sums
 from hvdkit.check.sources import NAMESPACES, called_def, derived, namespace_entries, returns, sources, unpacked
@@ -705,15 +705,8 @@ def _property_returns(f, node):
             classes.append(cls)
         elif f.local_function(made):
             todo += [o for r in returns(f, made) for o in f.origins(r)]
-    out = []
-    for cls in {id(c): c for c in classes}.values():
-        prop = f.s.method_of(cls, node.attr)
-        if prop is None or not any(f.s.qual(d) == "property" for d in prop.decorator_list):
-            continue
-        for r in ast.walk(prop):
-            if isinstance(r, ast.Return) and r.value is not None:
-                out.append(_on_object(r.value, node.value))
-    return out
+    return [_on_object(r, node.value) for cls in {id(c): c for c in classes}.values()
+            for r in property_returns(f, cls, node.attr)]
 
 
 def _on_object(expr, obj):

@@ -6,8 +6,8 @@ from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_value, per_batch, running, training_data,
                                            unread_calls)
-from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, origin, reaching, returned,
-                                    sources)
+from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, origin, property_returns,
+                                    reaching, returned, sources)
 from hvdkit.check.script import assigned_name, dotted, remainders, result_discarded, sums
 from hvdkit.check.sources import derived, sources as flow_sources
 
@@ -394,10 +394,7 @@ def _property_values(f, node, at):
     cls = f.s.self_class(node) if isinstance(node.value, ast.Name) else None  # `self.rate` in a method
     if cls is None and made is not None and isinstance(made.func, (ast.Name, ast.Attribute)):
         cls = f.s.defined(made.func)
-    prop = f.s.method_of(cls, node.attr) if isinstance(cls, ast.ClassDef) else None
-    if prop is None or not any(f.s.qual(d) == "property" for d in prop.decorator_list):
-        return []
-    return [n.value for n in ast.walk(prop) if isinstance(n, ast.Return) and n.value is not None]
+    return property_returns(f, cls, node.attr)
 
 
 def _train_per_rank(f):
