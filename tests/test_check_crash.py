@@ -350,6 +350,45 @@ def test_parse_known_args_declares_no_more_than_parse_args(tmp_path):
     assert check(tmp_path, indexed)[0]["error"].endswith("no attribute 'start_epoch'")
 
 
+def test_a_namespace_stored_with_other_values_in_one_assignment_is_still_followed(tmp_path):
+    # `self.epochs, self.opt = opt.epochs, opt`: the namespace goes to self.opt alone, not to unread code
+    paired = OPTIONS.replace("        self.opt = opt\n", "        self.epochs, self.opt = opt.epochs, opt\n")
+    crash, flagged = check(tmp_path, paired)
+    assert crash["line"] == line_of(paired, "self.opt.start_epoch")
+    assert crash["error"] == "AttributeError: 'Namespace' object has no attribute 'start_epoch'"
+    assert flagged == {}
+    set_there = paired.replace("        self.model = torch.nn.Linear(16, 16)\n",
+                               "        self.opt.start_epoch = 1\n        self.model = torch.nn.Linear(16, 16)\n")
+    assert check(tmp_path, set_there)[0] is None
+    read_first = paired.replace("    Trainer(args).fit(",
+                                "    print(args.warmup_steps)\n    Trainer(args).fit(")
+    crash, _ = check(tmp_path, read_first)
+    assert crash["error"] == "AttributeError: 'Namespace' object has no attribute 'warmup_steps'"
+    assert crash["line"] == line_of(read_first, "print(args.warmup_steps)")
+
+
+def test_an_option_read_in_the_lambda_lambdalr_calls_when_built_is_a_crash(tmp_path):
+    # LambdaLR's constructor computes step 0's LR: its lambda runs before the first batch
+    warmup = DATA_CODE.replace(
+        "    for epoch in range(args.epochs):\n",
+        "    sched = torch.optim.lr_scheduler.LambdaLR(\n"
+        "        opt, lambda s: min(1.0, (s + 1) / (args.warmup_epochs * len(loader))))\n"
+        "    for epoch in range(args.epochs):\n").replace(
+        "            opt.step()\n", "            opt.step()\n            sched.step()\n")
+    crash, _ = check(tmp_path, warmup)
+    assert crash["line"] == line_of(warmup, "opt, lambda s:")
+    assert crash["error"] == "AttributeError: 'Namespace' object has no attribute 'warmup_epochs'"
+    declared = warmup.replace('    parser.add_argument("--lr"', '    parser.add_argument("--warmup-epochs", '
+                              'type=int, default=2)\n    parser.add_argument("--lr"')
+    assert check(tmp_path, declared)[0] is None
+    # MultiplicativeLR calls its lambda only from the second step: not before training starts
+    later = warmup.replace("torch.optim.lr_scheduler.LambdaLR(", "torch.optim.lr_scheduler.MultiplicativeLR(")
+    assert check(tmp_path, later)[0] is None
+    branch = warmup.replace("lambda s: min(1.0, (s + 1) / (args.warmup_epochs * len(loader)))",
+                            "lambda s: 1.0 if s > 100 else (s + 1) / (args.warmup_epochs * len(loader))")
+    assert check(tmp_path, branch)[0] is None
+
+
 # --- the report --------------------------------------------------------------------------------------
 def test_the_crash_is_on_top_of_the_text_report_and_in_the_json_with_a_failing_exit(tmp_path):
     broken = DATA_CODE.replace("import os\n", "")

@@ -15,7 +15,7 @@ library), or declaring a computed option name.
 import ast
 
 from hvdkit.check.crash_names import FUNCS, bound_arguments, enclosing_function, returns
-from hvdkit.check.defs import assigned_value, owner_of_arg
+from hvdkit.check.defs import assigned_value, bound_targets, owner_of_arg
 from hvdkit.check.project import module_of
 
 UNKNOWN = "unknown"
@@ -276,8 +276,9 @@ class Args:
             else:
                 self._escape(o, node)  # given to code that is not read here: it may add or declare anything
             return
-        if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node:
-            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        paired = bound_targets(node)  # `self.model, self.args = model, args`
+        if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node or paired:
+            targets = paired or (parent.targets if isinstance(parent, ast.Assign) else [parent.target])
             for t in targets:  # a name is followed where it is read, by the definitions that reach the read
                 held = None if isinstance(t, ast.Name) else \
                     self._self_attr(t) if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) else UNKNOWN

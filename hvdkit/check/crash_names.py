@@ -163,14 +163,14 @@ class Names:
 
     def self_assignments(self, cls, attr):
         """The values the methods of `cls` assign to `self.<attr>`; None when one of them sets it otherwise
-        (augmented, unpacked, through another name) or code outside the class sets an attribute so named."""
+        (augmented, unpacked from one value, through another name) or code outside the class sets an
+        attribute so named."""
         out = []
         for n in self.stores.get(attr, ()):
-            stmt = getattr(n, "parent", None)
-            if not (isinstance(n.value, ast.Name) and self.self_class(n) is cls and isinstance(stmt, ast.Assign)
-                    and stmt.targets == [n]):
+            value = assigned_value(n) if isinstance(n.value, ast.Name) and self.self_class(n) is cls else None
+            if value is None:
                 return None
-            out.append(stmt.value)
+            out.append(value)
         return out
 
     def subclassed(self, cls):

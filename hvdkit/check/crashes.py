@@ -41,11 +41,14 @@ from pyflakes import checker as _pyflakes
 from pyflakes import messages as _messages
 
 from hvdkit.check import names as vocabulary
-from hvdkit.check.crash_names import Names
+from hvdkit.check.crash_names import Names, bound_arguments
 from hvdkit.check.defs import assigned_value
 from hvdkit.check.findings import FLAGGED, WRONG, Finding
 from hvdkit.check.project import module_of
 from hvdkit.check.script import parents, statement_of
+
+# Constructors that call a function they are given before they return (LambdaLR computes step 0's LR).
+CALLED_AT_CONSTRUCTION = ("torch.optim.lr_scheduler.LambdaLR",)
 
 
 class Crash(NamedTuple):
@@ -278,7 +281,8 @@ class Certain:
     def __call__(self, node, error):
         conditions = _conditional(node)
         if conditions is None:
-            return None
+            call = self._called_at_construction(node)
+            return self(call, error) if call is not None else None
         stmt = statement_of(node)
         if stmt is None or _caught(node, error):
             return None
@@ -292,6 +296,17 @@ class Certain:
         if any(self._import_caught(m, error, set()) for m in modules if m is not None and not m.main):
             return None
         return witness
+
+    def _called_at_construction(self, node):
+        """The constructor call that runs the lambda `node` is in, with nothing in the lambda's body
+        deciding whether `node` is evaluated: LambdaLR's constructor calls its lr_lambda for step 0."""
+        lam = next((p for p in parents(node) if isinstance(p, ast.Lambda)), None)
+        call = getattr(lam, "parent", None)
+        if lam is None or _conditional(node, stop=lam) != [] or not isinstance(call, ast.Call) or \
+                self.names.qual(call.func) not in CALLED_AT_CONSTRUCTION:
+            return None
+        given = bound_arguments(call, ["optimizer", "lr_lambda"])
+        return call if given is not None and given.get("lr_lambda") is lam else None
 
     def _witness(self, stmt, depth):
         for _ in range(8):
@@ -458,13 +473,14 @@ def _exits_before(func, stmt):
     return False
 
 
-def _conditional(node):
-    """The conditions under which `node` is evaluated within its statement: [(test, value it must have)]
-    for a branch of `a if c else b` or a later operand of `and` / `or`; None when it may not be evaluated
-    at all for a reason no condition says (a lambda's or a comprehension's body, an assert's message)."""
+def _conditional(node, stop=None):
+    """The conditions under which `node` is evaluated within its statement (or within `stop`, a lambda):
+    [(test, value it must have)] for a branch of `a if c else b` or a later operand of `and` / `or`; None
+    when it may not be evaluated at all for a reason no condition says (a lambda's or a comprehension's
+    body, an assert's message)."""
     out = []
     child, parent = node, getattr(node, "parent", None)
-    while parent is not None and not isinstance(child, ast.stmt):
+    while parent is not None and parent is not stop and not isinstance(child, ast.stmt):
         if isinstance(parent, ast.IfExp) and child is not parent.test:
             out.append((parent.test, child is parent.body))
         elif isinstance(parent, ast.BoolOp) and child is not parent.values[0]:

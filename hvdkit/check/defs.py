@@ -147,3 +147,26 @@ def assigned_value(target):
             return None
         value = value.elts[i]
     return value
+
+
+def bound_targets(value):
+    """The targets an element of an assignment's value binds, the inverse of assigned_value (`a, self.b =
+    x, y` binds y to self.b alone); [] when the value is not an element of one, or the unpacking is uneven."""
+    node, path = value, []
+    while isinstance(getattr(node, "parent", None), (ast.Tuple, ast.List)):
+        if any(isinstance(e, ast.Starred) for e in node.parent.elts):
+            return []
+        path.append(node.parent.elts.index(node))
+        node = node.parent
+    stmt = getattr(node, "parent", None)
+    if not (path and isinstance(stmt, ast.Assign) and stmt.value is node):
+        return []
+    out = []
+    for target in stmt.targets:
+        for i in reversed(path):
+            if not isinstance(target, (ast.Tuple, ast.List)) or len(target.elts) <= i or \
+                    any(isinstance(e, ast.Starred) for e in target.elts):
+                return []
+            target = target.elts[i]
+        out.append(target)
+    return out
