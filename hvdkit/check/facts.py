@@ -336,7 +336,8 @@ class Facts:
         values of the assignments that reach it (`a, b = f()`: the same element of what f returns) and what
         is added into the same variable (`cbs.append(x)`, `extend`, `insert`, `cbs += [...]`, `cbs[k] = x`),
         and for a parameter the arguments of its function's walked calls; for an attribute the same by its
-        spelling (`self.callbacks`); for a call of the project's function, what it returns. A call for which
+        spelling (`self.callbacks`); for a call of the project's function (or of those a registry dict holds:
+        Script.in_dict), what it returns. A call for which
         `opaque(call)` holds is itself fed, not its arguments (what it returns is not known to hold them)."""
         out, todo = set(), [(e, None) for e in exprs]
         while todo and len(out) < limit:
@@ -348,6 +349,10 @@ class Facts:
                 cls = self.s.self_class(n.func) if func is None and isinstance(n.func, ast.Attribute) else None
                 if isinstance(cls, ast.ClassDef):  # `callbacks=self.callbacks(phase)`: the method of its class
                     func = self.s.method_of(cls, n.func.attr)
+                funcs = [func]
+            else:  # `FACTORIES[name](cfg)`: each function the registry holds
+                funcs = self.s.in_dict(n.func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript) else []
+            for func in funcs:
                 if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     todo += [(_element(r.value, element), None) for r in ast.walk(func)
                              if isinstance(r, ast.Return) and r.value is not None]

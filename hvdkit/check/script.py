@@ -619,9 +619,11 @@ class Script:
             self._emit(node, ctx)
             own = self.events[-1] if self.events and self.events[-1].node is node else None
             target = self._local_target(node.func, ctx)
-            made = self.defined(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
-            if isinstance(made, ast.ClassDef) and made not in self.instantiated:
-                self.instantiated.append(made)
+            made = [self.defined(node.func)] if isinstance(node.func, (ast.Name, ast.Attribute)) else \
+                self.in_dict(node.func) if isinstance(node.func, ast.Subscript) else []
+            for cls in made:
+                if isinstance(cls, ast.ClassDef) and cls not in self.instantiated:
+                    self.instantiated.append(cls)
             hooks = self._dispatched(node.func, ctx) if target is None else []
             if target is not None:
                 self.local_calls.add(node)
@@ -668,7 +670,9 @@ class Script:
         known or no such class was made."""
         name = None
         if isinstance(func, ast.Subscript):
-            return self._registered(func, ctx)
+            return self._registered(func, ctx) or [
+                f for f in (self.constructor(d) if isinstance(d, ast.ClassDef) else d for d in self.in_dict(func))
+                if f is not None]
         if isinstance(func, ast.Call) and self.qual(func.func) == "getattr" and len(func.args) >= 2:
             key = func.args[1]
             if isinstance(key, ast.Name):
@@ -731,6 +735,50 @@ class Script:
                     out.setdefault(owner, []).append(target)
             return out
         return self._scanned("registered", scan)
+
+    def in_dict(self, lookup):
+        """The project's functions and classes a dict lookup `REGISTRY[name]` may give: those stored in the dict
+        (made by a literal, `REGISTRY = {}`, here or in the module it is imported from) by a decorator that
+        stores what it decorates (`@register("sync")` over `def deco(fn): REGISTRY[key] = fn`), by a store
+        `REGISTRY["adam"] = make_adam`, or written in the literal; [] for any other lookup."""
+        if not isinstance(lookup.value, ast.Name):
+            return []
+        stored = self._dict_registrations()
+        return [d for v, _ in self._values_of(lookup.value) if isinstance(v, ast.Dict) for d in stored.get(id(v), ())]
+
+    def _dict_registrations(self):
+        """{id of a dict literal: the project's functions and classes stored in it} (in_dict)."""
+        def scan():
+            out, decorators = {}, {}  # decorators: {decorator function: ids of the dicts it stores into}
+            for node in self.nodes():
+                if isinstance(node, ast.Dict):
+                    out.setdefault(id(node), []).extend(
+                        d for d in (self.defined(v) for v in node.values if isinstance(v, (ast.Name, ast.Attribute)))
+                        if isinstance(d, _DEFS))
+                if not isinstance(node, ast.Assign):
+                    continue
+                for t in node.targets:
+                    if not (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)):
+                        continue
+                    keys = [id(v) for v, _ in self._values_of(t.value) if isinstance(v, ast.Dict)]
+                    func = enclosing_def(node)
+                    if func is not None and isinstance(node.value, ast.Name) and \
+                            node.value.id in [a.arg for a in func.args.posonlyargs + func.args.args]:
+                        decorators.setdefault(func, []).extend(keys)  # `def deco(fn): REGISTRY[key] = fn`
+                        continue
+                    d = self.defined(node.value) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+                    for k in keys if isinstance(d, _DEFS) else ():
+                        out.setdefault(k, []).append(d)
+            for node in self.nodes():
+                for dec in node.decorator_list if isinstance(node, _DEFS) else ():
+                    f = dec.func if isinstance(dec, ast.Call) else dec
+                    d = self.defined(f) if isinstance(f, (ast.Name, ast.Attribute)) else None
+                    # `@register`, or `@register("sync")` whose inner function is the decorator
+                    found = [d] if not isinstance(dec, ast.Call) else [x for x in decorators if enclosing_def(x) is d]
+                    for k in (k for x in found if x is not None for k in decorators.get(x, ())):
+                        out.setdefault(k, []).append(node)
+            return out
+        return self._scanned("dict_registered", scan)
 
     def _class_body(self, cls, ctx):
         """A class body runs where the class statement does (at import, for a module's class): the calls in
