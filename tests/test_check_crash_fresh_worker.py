@@ -62,8 +62,10 @@ def test_a_worker_that_never_inits_horovod_crashes(tmp_path):
 def test_an_init_in_the_launching_process_does_not_init_the_worker(tmp_path):
     launch = LAUNCH.replace("    import horovod\n", "    import horovod\n    import horovod.torch as hvd\n").replace(
         "    def main():\n", "    def main():\n        hvd.init()\n")
-    crash, _, _ = run(tmp_path, launch=launch)
+    crash, flagged, findings = run(tmp_path, launch=launch)
     assert crash is not None and crash["error"] == ERROR, crash
+    # step 1 is wrong too: the init runs, but not where the training does
+    assert flagged[1] == "wrong" and "new processes" in findings[1].evidence, findings[1]
 
 
 def test_a_worker_that_inits_first_is_no_crash(tmp_path):
@@ -71,3 +73,7 @@ def test_a_worker_that_inits_first_is_no_crash(tmp_path):
                             "        hvd.init()\n        torch.set_num_threads(1)\n")
     crash, flagged, _ = run(tmp_path, worker=worker)
     assert crash is None and 1 not in flagged, (crash, flagged)
+    launch = LAUNCH.replace("    import horovod\n", "    import horovod\n    import horovod.torch as hvd\n").replace(
+        "    def main():\n", "    def main():\n        hvd.init()\n")
+    crash, flagged, _ = run(tmp_path, launch=launch, worker=worker)
+    assert crash is None and 1 not in flagged, (crash, flagged)  # both processes init their own Horovod

@@ -79,11 +79,11 @@ def before_init(facts):
         error = _raises_before_init(facts, e) if e.ctx.reached else None
         if error is None:
             continue
-        launcher = _fresh_launcher(facts, e)
+        launcher = fresh_launcher(facts, e)
         if not all(fr.call is not None for fr in e.ctx.frames) and launcher is None:
             continue
         # a worker that horovod.run starts is a new process: only an init in that worker counts
-        inits = [i for i in every if _fresh_launcher(facts, i) is launcher]
+        inits = [i for i in every if fresh_launcher(facts, i) is launcher]
         if not inits or e.order < inits[0].order:
             where = f", in the worker `{ast.unparse(launcher)[:50]}` starts" if launcher is not None else ""
             why = f"{ast.unparse(e.node.func)}() runs before {ast.unparse(inits[0].node.func)}() at line " \
@@ -99,7 +99,7 @@ FRESH_PROCESSES = ("horovod.run", "horovod.runner.run", "horovod.spark.run", "ho
                    "torch.multiprocessing.spawn", "multiprocessing.Process", "torch.multiprocessing.Process")
 
 
-def _fresh_launcher(facts, e):
+def fresh_launcher(facts, e):
     """The call that started the new process `e` runs in (`horovod.run(train_fn, ...)` handing the function
     whose walk holds `e`), when every frame of `e` is a call or such a hand-over; else None."""
     launcher = None

@@ -2,6 +2,7 @@
 import ast
 
 from hvdkit.check import names
+from hvdkit.check.crash_calls import fresh_launcher
 from hvdkit.check.script import same_walk
 from hvdkit.check.values import truthy
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
@@ -35,10 +36,27 @@ def judge(f):
                        f"{g.branch}; {f.s.qual(e.node.func).split('.')[-1]}() at line {e.line} runs also when it is "
                        "not, and raises there (Horovod has not been initialized)", first.line,
                        "call hvd.init() unconditionally, before every other Horovod call")
-    after = _after_shutdown(f)
+    after = _after_shutdown(f) or _uninitialised_worker(f, inits)
     if after is not None:
         return after
     return Finding(OK, f"{f.text(first.line)}", first.line)
+
+
+def _uninitialised_worker(f, inits):
+    """A function handed to a launcher that starts new processes (`horovod.run(train_fn, ...)`) calls Horovod
+    with no hvd.init() of its own: the launching process's init does not carry over, so its first Horovod
+    query raises in every worker."""
+    needs = sorted(f.s.api_calls(*names.NEEDS_INIT), key=lambda e: (f.guard_kind(e) != "always", e.order))
+    for e in needs:
+        launcher = fresh_launcher(f, e) if e.ctx.reached and e.api[1].split(".")[-1] in names.NEEDS_INIT else None
+        if launcher is None or any(fresh_launcher(f, i) is launcher for i in inits):
+            continue
+        call = ast.unparse(launcher.func)
+        return Finding(WRONG, f"hvd.init() at line {inits[0].line} runs in the process that calls {call}() at line "
+                       f"{launcher.lineno}; the workers it starts are new processes with no init() of their own, "
+                       f"and {f.s.qual(e.node.func).split('.')[-1]}() at line {e.line} raises there (Horovod has "
+                       "not been initialized)", e.line, "call hvd.init() first in the function the workers run")
+    return None
 
 
 def _after_shutdown(f):
@@ -83,7 +101,8 @@ def _without_init(f, init):
     if not conds:
         return None
     mine = {(id(g.test), g.branch) for g in init.ctx.guards}
-    for e in f.s.api_calls(*names.NEEDS_INIT):
+    needs = sorted(f.s.api_calls(*names.NEEDS_INIT), key=lambda e: (f.guard_kind(e) != "always", e.order))
+    for e in needs:
         if e.order <= init.order or not e.ctx.reached or e.api[1].split(".")[-1] not in names.NEEDS_INIT:
             continue
         theirs = {(id(g.test), g.branch) for g in e.ctx.guards}
