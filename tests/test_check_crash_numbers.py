@@ -128,6 +128,25 @@ def test_values_that_may_be_tensors_are_not_crashes(tmp_path):
     assert check(tmp_path, summed)[0] is None  # a tensor divided by a number is a tensor
 
 
+def test_an_accuracy_over_counts_of_tensor_sizes_is_a_python_number(tmp_path):
+    # `total += y.size(0)`: a tensor's dimension is a Python int, so hits / total is a float
+    sized = TRAINER.replace(WRAPPED, "hvd.allreduce(value, name=name)").replace(
+        "    total, hits, batches = 0.0, 0, 0\n", "    total, hits, batches, seen = 0.0, 0, 0, 0\n").replace(
+        "            batches += 1\n", "            batches += 1\n            seen += y.size(0)\n").replace(
+        "    return total / batches, hits / len(loader.dataset)\n",
+        "    return total / batches, average(hits / seen, \"acc\")\n").replace(
+        '        val_acc = average(val_acc, "val_acc")\n', "").replace(
+        "            mean = average(running / samples, \"train_loss\")\n",
+        "            mean = hvd.allreduce(torch.tensor(running / samples)).item()\n").replace(
+        '        val_loss = average(val_loss, "val_loss")\n', "")
+    crash, _ = check(tmp_path, sized)
+    assert crash is not None and crash["line"] == line_of(sized, "return hvd.allreduce(value"), crash
+    assert crash["error"] == "AttributeError: 'float' object has no attribute 'new'"
+    tensor = sized.replace("return hvd.allreduce(value, name=name)",
+                           "return hvd.allreduce(torch.tensor(value), name=name)")
+    assert check(tmp_path, tensor)[0] is None
+
+
 KERAS_METRIC = textwrap.dedent("""
     import numpy as np
     import tensorflow as tf

@@ -11,7 +11,7 @@ and horovod.tensorflow.keras's allreduce convert a number to a tensor and work: 
 
 A value counts only when every way it can be made is a Python number (Numbers.kind): a numeric literal,
 `x.item()` (unless the project defines a method so named), `float(...)`, `int(...)`, `len(...)`,
-`t.numel()`, arithmetic over numbers, a name every definition of which is one (a running sum started at
+`t.numel()`, `t.size(0)`, arithmetic over numbers, a name every definition of which is one (a running sum started at
 0.0 and incremented by `.item()` values, a loop index of `range()` or `enumerate()`, an element of a tuple
 every return of the project's function gives), a parameter of a function every call site of which passes
 one, the return of a function every return of which is one.
@@ -114,6 +114,10 @@ class Numbers:
         if isinstance(func, ast.Attribute) and func.attr in NUMBER_METHODS and not call.args and \
                 not call.keywords and func.attr not in self.own_methods:
             return NUMBER_METHODS[func.attr]
+        if isinstance(func, ast.Attribute) and func.attr == "size" and "size" not in self.own_methods and \
+                len(call.args) + len(call.keywords) == 1 and isinstance(
+                    (call.args or [k.value for k in call.keywords if k.arg == "dim"] or [None])[0], ast.Constant):
+            return "int"  # a tensor's `y.size(0)`: one dimension's length, a Python int
         if isinstance(func, ast.Name) and self.n.qual(func) in NUMBER_BUILTINS and len(call.args) == 1 and \
                 not call.keywords:
             return NUMBER_BUILTINS[func.id]
