@@ -48,7 +48,8 @@ def judge(f):
                            "TypeError there, so gradients are never averaged", e.line,
                            f"spell it as in Horovod's signature ({', '.join(names.signature(_horovod_qual(e))[1:])})")
         unused = (_unwrapped_used(f, e) or _unsynchronized(f, e) or _used_up_names(f, e) or _named_parameters(f, e)
-                  or _gradient_before_wrapping(f, e) or _accumulated(f, e))
+                  or _gradient_before_wrapping(f, e) or _accumulated(f, e) or _group_added_after(f, e)
+                  or _unfrozen_after(f, e, wraps))
         if unused:
             return unused
     summed += [e for e in by_hand if sums(e.node) and not _divided_by_size(f, e.node)]
@@ -371,6 +372,58 @@ def accumulation_crashes(f):
                     f"the default run), but the DistributedOptimizer made at line {e.line} keeps "
                     "backward_passes_per_step=1", "AssertionError"))
     return out
+
+
+def _group_added_after(f, e):
+    """`opt.add_param_group(...)` on a torch DistributedOptimizer after it is made (a backbone unfrozen part-way):
+    Horovod registers its gradient hooks, and the set of parameters synchronize() allreduces, once, for the
+    groups the optimizer holds when wrapped; the parameters of a group added later step with this rank's own
+    gradients (optimizer.py: _register_hooks and _requires_update, in __init__ only)."""
+    if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual:
+        return None
+    x = next((x for x in _method_calls_after(f, e) if x.node.func.attr == "add_param_group" and
+              holds(f, x.node.func.value, x, e.node)), None)
+    if x is None:
+        return None
+    return Finding(WRONG, f"{condition(f, x)}line {x.line} adds a parameter group to the DistributedOptimizer made at "
+                   f"line {e.line}: Horovod hooks only the parameters the optimizer held when wrapped, so those "
+                   "added later step with this rank's own gradients", x.line,
+                   "give the optimizer every group before wrapping it (a frozen group with requires_grad set "
+                   "before wrapping), or wrap a new optimizer after adding the group")
+
+
+def _unfrozen_after(f, e, wraps):
+    """Parameters frozen before a torch DistributedOptimizer is made and unfrozen after it (`requires_grad =
+    False` or a computed value before, `requires_grad_(True)` after), with no wrapper made after that: Horovod
+    hooks only the parameters that require gradients when it wraps (_register_hooks), so the unfrozen ones
+    step with this rank's own gradients."""
+    if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual:
+        return None
+    sets = sorted(_requires_grad_sets(f), key=lambda pair: pair[0].order)
+    frozen = any(x.order < e.order and not _true(v) for x, v in sets)
+    thawed = next((x for x, v in sets if x.order > e.order and _true(v)), None)
+    if not frozen or thawed is None or any(w.order > thawed.order for w in wraps):
+        return None
+    return Finding(WRONG, f"{condition(f, thawed)}line {thawed.line} lets parameters frozen when the "
+                   f"DistributedOptimizer was made (line {e.line}) require gradients: Horovod hooks only the "
+                   "parameters that required gradients when wrapped, so those step with this rank's own gradients",
+                   thawed.line, "set requires_grad before wrapping (freeze by not stepping them instead), or wrap "
+                   "the optimizer again after unfreezing")
+
+
+def _requires_grad_sets(f):
+    """[(event, value)] for each `x.requires_grad = value` and `x.requires_grad_(value)` the walk reaches."""
+    out = [(a, a.node.value) for a in f.s.assigns if a.ctx.reached and isinstance(a.node, ast.Assign) and
+           any(isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in a.node.targets)]
+    for x in f.s.events:
+        if x.ctx.reached and isinstance(x.node.func, ast.Attribute) and x.node.func.attr == "requires_grad_":
+            given = x.node.args[:1] or [k.value for k in x.node.keywords if k.arg == "requires_grad"]
+            out.append((x, given[0] if given else ast.Constant(True)))
+    return out
+
+
+def _true(node):
+    return isinstance(node, ast.Constant) and node.value is True
 
 
 def _unsynchronized(f, e):
