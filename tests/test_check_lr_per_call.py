@@ -4,7 +4,7 @@ own call handed in, so the fine-tuning optimizer's single-worker LR is flagged; 
 
 Written from scratch for these tests: a pretrain-then-finetune project with the factory in a module."""
 
-from hvdkit.check import MISSING, OK
+from hvdkit.check import MISSING, OK, WRONG
 
 from crash_scripts import check_project
 
@@ -66,4 +66,17 @@ def test_the_fine_tuning_call_handing_the_bare_lr_is_missing_the_scaling(tmp_pat
 
 def test_both_calls_handing_a_scaled_lr_are_ok(tmp_path):
     f = step4(tmp_path, "FT_LR * hvd.size()")
+    assert f.verdict == OK, f
+
+
+def test_a_factory_that_scales_the_lr_it_is_handed_again_scales_it_twice(tmp_path):
+    # `lr = lr * hvd.size()` in the factory: what the optimizer gets is that name, not the argument alone
+    twice = OPTIM.replace("        opt = torch.optim.AdamW(",
+                          "        lr = lr * hvd.size()\n        opt = torch.optim.AdamW(")
+    files = {"run.py": ENTRY.replace("{ft_lr}", "FT_LR"), "ft/__init__.py": "", "ft/optim.py": twice}
+    f = check_project(tmp_path, files, script="run.py")[2][4]
+    assert f.verdict == WRONG and "twice" in f.evidence, f
+    once = {"run.py": ENTRY.replace("LR * hvd.size())", "LR)").replace("{ft_lr}", "FT_LR"), "ft/__init__.py": "",
+            "ft/optim.py": twice}
+    f = check_project(tmp_path / "once", once, script="run.py")[2][4]
     assert f.verdict == OK, f

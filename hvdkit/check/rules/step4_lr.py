@@ -132,7 +132,7 @@ def _judge_lr(f, e, same):
             return Finding(OK, f"optimizer at line {e.line} keeps its default LR: {same[1]}", e.line)
         return Finding(MISSING, f"optimizer at line {e.line} uses its default LR, not scaled by hvd.size()", e.line,
                        "pass learning_rate=base_lr * hvd.size()")
-    given = _argument_given(e, expr)
+    given = _argument_given(f, e, expr)
     handed = f" ({ast.unparse(given)} handed in at line {given.lineno})" if given is not expr else ""
     expr = given
     hk = lambda n: isinstance(n, ast.Call) and _hvdkit_scaling(f, n)  # noqa: E731 - a predicate for mentions()
@@ -505,14 +505,15 @@ def _readable(f, expr):
     return True
 
 
-def _argument_given(e, expr):
+def _argument_given(f, e, expr):
     """The LR given as a parameter of the function that builds the optimizer (`build_optimizer(model, lr)`),
     read as the argument of the call that made this construction: a factory called for pre-training with
-    `lr * hvd.size()` and again for fine-tuning with the bare LR builds two optimizers, judged apart."""
+    `lr * hvd.size()` and again for fine-tuning with the bare LR builds two optimizers, judged apart. A name
+    the function assigns again first (`lr = lr * hvd.size()`) is that assignment's, not the argument."""
     frame = e.ctx.frames[-1] if e.ctx.frames else None
     for _ in range(8):
         b = frame.bindings.get(expr.id) if isinstance(expr, ast.Name) and frame is not None else None
-        if b is None or b.default:
+        if b is None or b.default or not all(isinstance(d, ast.arg) for d in f.s.reaching(expr) or ()):
             break
         expr, frame = b.expr, b.frame
     return expr
