@@ -456,7 +456,9 @@ class Facts:
           taken in the code read,
           and such code is handed the model or an object such code made (`Engine(cfg, model, loader)` with
           `model = ContactNet()` of a module that is not there, `train_one_epoch(model, optimizer, batches)`):
-          those calls train it.
+          those calls train it;
+        - nothing of the training is in the code read (no optimizer, step, fit or gradient): every such call on
+          the path may hold it (`best = run(cfg, device)` of `from vitproj.train import run`).
 
         A call of such code beside a loop of the script's own is not enough: a tape loop whose optimizer an
         absent factory made (`opt = model_lib.opt()`) is still judged on the script."""
@@ -472,15 +474,18 @@ class Facts:
             # a method of an object it made, such as `model.compile(optimizer=opt)`) is trained there too
             direct = [u.event.node for u in on_path if not (isinstance(u.event.node.func, ast.Attribute) and
                                                             self.unread_maker(u.event.node.func.value) is not None)]
-            kept = [o for o in self.optimizers if not self.steps or not any(
+            kept = [o for o in self.optimizers if not any(
                 self.mentions(a, lambda n, o=o: n is o.node) for c in direct for a in handed(c))]
             if launched or kept or any(
                     getattr(e.node.func, "attr", "") in ("backward", "gradient") and e.ctx.reached
                     for e in self.s.events):
                 return launched
             made = {id(u.event.node) for u in on_path}
-            return [u for u in on_path if not u.handed and (self.handed_model(u) or any(
+            shaped = [u for u in on_path if not u.handed and (self.handed_model(u) or any(
                 id(n) in made for a in handed(u.event.node) for n in self.objects(a)))]
+            if shaped or self.optimizers or self.steps or self.fits:
+                return shaped
+            return [u for u in on_path if not u.handed]  # no optimizer, step or gradient read: all of it is there
         return self.memo("training not read", find)
 
     @property

@@ -424,7 +424,8 @@ _AT_TRAINING_START = names.BROADCAST_CALLBACKS + ("BroadcastGlobalVariablesHook"
 
 def _loaded_after_broadcast(f, casts):
     """Rank 0 alone loads a checkpoint into a model after the last broadcast that covers it, and training
-    follows: only rank 0 resumes from the checkpoint, the others keep the weights broadcast before."""
+    follows (in the code read, or in code not read that trains: Facts.training_not_read): only rank 0 resumes
+    from the checkpoint, the others keep the weights broadcast before."""
     if any(f.api(e, *_AT_TRAINING_START) for e in casts):
         return None
     for load in f.s.events:
@@ -435,7 +436,10 @@ def _loaded_after_broadcast(f, casts):
         covering = [b for b in casts if same_walk(b, load) and any(
             m.within(c) or c.within(m) for m in models for c in _broadcast_models(f, b))]
         before = [b for b in covering if b.order < load.order]
-        trains = any(same_walk(s, load) and s.order > load.order for s in f.steps + f.fits)
+        # the training follows: a step of the code read, or code not read that trains (a Trainer of a module
+        # that is not there, made with the model after the load)
+        trains = any(same_walk(s, load) and s.order > load.order for s in
+                     f.steps + f.fits + [u.event for u in f.training_not_read])
         if before and trains and not any(b.order > load.order for b in covering):
             b = before[-1]
             return Finding(WRONG, f"{condition(f, load)}rank 0 loads the checkpoint after the broadcast (line "

@@ -193,7 +193,8 @@ def _unread_writers(f):
 
 def _saver_object(f, e, u):
     """Code of the project that is not there, given a checkpoint file's path: a method of an object it made
-    with the path (`EarlyStopper(os.path.join(out, "best.pt"), patience)`), handed the model or its state
+    with the path (`EarlyStopper(os.path.join(out, "best.pt"), patience)`) or a folder (`BestTracker(cfg.out_dir)`,
+    _a_folder), handed the model or its state
     (`stopper.step(score, model)`), whatever it returns; or a call handed the path itself whose result is
     unused (`save_on_rank0(state.model, args.ckpt)` with --ckpt defaulting to "twotower.pt"). It may write
     the checkpoint."""
@@ -203,7 +204,16 @@ def _saver_object(f, e, u):
         return result_discarded(e.node) and any(_checkpoint_path(f, a, e) for a in handed(e.node))
     if not any(is_model(f, a, e) or holds_model_state(f, a, e) for a in handed(e.node)):
         return False
-    return any(_checkpoint_path(f, a, u.event) for a in handed(u.event.node))
+    return any(_checkpoint_path(f, a, u.event) or _a_folder(f, a, u.event) for a in handed(u.event.node))
+
+
+def _a_folder(f, node, at):
+    """The value may name where to write: a path with a folder in it ("runs/best"), or a value the default
+    run does not know (`cfg.out_dir` of a config that is not read). `mode="max"` is neither."""
+    if is_model(f, node, at) or holds_model_state(f, node, at):
+        return False
+    v = Evaluator(f.s, Where(0, defaults=True)).value(node, at.ctx.env, at)
+    return v is None or isinstance(v, str) and "/" in v and not _NOT_CHECKPOINT_FILES.search(v)
 
 
 def _checkpoint_path(f, node, at):
