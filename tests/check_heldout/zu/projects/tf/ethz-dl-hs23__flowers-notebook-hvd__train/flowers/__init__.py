@@ -1,0 +1,1 @@
+CLASS_NAMES = ["daisy", "dandelion", "roses", "sunflowers", "tulips"]

@@ -1,0 +1,1 @@
+"""COMP5212 programming assignment 2 -> course project (forest cover type)."""

@@ -1,0 +1,1 @@
+from .registry import get_backbone, list_backbones

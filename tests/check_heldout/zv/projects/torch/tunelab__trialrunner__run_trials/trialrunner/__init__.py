@@ -1,0 +1,2 @@
+from .reporter import Reporter
+from .search import grid, random_search
