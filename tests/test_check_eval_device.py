@@ -100,3 +100,16 @@ def test_every_rank_scoring_the_whole_test_set_on_its_device_is_ok(tmp_path):
 def test_each_rank_scoring_its_own_slice_is_flagged(tmp_path):
     f = step8(tmp_path, 'load_split("test", hvd.rank(), hvd.size())')
     assert f.verdict in FLAGGED, f
+
+
+def test_a_device_named_by_a_string_of_the_local_rank_places_the_same_data(tmp_path):
+    # `x.to(f"cuda:{hvd.local_rank()}")`: a placement, whatever spells the device
+    env = ENV.replace('            return torch.device("cuda", hvd.local_rank())',
+                      '            return f"cuda:{hvd.local_rank()}"').replace(
+        '        return torch.device("cpu")', '        return "cpu"')
+    files = {"train.py": ENTRY.replace("{test}", 'load_split("test")'), "reviews/__init__.py": "",
+             "reviews/env.py": env, "reviews/data.py": DATA}
+    f = check_project(tmp_path, files)[2][8]
+    assert f.verdict == OK and "whole evaluation data" in f.evidence, f
+    files["train.py"] = ENTRY.replace("{test}", 'load_split("test", hvd.rank(), hvd.size())')
+    assert check_project(tmp_path / "sliced", files)[2][8].verdict in FLAGGED

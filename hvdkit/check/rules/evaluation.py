@@ -10,7 +10,7 @@ import sys
 from typing import NamedTuple, Optional
 
 from hvdkit.check import names
-from hvdkit.check.rules.held import (depends_on_rank, memo, imported, mutations, never, reaching, returned,
+from hvdkit.check.rules.held import (depends_on_rank, memo, imported, mutations, never, placement, reaching, returned,
                                     sources)
 from hvdkit.check.rules.models import MODEL_METHODS, STATE, is_model
 from hvdkit.check.sources import sources as sources_of
@@ -294,7 +294,7 @@ def _per_rank(f, found):
                 continue
             if id(n) in _partitioning_calls(f):
                 return True  # `QM9Shards(data_dir, "val")` whose __init__ keeps this rank's files
-            if f.s.qual(n.func) in ("torch.device", "tensorflow.device"):
+            if placement(f, n):
                 continue  # `x.to(device)` with the device chosen by the local rank: the same data, placed
             if any((depends_on_rank(f, x, a) or depends_on_rank(f, x, a, local=True) or _reads_rank(f, x)) and
                    not _held_by_some(f, x) for x in n.args + [k.value for k in n.keywords]):
@@ -332,6 +332,11 @@ def _cached_download(f, call):
     return qual[0] in ("tensorflow", "keras", "tf_keras") and "datasets" in qual and qual[-1] == "load_data"
 
 
+def _ranked_here(f, node, at):
+    """The partition `node` depends on the rank (or the local rank) in the walk of `at`."""
+    return depends_on_rank(f, node, at) or depends_on_rank(f, node, at, local=True)
+
+
 def _partitioning_calls(f):
     """ids of the walked calls inside which one of step 3's partitions, by the rank or the local rank, is made
     (a data set class of the project whose __init__ keeps `files[hvd.local_rank()::hvd.local_size()]`): what
@@ -348,7 +353,11 @@ def _partitioning_calls(f):
                 made = [a for a in f.s.assigns if a.node.value is p.node or a.node.value is not None and any(
                     n is p.node for n in ast.walk(a.node.value))]
                 if made:
-                    frames += [fr for a in made if a.ctx.reached and not never(f, a) for fr in a.ctx.frames]
+                    # the calls in which it is a part: a helper that draws from what it is handed
+                    # (`streams[rng.integers(n)]`) partitions where it is handed a rank-seeded generator, not
+                    # where the evaluation hands it one seeded alike on every rank
+                    frames += [fr for a in made if a.ctx.reached and not never(f, a) and _ranked_here(f, p.node, a)
+                               for fr in a.ctx.frames]
                 else:  # the calls of its function that hand it the rank (or that it needs none from)
                     func = enclosing_def(p.node)
                     calls = {id(fr.call) for fr in f.s.frames if fr.func is func and fr.call is not None}

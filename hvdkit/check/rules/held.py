@@ -575,3 +575,29 @@ def imported(f, func):
     while isinstance(node, ast.Attribute):
         node = node.value
     return f.s.aliases.get(node.id) if isinstance(node, ast.Name) else None
+
+
+# What only places values on a device: the device's constructors, and the tensor's (and module's) methods
+# that move it there. What they are given picks no data (`x.to(f"cuda:{hvd.local_rank()}")` is the same
+# values on every rank).
+DEVICES = ("torch.device", "tensorflow.device")
+MOVES = ("to", "cuda")
+
+
+def placement(f, call):
+    """`call` only places what it is given or called on: `torch.device(...)`, `tf.device(...)`, `x.to(...)`,
+    `x.cuda(...)` (the last two not the project's own functions)."""
+    if not isinstance(call, ast.Call):
+        return False
+    return f.s.qual(call.func) in DEVICES or isinstance(call.func, ast.Attribute) and call.func.attr in MOVES and \
+        not f.local_function(call)
+
+
+def placed(f, node):
+    """`node` is part of what a placement call is given (its device), not of the values it moves."""
+    child = node
+    for p in parents(node):
+        if isinstance(p, ast.Call) and child is not p.func and placement(f, p):
+            return True
+        child = p
+    return False

@@ -6,7 +6,7 @@ from hvdkit.check import names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.script import Event, NodeAt, assigned_name, dotted, enclosing_def, parents, result_discarded
 from hvdkit.check.rules.data_flow import flows, over_data, random_maker, unread_training
-from hvdkit.check.rules.held import imported
+from hvdkit.check.rules.held import imported, placed
 from hvdkit.check.sources import derived, sources
 
 
@@ -230,11 +230,8 @@ def judge(f):
 def _by_local_rank(f, node):
     """The value of `node` is computed from the local rank, other than through a device it is placed on
     (`probs = predict(model, data, device)` with `device = torch.device("cuda", hvd.local_rank())`: the same
-    values on every rank)."""
-    def placed(n):
-        return any(isinstance(p, ast.Call) and f.s.qual(p.func) in ("torch.device", "tensorflow.device")
-                   for p in parents(n))
-    return f.mentions(node, lambda n: f.is_local_rank(n) and not placed(n))
+    values on every rank; held.placed)."""
+    return f.mentions(node, lambda n: f.is_local_rank(n) and not placed(f, n))
 
 
 def _round_robin_tests(f):
