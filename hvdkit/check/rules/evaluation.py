@@ -79,7 +79,8 @@ def _find_evaluations(f):
         # the model run once on a whole array, in no loop (`pred = model(torch.from_numpy(x_test))` in an
         # evaluate function): an evaluation of that array, counted when a report prints what it computes
         if e.ctx.reached and not _own_loop(f, e) and e.node.args and not isinstance(e.node.args[0], ast.Starred) and \
-                calls_model(f, e) and getattr(e.node.func, "attr", "") not in _EVALUATING and _in_eval_mode(f, e):
+                calls_model(f, e) and getattr(e.node.func, "attr", "") not in _EVALUATING and _in_eval_mode(f, e) \
+                and not _in_a_training_step(f, e):
             out.append(Evaluation(e, e.node.args[0], data_per_rank(f, e.node.args[0], e), e.line, None))
     for e in f.s.events:
         attr = getattr(e.node.func, "attr", "")
@@ -110,7 +111,11 @@ def _own_loop(f, e):
 
 def _in_eval_mode(f, e):
     """The model call runs with gradients off or the model in eval mode: inside `with torch.no_grad()` /
-    `torch.inference_mode()`, a function decorated with them, or after `model.eval()` in the same function."""
+    `torch.inference_mode()`, a function decorated with them, after `model.eval()` in the same function, or
+    called with Keras's `training=False`."""
+    if any(k.arg == "training" and isinstance(k.value, ast.Constant) and k.value.value is False
+           for k in e.node.keywords):
+        return True
     for p in parents(e.node):
         if isinstance(p, (ast.With, ast.AsyncWith)) and any(
                 f.s.qual(i.context_expr.func if isinstance(i.context_expr, ast.Call) else i.context_expr).split(".")[-1]
@@ -129,6 +134,16 @@ def running(event, loop):
     """The frame of the call that runs `loop` where `event` happens inside it; None at the module's level."""
     func = enclosing_def(loop)
     return next((fr for fr in reversed(event.ctx.frames) if fr.func is func), None)
+
+
+def _in_a_training_step(f, e):
+    """The model call is made in the same call of a function, and in the same loops, as a gradient or an
+    optimizer step (a training step's `predictions = model(images, training=False)` on its own batch): a
+    metric of that batch, not an evaluation. (An evaluation after the loop over batches, in the same
+    function, is one.)"""
+    frame = e.ctx.frames[-1] if e.ctx.frames else None
+    return frame is not None and any(x.ctx.frames and x.ctx.frames[-1] is frame and len(x.ctx.loops) == len(
+        e.ctx.loops) and all(a is b for a, b in zip(x.ctx.loops, e.ctx.loops)) for x in _training_events(f))
 
 
 def _training_events(f):

@@ -6,8 +6,8 @@ from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_value, per_batch, running, training_data,
                                            unread_calls)
-from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, origin, property_returns,
-                                    reaching, returned, sources)
+from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, never, origin,
+                                    property_returns, reaching, returned, sources)
 from hvdkit.check.script import assigned_name, dotted, remainders, result_discarded, sums
 from hvdkit.check.sources import derived, sources as flow_sources
 
@@ -123,7 +123,7 @@ def _shard_logs(f, whole):
     from those evaluations, other than per-batch progress that every rank prints of its own."""
     every = {id(ev.event) for ev in whole if not _rank0_only(f, ev.event)}
     logs = [fit for fit in f.fits if id(fit) not in every]
-    logs += [r for r in _reports(f) if r.ctx.reached and not per_batch(f, r) and not any(
+    logs += [r for r in _reports(f) if r.ctx.reached and not never(f, r) and not per_batch(f, r) and not any(
         _from_evaluations(f, v, r, whole) for v in _report_values(r.node))]
     return logs
 
