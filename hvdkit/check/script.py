@@ -66,6 +66,7 @@ class Frame:
 
     def __init__(self, func, call, caller):
         self.func, self.call, self.caller, self.bindings = func, call, caller, {}
+        self.self_class = None  # the class of the instance a method runs on, when the walk knows it
         params = [a.arg for a in func.args.posonlyargs + func.args.args]
         if params and params[0] in ("self", "cls"):
             params = params[1:]
@@ -891,6 +892,8 @@ class Script:
                             None)
             return d if isinstance(d, ast.ClassDef) else None
         if isinstance(node, ast.Name) and node.id in ("self", "cls"):
+            if frame is not None and frame.self_class is not None:
+                return frame.self_class  # a subclass's instance: its own overrides run
             return _enclosing_class(frame.func) if frame is not None else None
         if isinstance(node, ast.Name):
             b = self._binding(node, frame)
@@ -1022,11 +1025,39 @@ class Script:
         for test, branch in self._decorator_guards(func):
             ctx = ctx.with_(guard=(test, branch))
         frame = Frame(func, call, ctx.env)
+        frame.self_class = self._receiver_class(func, call, ctx.env)
         self.frames.append(frame)
         for param, b in frame.bindings.items():
             if isinstance(b.expr, ast.Name):
                 self._modules_given.setdefault((id(func), param), set()).add(self.qual(b.expr))
         self._walk_body(func.body, ctx.with_(frame=frame))
+
+    def _receiver_class(self, func, call, caller):
+        """The class of the instance the method `func` runs on at `call`, when it is a class deriving from the
+        method's own (`trainer.train()` on a GradAccumTrainer runs SimpleTrainer.train, whose `self.run_step`
+        is GradAccumTrainer's): the class a constructor call makes, the receiver's class, or for `self.m()` and
+        `super().m()` the caller's own; None when the source does not say (then `self` is the method's class)."""
+        owner = _enclosing_class(func)
+        if call is None or owner is None or func.parent is not owner:
+            return None
+        made = self.defined(call.func) if isinstance(call.func, (ast.Name, ast.Attribute)) else None
+        if not isinstance(made, ast.ClassDef) and isinstance(call.func, ast.Attribute):
+            receiver = call.func.value
+            if isinstance(receiver, ast.Call) and self.qual(receiver.func) == "super" or \
+                    isinstance(receiver, ast.Name) and receiver.id == "self":
+                made = caller.self_class if caller is not None else None
+            else:
+                made = self._class_of(receiver, caller)
+        return made if isinstance(made, ast.ClassDef) and made is not owner and owner in self._bases_of(made) else None
+
+    def _bases_of(self, cls, seen=0):
+        """The project's classes `cls` derives from, itself included."""
+        out = [cls]
+        for b in cls.bases if seen < 5 else ():
+            d = self.defined(b) if isinstance(b, (ast.Name, ast.Attribute)) else None
+            if isinstance(d, ast.ClassDef) and d is not cls:
+                out += self._bases_of(d, seen + 1)
+        return out
 
     def _decorator_guards(self, func):
         """[(test, branch)]: the conditions under which the project's decorators of `func` call it (`@rank0_only`
@@ -1646,6 +1677,14 @@ def same_walk(a, b):
 
 
 def _chained(made, method):
-    """`Trainer(cfg).fit()`: the method's walk is called on the object the constructor's walk made."""
+    """`Trainer(cfg).fit()`, or `t = Trainer(cfg)` then `t.fit()` in the same function: the method's walk is
+    called on the object the constructor's walk made."""
     func = method.call.func if method.call is not None else None
-    return made.call is not None and isinstance(func, ast.Attribute) and func.value is made.call
+    if made.call is None or not isinstance(func, ast.Attribute):
+        return False
+    if func.value is made.call:
+        return True
+    stmt = getattr(made.call, "parent", None)
+    return isinstance(func.value, ast.Name) and isinstance(stmt, ast.Assign) and stmt.value is made.call and \
+        any(isinstance(t, ast.Name) and t.id == func.value.id for t in stmt.targets) and \
+        enclosing_def(stmt) is enclosing_def(func)
