@@ -626,9 +626,21 @@ class Script:
                 if isinstance(cls, ast.ClassDef) and cls not in self.instantiated:
                     self.instantiated.append(cls)
             hooks = self._dispatched(node.func, ctx) if target is None else []
+            chosen = self._chosen(node.func, ctx) if target is None and not hooks else []
             if target is not None:
                 self.local_calls.add(node)
                 self._enter(target, node, ctx)
+            elif chosen:
+                # an object of one of several classes, chosen by a condition (`cls = A if c else B; cls(...)`,
+                # `Reporter(...) if rank == 0 else Silent()`): each class's code runs under its branch
+                self.local_calls.add(node)
+                for func, cls, guards in chosen:
+                    if isinstance(node.func, ast.Name) and cls not in self.instantiated:
+                        self.instantiated.append(cls)
+                    inner = ctx
+                    for guard in guards:
+                        inner = inner.with_(guard=guard)
+                    self._enter(func, node, inner, self_class=cls)
             elif hooks:
                 self.local_calls.add(node)
                 self.dispatch_loops.add(id(node))
@@ -1016,7 +1028,7 @@ class Script:
                     return found
         return None
 
-    def _enter(self, func, call, ctx):
+    def _enter(self, func, call, ctx, self_class=None):
         if len(ctx.frames) >= MAX_DEPTH or any(f.func is func for f in ctx.frames) or \
                 self._walks.get(func, 0) >= MAX_WALKS:
             return
@@ -1025,12 +1037,74 @@ class Script:
         for test, branch in self._decorator_guards(func):
             ctx = ctx.with_(guard=(test, branch))
         frame = Frame(func, call, ctx.env)
-        frame.self_class = self._receiver_class(func, call, ctx.env)
+        frame.self_class = self_class or self._receiver_class(func, call, ctx.env)
         self.frames.append(frame)
         for param, b in frame.bindings.items():
             if isinstance(b.expr, ast.Name):
                 self._modules_given.setdefault((id(func), param), set()).add(self.qual(b.expr))
         self._walk_body(func.body, ctx.with_(frame=frame))
+
+    def _chosen(self, func, ctx):
+        """[(function, class, guards)] a call may run when the object or class it is made from is one of several
+        classes chosen by a conditional expression: a class held by a name (`cls = GradAccumTrainer if accum > 1
+        else SimpleTrainer`, then `cls(cfg)`: each constructor) or a method of an object so made, also through a
+        factory's return (`Reporter.create()` returning `cls(path) if rank == 0 else _Silent()`: each class's
+        method). Each comes with the (test, branch) that picks its class; [] when there is a single class or
+        none."""
+        if isinstance(func, ast.Name):
+            found = [(c, g) for v, _ in self._values_of(func) for c, g in self._branch_classes(v, None, 0, ())]
+            return [(m, c, g) for c, g in found for m in [self.constructor(c)] if m is not None] \
+                if len(found) > 1 else []
+        if not isinstance(func, ast.Attribute):
+            return []
+        found = self._classes_made(func.value, ctx.env, 0)
+        return [(m, c, g) for c, g in found for m in [self._method_of(c, func.attr)] if m is not None] \
+            if len(found) > 1 else []
+
+    def _classes_made(self, node, frame, depth):
+        """[(class, guards)] the object `node` holds when it is one of several classes chosen by conditional
+        expressions: through names (their values), parameters, and the project's factories' returns."""
+        if depth > 4:
+            return []
+        if isinstance(node, ast.Name) and node.id not in ("self", "cls"):
+            b = self._binding(node, frame)
+            if b is not None:
+                return self._classes_made(b.expr, b.frame, depth + 1)
+            return [x for v, _ in self._values_of(node) for x in self._classes_made(v, frame, depth + 1)]
+        if isinstance(node, ast.IfExp):
+            return self._branch_classes(node, frame, depth + 1, ())
+        if isinstance(node, ast.Attribute) and dotted(node):  # `self.reporter`: its last assignment so spelled
+            cls = self.self_class(node)
+            for target, value in reversed(self._attr_assigns.get(dotted(node), ())):
+                if cls is None or self.self_class(target) in self._family(cls):
+                    return self._classes_made(value, frame, depth + 1)
+            return []
+        if isinstance(node, ast.Call):
+            made = self._branch_classes(node, frame, depth + 1, ())
+            if made:
+                return made
+            d = self.defined(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
+            if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return [x for r in ast.walk(d) if isinstance(r, ast.Return) and r.value is not None
+                        for x in self._classes_made(r.value, None, depth + 1)]
+        return []
+
+    def _branch_classes(self, value, frame, depth, guards):
+        """[(class, guards)] for the branches of a conditional expression that make or name a class of the
+        project (`A if c else B`, `cls(path) if c else Silent()`); one entry for a value that is one class."""
+        if isinstance(value, ast.IfExp):
+            return self._branch_classes(value.body, frame, depth, guards + ((value.test, True),)) + \
+                self._branch_classes(value.orelse, frame, depth, guards + ((value.test, False),))
+        if isinstance(value, (ast.Name, ast.Attribute)):
+            d = self.defined(value)
+            return [(d, guards)] if isinstance(d, ast.ClassDef) else []
+        if isinstance(value, ast.Call):
+            c = self.class_called(value.func) or self._class_of(value, frame, depth)
+            if c is None and isinstance(value.func, ast.Name):
+                inner = [x for v, _ in self._values_of(value.func) for x in self._branch_classes(v, frame, depth, ())]
+                return [(k, guards + g) for k, g in inner]
+            return [(c, guards)] if c is not None else []
+        return []
 
     def _receiver_class(self, func, call, caller):
         """The class of the instance the method `func` runs on at `call`, when it is a class deriving from the
