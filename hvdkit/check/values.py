@@ -19,6 +19,7 @@ from hvdkit.check.script import dotted, enclosing_def, in_handler, instance_name
 
 POS, RANK = "POS", "RANK"
 NONE = ("None",)  # Python's None as a known value (None itself means: cannot tell)
+INSTANCE = ("instance",)  # an instance of a class of the project: not None, its truth unknown
 _BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
         ast.Div: operator.truediv, ast.Mod: operator.mod}
 _CMP = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
@@ -388,6 +389,10 @@ class Evaluator:
         return None
 
     def _compare(self, op, a, b):
+        if NONE in (a, b) and INSTANCE in (a, b) and isinstance(op, (ast.Is, ast.IsNot)):
+            return isinstance(op, ast.IsNot)  # `saver is not None` where saver holds a Saver(...)
+        if INSTANCE in (a, b):
+            return None
         if NONE in (a, b) and isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and None not in (a, b):
             return (a == b) == isinstance(op, (ast.Is, ast.Eq))  # a rank, a count or a string is never None
         if RANK in (a, b):
@@ -502,18 +507,38 @@ class Evaluator:
                 _func_of(a) is None or a.order < event.order and declares_global(_func_of(a), name))),
                 key=lambda a: a.order)
             plain = [a for a in mine if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
-        if not plain:
+        # the last assignment that runs here: one under a condition of its own function that is false on this
+        # rank is passed over (`saver = None`, then `if hvd.rank() == 0: saver = Saver(...)`)
+        while plain and self._skipped_here(plain[-1], depth) is True:
+            plain = plain[:-1]
+        if not plain or self._skipped_here(plain[-1], depth) is None:
             return None
         first = plain[-1]
         value = self._unpacked_return(first, name, depth)
         if value is None:
             value = self.value(first.node.value, first.ctx.env, first, depth + 1)
+        if value is None and isinstance(first.node.value, ast.Call) and self.s.class_called(first.node.value.func):
+            value = INSTANCE
         augs = [a for a in mine if a.order > first.order and isinstance(a.node, ast.AugAssign)]
         if augs and not self.where.first_step:
             return None  # a counter changes from step to step
         for a in augs:
             value = self._binop(a.node.op, value, self.value(a.node.value, a.ctx.env, a, depth + 1))
         return value
+
+
+    def _skipped_here(self, a, depth):
+        """The assignment does not run where this evaluator is (True), runs (False), or cannot tell (None): by
+        the conditions around it in its own function (a caller's conditions hold for the read as well)."""
+        own = [g for g in a.ctx.guards if g.frame is a.ctx.env]
+        if not own:
+            return False
+        if any(self.s.is_hvd_query(n, *LOCAL_RANK_QUERIES) for g in own for n in ast.walk(g.test)):
+            return None  # the first rank of each node: which ranks that is, the value does not carry
+        values = [truthy(self.value(g.test, g.frame, a, depth + 1)) for g in own]
+        if any(v is not None and v != RANK and v is not g.branch for v, g in zip(values, own)):
+            return True
+        return False if all(v is g.branch for v, g in zip(values, own)) else None
 
 
 _SWITCH_NODES = (ast.Attribute, ast.Name, ast.Subscript, ast.Call, ast.Compare, ast.UnaryOp, ast.BoolOp)
