@@ -185,9 +185,9 @@ def _judge_device(f, node, e, good, bad, unread):
     line = node.lineno
     if _hides_all_gpus(node):
         good.append((line, "GPUs hidden: CPU run"))
-    elif f.mentions(node, _local(f)):
+    elif f.mentions(node, _local(f)) or _picked_in_loop(f, node, e, _local(f)):
         good.append((line, "GPU chosen by local rank"))
-    elif f.mentions(node, _global(f)):
+    elif f.mentions(node, _global(f)) or _picked_in_loop(f, node, e, _global(f)):
         bad.append((line, f"GPU chosen by the global rank (line {line}): on 2+ nodes rank 4 asks for GPU 4", e))
     elif f.mentions(node, _returned_too(f, lambda n: _env_read(f, n, names.TORCHRUN_LOCAL_RANK_ENV))):
         bad.append((line, f"GPU chosen by LOCAL_RANK (line {line}: {f.text(line)}), which torchrun sets and "
@@ -198,6 +198,28 @@ def _judge_device(f, node, e, good, bad, unread):
         unread.append((line, ast.unparse(_first(node, f.s.of_unread_project_code))))
     else:
         bad.append((line, f"every rank takes the same GPU (line {line}: {f.text(line)})", e))
+
+
+def _picked_in_loop(f, node, e, rank):
+    """`for i, gpu in enumerate(gpus): if i == hvd.local_rank(): set_visible_devices(gpu, "GPU")`: the device is
+    the item of a loop over the GPUs whose index the condition around the call compares to `rank`."""
+    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    for lp in e.ctx.loops:
+        if not (isinstance(lp, (ast.For, ast.AsyncFor)) and isinstance(lp.iter, ast.Call) and
+                f.s.qual(lp.iter.func) == "enumerate" and isinstance(lp.target, ast.Tuple) and
+                len(lp.target.elts) == 2 and all(isinstance(t, ast.Name) for t in lp.target.elts)):
+            continue
+        index, item = lp.target.elts[0].id, lp.target.elts[1].id
+        if item not in names:
+            continue
+        for g in e.ctx.guards:
+            test = g.test
+            if g.branch and isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+                sides = [test.left, test.comparators[0]]
+                if any(isinstance(x, ast.Name) and x.id == index for x in sides) and \
+                        any(f.mentions(x, rank) for x in sides):
+                    return True
+    return False
 
 
 def _first(node, pred):
