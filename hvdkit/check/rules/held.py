@@ -535,9 +535,16 @@ def field_values(f, call, attr, depth=0):
     built = set_on_self(f.s.constructor(cls), attr)
     if built:  # `self.batch_per_gpu = global_batch // hvd.size()` in __init__ / a dataclass's __post_init__
         return built
-    if init is None and not any(k.arg is None for k in call.keywords):
-        # a field the call does not give (and no `**mapping` may): its declared default
-        # (`batch_size: int = GLOBAL_BATCH // hvd.size()`, or `field(default=...)`)
+    if init is None:
+        # a field the call does not give: its declared default (`batch_size: int = GLOBAL_BATCH // hvd.size()`,
+        # or `field(default=...)`). A `**mapping` may give it: what the mapping holds for it when the source
+        # shows that, else the default is still what holds when the mapping leaves it out (and what
+        # `TrainConfig(**vars(parser.parse_args()))` holds when the parser's defaults are the fields')
+        from hvdkit.check import mappings
+        for k in (k for k in call.keywords if k.arg is None):
+            got = mappings.lookup(f, k.value, attr)
+            if got is not None and got is not mappings.UNRESOLVED:
+                return [got]
         default = next((st.value for st in cls.body if isinstance(st, ast.AnnAssign) and
                         isinstance(st.target, ast.Name) and st.target.id == attr and st.value is not None), None)
         if isinstance(default, ast.Call) and f.s.qual(default.func).split(".")[-1] == "field":
