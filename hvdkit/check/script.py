@@ -461,7 +461,7 @@ class Script:
                     return found
         return []
 
-    def _values_of(self, name):
+    def values_of(self, name):
         """[(value expression, its module)] the reaching definitions of a Name assign it: in its module, or
         through an import (`from utils import logger`: utils' `logger = Logger()`), also one a package
         re-exports (`from .registry import OPTIMIZERS` in its __init__), or a star import."""
@@ -757,7 +757,7 @@ class Script:
         if not isinstance(lookup.value, ast.Name):
             return []
         stored = self._dict_registrations()
-        return [d for v, _ in self._values_of(lookup.value) if isinstance(v, ast.Dict) for d in stored.get(id(v), ())]
+        return [d for v, _ in self.values_of(lookup.value) if isinstance(v, ast.Dict) for d in stored.get(id(v), ())]
 
     def _dict_registrations(self):
         """{id of a dict literal: the project's functions and classes stored in it} (in_dict)."""
@@ -773,7 +773,7 @@ class Script:
                 for t in node.targets:
                     if not (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)):
                         continue
-                    keys = [id(v) for v, _ in self._values_of(t.value) if isinstance(v, ast.Dict)]
+                    keys = [id(v) for v, _ in self.values_of(t.value) if isinstance(v, ast.Dict)]
                     func = enclosing_def(node)
                     if func is not None and isinstance(node.value, ast.Name) and \
                             node.value.id in [a.arg for a in func.args.posonlyargs + func.args.args]:
@@ -913,7 +913,7 @@ class Script:
                 return self._class_of(b.expr, b.frame, depth + 1)
             defs = self.reaching(node)
             if defs is not None:
-                values = [b for v, _ in self._values_of(node) for b in _branches(v) if isinstance(b, ast.Call)]
+                values = [b for v, _ in self.values_of(node) for b in _branches(v) if isinstance(b, ast.Call)]
                 return next((c for c in (self._class_of(v, frame, depth + 1) for v in values) if c is not None),
                             None)
             if frame is not None and node.id in frame.bindings:
@@ -1052,7 +1052,7 @@ class Script:
         method). Each comes with the (test, branch) that picks its class; [] when there is a single class or
         none."""
         if isinstance(func, ast.Name):
-            found = [(c, g) for v, _ in self._values_of(func) for c, g in self._branch_classes(v, None, 0, ())]
+            found = [(c, g) for v, _ in self.values_of(func) for c, g in self._branch_classes(v, None, 0, ())]
             return [(m, c, g) for c, g in found for m in [self.constructor(c)] if m is not None] \
                 if len(found) > 1 else []
         if not isinstance(func, ast.Attribute):
@@ -1070,7 +1070,7 @@ class Script:
             b = self._binding(node, frame)
             if b is not None:
                 return self._classes_made(b.expr, b.frame, depth + 1)
-            return [x for v, _ in self._values_of(node) for x in self._classes_made(v, frame, depth + 1)]
+            return [x for v, _ in self.values_of(node) for x in self._classes_made(v, frame, depth + 1)]
         if isinstance(node, ast.IfExp):
             return self._branch_classes(node, frame, depth + 1, ())
         if isinstance(node, ast.Attribute) and dotted(node):  # `self.reporter`: its last assignment so spelled
@@ -1101,7 +1101,7 @@ class Script:
         if isinstance(value, ast.Call):
             c = self.class_called(value.func) or self._class_of(value, frame, depth)
             if c is None and isinstance(value.func, ast.Name):
-                inner = [x for v, _ in self._values_of(value.func) for x in self._branch_classes(v, frame, depth, ())]
+                inner = [x for v, _ in self.values_of(value.func) for x in self._branch_classes(v, frame, depth, ())]
                 return [(k, guards + g) for k, g in inner]
             return [(c, guards)] if c is not None else []
         return []

@@ -744,6 +744,11 @@ def _fields(f, node):
         seen.add(id(made))
         if f.s.class_called(made.func) is not None:
             out += field_values(f, made, node.attr)
+        elif _namedtuple_fields(f, made.func) is not None:  # `DistContext(rank=..., size=hvd.size())`
+            fields = _namedtuple_fields(f, made.func)
+            given = dict(zip(fields, made.args)) if not any(isinstance(a, ast.Starred) for a in made.args) else {}
+            given.update({k.arg: k.value for k in made.keywords if k.arg})
+            out += [given[node.attr]] if node.attr in given else []
         elif f.s.qual(made.func) in NAMESPACES:  # `SimpleNamespace(**cfg).lr`: the entry cfg["lr"]
             out += namespace_entries(f, made, node.attr)
         elif f.local_function(made) and isinstance(made.func, ast.Attribute) and any(
@@ -755,6 +760,23 @@ def _fields(f, node):
         elif f.local_function(made):
             todo += [o for r in returns(f, made) for o in f.origins(r)]
     return out
+
+
+def _namedtuple_fields(f, func):
+    """The field names of a `collections.namedtuple("Name", [...])` class the name `func` holds (written out as
+    a list, a tuple or a string), else None."""
+    if not isinstance(func, (ast.Name, ast.Attribute)):
+        return None
+    for value, _ in f.s.values_of(func) if isinstance(func, ast.Name) else ():
+        if isinstance(value, ast.Call) and f.s.qual(value.func) in ("collections.namedtuple", "namedtuple") and \
+                len(value.args) >= 2:
+            spec = value.args[1]
+            if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
+                return spec.value.replace(",", " ").split()
+            if isinstance(spec, (ast.List, ast.Tuple)) and all(
+                    isinstance(e, ast.Constant) and isinstance(e.value, str) for e in spec.elts):
+                return [e.value for e in spec.elts]
+    return None
 
 
 def _binding_key(f, node, name):
