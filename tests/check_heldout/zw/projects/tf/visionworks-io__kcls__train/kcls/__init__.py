@@ -1,0 +1,1 @@
+from .registry import Registry, MODELS, OPTIMIZERS  # noqa: F401

@@ -1,0 +1,2 @@
+"""segl: a small SegFormer-style segmentation package."""
+__version__ = "0.3.1"

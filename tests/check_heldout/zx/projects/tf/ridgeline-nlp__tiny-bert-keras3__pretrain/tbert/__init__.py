@@ -1,0 +1,1 @@
+from tbert.config import PretrainConfig  # noqa: F401

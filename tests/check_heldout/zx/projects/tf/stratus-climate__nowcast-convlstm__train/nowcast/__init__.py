@@ -1,0 +1,1 @@
+"""Nowcasting research code (stratus-climate)."""
