@@ -567,12 +567,22 @@ def _optimizer_state_on_rank0(f, opt_casts):
     return None
 
 
+# Keras's and torch's methods that give a part of a model (its weights are the model's).
+_SUB_MODULES = ("get_layer", "get_submodule")
+
+
 def _load_targets(f, load):
-    """The models a load writes into: the receiver of load_state_dict / load_weights, or what the
-    tf.train.Checkpoint being restored tracks (Checkpoint(model=model, optimizer=opt))."""
+    """The models a load writes into: the receiver of load_state_dict / load_weights (a layer taken from a model
+    is that model's), or what the tf.train.Checkpoint being restored tracks (Checkpoint(model=model,
+    optimizer=opt))."""
     func = load.node.func
     if func.attr != "restore":
-        return [Ref(f, dotted(func.value), load)] if dotted(func.value) else []
+        receiver = func.value
+        # `model.get_layer("encoder").load_weights(path)` / `model.get_submodule("enc")`: a part of the model
+        while isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute) and \
+                receiver.func.attr in _SUB_MODULES:
+            receiver = receiver.func.value
+        return [Ref(f, dotted(receiver), load)] if dotted(receiver) else []
     out = []
     for v in with_values(f, func.value):
         for c in ast.walk(v):
