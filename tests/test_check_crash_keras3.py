@@ -4,7 +4,7 @@ Each broken trainer beside correct twins that must not be reported: the right en
 it could complete, a flag that is not a literal, a project that asks TF for Keras 2."""
 import textwrap
 
-from crash_scripts import Source, check, line_of
+from crash_scripts import Source, check, check_project, line_of
 
 TRAINER = Source(textwrap.dedent("""
     import argparse
@@ -127,3 +127,19 @@ def test_naming_a_legacy_optimizer_without_making_one_is_not_a_crash(tmp_path):
                                "\"TF_USE_LEGACY_KERAS\", \"1\")\n").replace(
         ADAM, "opt = tf.keras.optimizers.legacy.Adam(learning_rate=lr)")
     assert check(tmp_path, switched)[0] is None
+
+
+def test_a_version_shim_that_imports_the_legacy_optimizer_on_keras_2_only_is_not_a_crash(tmp_path):
+    # the project's compat module: `if KERAS3: from keras.optimizers import SGD` / `else: from
+    # keras.optimizers.legacy import SGD`. The stub is made only on the Keras 2 branch: no crash is certain
+    shim = "import keras\nKERAS3 = int(keras.__version__.split(\".\")[0]) >= 3\nif KERAS3:\n" \
+           "    from keras.optimizers import SGD\nelse:\n    from keras.optimizers.legacy import SGD\n"
+    train = TRAINER.replace("import horovod.tensorflow.keras as hvd\n",
+                            "import horovod.tensorflow.keras as hvd\nfrom trainlib.compat import SGD\n").replace(
+        ADAM, "opt = SGD(lr, momentum=0.9)")
+    files = {"train.py": train, "trainlib/__init__.py": "", "trainlib/compat.py": shim}
+    assert check_project(tmp_path / "shim", files)[0] is None
+    files["trainlib/compat.py"] = shim.replace("    from keras.optimizers import SGD\n",
+                                               "    from keras.optimizers.legacy import SGD\n")
+    crash = check_project(tmp_path / "legacy", files)[0]
+    assert crash is not None and crash["line"] == line_of(train, "opt = SGD("), crash

@@ -58,7 +58,7 @@ def find(names):
             q = names.qual(node.func)
             if q in CHECKPOINTS and q.startswith(roots):
                 out += _checkpoint(node, names)
-            elif _legacy_name(q, roots) in LEGACY_STUBS:
+            elif _legacy_name(q, roots) in LEGACY_STUBS and _every_binding_legacy(node.func, names, roots):
                 out.append((node, LEGACY_ERROR, f"{ast.unparse(node.func)} is Keras 3's stub for the Keras 2 "
                             "optimizers, which raises when it is made", "ImportError"))
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and node.attr[:1].isupper() and \
@@ -69,6 +69,20 @@ def find(names):
                             f"Keras 3's keras.optimizers.legacy keeps only {', '.join(LEGACY_STUBS)}",
                             "AttributeError"))
     return out
+
+
+def _every_binding_legacy(func, names, roots):
+    """Every import that may bind the name called is of the legacy optimizers: a version shim (`if KERAS3: from
+    keras.optimizers import SGD` / `else: from keras.optimizers.legacy import SGD`) makes the stub only on the
+    Keras 2 branch, so no crash is certain."""
+    if not isinstance(func, ast.Name):
+        return True
+    for d, _ in names.definitions(func) or ():
+        imp = getattr(d, "parent", None)
+        if isinstance(d, ast.alias) and isinstance(imp, ast.ImportFrom) and not imp.level and imp.module and \
+                not _legacy_name(f"{imp.module}.{d.name}", roots):
+            return False
+    return True
 
 
 def _last_name(node):
