@@ -1,0 +1,1 @@
+from .reader import ColumnStore

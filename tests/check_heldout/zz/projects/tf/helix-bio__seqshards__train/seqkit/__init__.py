@@ -1,0 +1,1 @@
+"""Utilities for training sequence models on sharded FASTA exports."""

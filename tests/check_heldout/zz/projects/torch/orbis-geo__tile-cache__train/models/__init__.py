@@ -1,0 +1,1 @@
+from .segnet import TinySegNet

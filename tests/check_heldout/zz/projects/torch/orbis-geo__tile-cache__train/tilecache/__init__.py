@@ -1,0 +1,1 @@
+"""Per-node tile cache and loaders for the land-cover segmentation jobs."""
