@@ -135,7 +135,10 @@ class Facts:
             key = (name, id(self.s.self_class(sub))) if name else None
             if name and key not in seen:  # an attribute (`args.lr`, `self.x`): by spelling, the fallback
                 seen.add(key)  # (a project module's global, `dist.world_size`: its assignments in that module)
-                for a in self.s.assignments_to(sub) or self.s.module_assignments(sub):
+                # by spelling, a project module's global, or what the methods of the class of the instance it is
+                # read off set on `self` (`rt.size` of `rt = Runtime()` whose __init__ sets `self.size`)
+                for a in self.s.assignments_to(sub) or self.s.module_assignments(sub) or \
+                        self.s.instance_attribute_assigns(sub):
                     if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
                         return True
                 # an option of a parsed namespace: what it holds by default (`default=hvd.local_rank()`)

@@ -1500,6 +1500,19 @@ class Script:
         cls = getattr(owner, "parent", None)
         return cls if isinstance(cls, ast.ClassDef) else None
 
+    def instance_attribute_assigns(self, node):
+        """`rt.size` read off an instance of a class of the project (`rt = Runtime(...)`, by its value): the
+        assignments its class's methods make to `self.size` ([Event]); [] when the class is not known."""
+        name = dotted(node) if isinstance(node, ast.Attribute) else None
+        if not name or not isinstance(node.value, ast.Name) or node.value.id in ("self", "cls"):
+            return []
+        cls = self._class_of(node.value, None)
+        if cls is None:
+            return []
+        family = self._family(cls)
+        return [a for a in self.assignments_to("self." + node.attr)
+                if a.ctx.frames and _enclosing_class(a.ctx.frames[-1].func) in family]
+
     def _family(self, cls):
         """A class of the project with its project bases (transitively) and the read classes deriving from it."""
         if cls not in self._families:
