@@ -922,11 +922,16 @@ class Script:
         name = dotted(node)
         if not name:
             return None
-        # The spelling fallback (attributes; `self.x` within its class's family), read during the walk.
+        value = self._last_attr_value(node)
+        return self._class_of(value, frame, depth + 1) if isinstance(value, ast.Call) else None
+
+    def _last_attr_value(self, node):
+        """The spelling fallback for an attribute (`self.x` within its class's family), read during the walk:
+        the value of the last assignment to it so spelled; None when there is none."""
         cls = self.self_class(node)
-        for target, value in reversed(self._attr_assigns.get(name, ())):
+        for target, value in reversed(self._attr_assigns.get(dotted(node), ())):
             if cls is None or self.self_class(target) in self._family(cls):
-                return self._class_of(value, frame, depth + 1) if isinstance(value, ast.Call) else None
+                return value
         return None
 
     def _binding(self, name, frame):
@@ -1074,11 +1079,8 @@ class Script:
         if isinstance(node, ast.IfExp):
             return self._branch_classes(node, frame, depth + 1, ())
         if isinstance(node, ast.Attribute) and dotted(node):  # `self.reporter`: its last assignment so spelled
-            cls = self.self_class(node)
-            for target, value in reversed(self._attr_assigns.get(dotted(node), ())):
-                if cls is None or self.self_class(target) in self._family(cls):
-                    return self._classes_made(value, frame, depth + 1)
-            return []
+            value = self._last_attr_value(node)
+            return self._classes_made(value, frame, depth + 1) if value is not None else []
         if isinstance(node, ast.Call):
             made = self._branch_classes(node, frame, depth + 1, ())
             if made:
