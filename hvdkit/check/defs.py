@@ -126,47 +126,47 @@ def owner_of_arg(arg):
     return node
 
 
+def _tuple_path(node):
+    """(the outermost tuple or list display `node` is an element of, or `node` itself; the element indices
+    from it down to `node`, innermost first)."""
+    path = []
+    while isinstance(getattr(node, "parent", None), (ast.Tuple, ast.List)):
+        path.append(node.parent.elts.index(node))
+        node = node.parent
+    return node, path
+
+
+def _at_path(node, path):
+    """The element of the nested tuple or list displays `node` at `path` (as _tuple_path gives it); None where
+    the shape differs or a starred element leaves the positions unknown."""
+    for i in reversed(path):
+        if not isinstance(node, (ast.Tuple, ast.List)) or len(node.elts) <= i or \
+                any(isinstance(e, ast.Starred) for e in node.elts):
+            return None
+        node = node.elts[i]
+    return node
+
+
 def assigned_value(target):
     """The expression a Name target of an assignment statement binds (`a, b = x, y` binds a to x alone);
     None for a target of another kind of statement (a loop, `with`, an augmented assignment) or an uneven
     unpacking."""
-    node, path = target, []
-    while isinstance(getattr(node, "parent", None), (ast.Tuple, ast.List)):
-        path.append(node.parent.elts.index(node))
-        node = node.parent
+    node, path = _tuple_path(target)
     stmt = getattr(node, "parent", None)
     if isinstance(stmt, ast.Assign) and node in stmt.targets or isinstance(stmt, ast.AnnAssign) and node is stmt.target:
-        value = stmt.value
-    elif isinstance(stmt, ast.NamedExpr) and node is stmt.target:
-        value = stmt.value
-    else:
-        return None
-    for i in reversed(path):
-        if not isinstance(value, (ast.Tuple, ast.List)) or len(value.elts) <= i or \
-                any(isinstance(e, ast.Starred) for e in value.elts):
-            return None
-        value = value.elts[i]
-    return value
+        return _at_path(stmt.value, path)
+    if isinstance(stmt, ast.NamedExpr) and node is stmt.target:
+        return _at_path(stmt.value, path)
+    return None
 
 
 def bound_targets(value):
     """The targets an element of an assignment's value binds, the inverse of assigned_value (`a, self.b =
     x, y` binds y to self.b alone); [] when the value is not an element of one, or the unpacking is uneven."""
-    node, path = value, []
-    while isinstance(getattr(node, "parent", None), (ast.Tuple, ast.List)):
-        if any(isinstance(e, ast.Starred) for e in node.parent.elts):
-            return []
-        path.append(node.parent.elts.index(node))
-        node = node.parent
+    node, path = _tuple_path(value)
     stmt = getattr(node, "parent", None)
-    if not (path and isinstance(stmt, ast.Assign) and stmt.value is node):
+    # a starred element on the value's side leaves its position unknown too
+    if not (path and isinstance(stmt, ast.Assign) and stmt.value is node) or _at_path(node, path) is not value:
         return []
-    out = []
-    for target in stmt.targets:
-        for i in reversed(path):
-            if not isinstance(target, (ast.Tuple, ast.List)) or len(target.elts) <= i or \
-                    any(isinstance(e, ast.Starred) for e in target.elts):
-                return []
-            target = target.elts[i]
-        out.append(target)
-    return out
+    targets = [_at_path(t, path) for t in stmt.targets]
+    return [] if None in targets else targets
