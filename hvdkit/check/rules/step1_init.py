@@ -19,8 +19,7 @@ def judge(f):
         return f.unread_finding("hvd.init()", 1) or Finding(
             MISSING, "no hvd.init() call", fix="call hvd.init() first, before any other Horovod call")
     first = inits[0]
-    early = [e for e in f.s.api_calls(*names.NEEDS_INIT) if e.order < first.order and e.ctx.reached
-             and e.api[1].split(".")[-1] in names.NEEDS_INIT]
+    early = [e for e in _needing_init(f) if e.order < first.order]
     if early:
         e = early[0]
         return Finding(WRONG, f"{f.s.qual(e.node.func).split('.')[-1]}() at line {e.line} runs before "
@@ -46,9 +45,8 @@ def _uninitialised_worker(f, inits):
     """A function handed to a launcher that starts new processes (`horovod.run(train_fn, ...)`) calls Horovod
     with no hvd.init() of its own: the launching process's init does not carry over, so its first Horovod
     query raises in every worker."""
-    needs = sorted(f.s.api_calls(*names.NEEDS_INIT), key=lambda e: (f.guard_kind(e) != "always", e.order))
-    for e in needs:
-        launcher = fresh_launcher(f, e) if e.ctx.reached and e.api[1].split(".")[-1] in names.NEEDS_INIT else None
+    for e in _unguarded_first(f, _needing_init(f)):
+        launcher = fresh_launcher(f, e)
         if launcher is None or any(fresh_launcher(f, i) is launcher for i in inits):
             continue
         call = ast.unparse(launcher.func)
@@ -59,13 +57,24 @@ def _uninitialised_worker(f, inits):
     return None
 
 
+def _needing_init(f):
+    """The Horovod calls the walk reaches that raise before hvd.init(), in walk order."""
+    return [e for e in f.s.api_calls(*names.NEEDS_INIT) if e.ctx.reached and
+            e.api[1].split(".")[-1] in names.NEEDS_INIT]
+
+
+def _unguarded_first(f, events):
+    """`events` with those that run under no condition first (the evidence a finding names), each part in walk
+    order."""
+    return sorted(events, key=lambda e: (f.guard_kind(e) != "always", e.order))
+
+
 def _after_shutdown(f):
     """hvd.shutdown() and then a Horovod call that needs init, with no init in between: later in the same walk,
     or earlier in a loop around the shutdown (`for fold in range(k): run_fold(...)` whose `finally:` shuts
     Horovod down: the next fold's calls find it uninitialised)."""
     inits = [e for e in f.s.api_calls("init") if e.api[1] == "init" and e.ctx.reached]
-    needs = [e for e in f.s.api_calls(*names.NEEDS_INIT) if e.ctx.reached and e.api[1].split(".")[-1] in
-             names.NEEDS_INIT]
+    needs = _needing_init(f)
     for s in f.s.api_calls("shutdown"):
         if not s.ctx.reached or s.api[1] != "shutdown":
             continue
@@ -101,9 +110,8 @@ def _without_init(f, init):
     if not conds:
         return None
     mine = {(id(g.test), g.branch) for g in init.ctx.guards}
-    needs = sorted(f.s.api_calls(*names.NEEDS_INIT), key=lambda e: (f.guard_kind(e) != "always", e.order))
-    for e in needs:
-        if e.order <= init.order or not e.ctx.reached or e.api[1].split(".")[-1] not in names.NEEDS_INIT:
+    for e in _unguarded_first(f, _needing_init(f)):
+        if e.order <= init.order:
             continue
         theirs = {(id(g.test), g.branch) for g in e.ctx.guards}
         outside = [g for g in conds if (id(g.test), g.branch) not in theirs]
