@@ -337,7 +337,7 @@ def _gradient_reaches(f, node, owner, seen, depth=0):
 def _one_pass_per_step(e):
     """A torch DistributedOptimizer left at backward_passes_per_step=1 (not given it, by keyword, by position
     or through `**kwargs`): Horovod's hook then allows one backward() per parameter between steps."""
-    return e.qual.endswith("DistributedOptimizer") and "torch" in e.qual and len(e.node.args) <= 3 and \
+    return _torch_wrapper(e) and len(e.node.args) <= 3 and \
         not any(k.arg in ("backward_passes_per_step", None) for k in e.node.keywords)
 
 
@@ -374,12 +374,17 @@ def accumulation_crashes(f):
     return out
 
 
+def _torch_wrapper(e):
+    """The event makes horovod.torch's DistributedOptimizer (hooks on its parameters' gradients)."""
+    return e.qual.endswith("DistributedOptimizer") and "torch" in e.qual
+
+
 def _group_added_after(f, e):
     """`opt.add_param_group(...)` on a torch DistributedOptimizer after it is made (a backbone unfrozen part-way):
     Horovod registers its gradient hooks, and the set of parameters synchronize() allreduces, once, for the
     groups the optimizer holds when wrapped; the parameters of a group added later step with this rank's own
     gradients (optimizer.py: _register_hooks and _requires_update, in __init__ only)."""
-    if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual:
+    if not _torch_wrapper(e):
         return None
     x = next((x for x in _method_calls_after(f, e) if x.node.func.attr == "add_param_group" and
               holds(f, x.node.func.value, x, e.node)), None)
@@ -397,9 +402,9 @@ def _unfrozen_after(f, e, wraps):
     False` or a computed value before, `requires_grad_(True)` after), with no wrapper made after that: Horovod
     hooks only the parameters that require gradients when it wraps (_register_hooks), so the unfrozen ones
     step with this rank's own gradients."""
-    if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual:
+    if not _torch_wrapper(e):
         return None
-    sets = sorted(_requires_grad_sets(f), key=lambda pair: pair[0].order)
+    sets = _requires_grad_sets(f)
     frozen = any(x.order < e.order and not _true(v) for x, v in sets)
     thawed = next((x for x, v in sets if x.order > e.order and _true(v)), None)
     if not frozen or thawed is None or any(w.order > thawed.order for w in wraps):
@@ -412,7 +417,12 @@ def _unfrozen_after(f, e, wraps):
 
 
 def _requires_grad_sets(f):
-    """[(event, value)] for each `x.requires_grad = value` and `x.requires_grad_(value)` the walk reaches."""
+    """[(event, value)] for each `x.requires_grad = value` and `x.requires_grad_(value)` the walk reaches, in
+    walk order (computed once: asked for each wrapper)."""
+    return f.memo("requires_grad sets", lambda: sorted(_find_requires_grad_sets(f), key=lambda pair: pair[0].order))
+
+
+def _find_requires_grad_sets(f):
     out = [(a, a.node.value) for a in f.s.assigns if a.ctx.reached and isinstance(a.node, ast.Assign) and
            any(isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in a.node.targets)]
     for x in f.s.events:
@@ -433,7 +443,7 @@ def _unsynchronized(f, e):
     gradients. And step() after synchronize() outside `with opt.skip_synchronize():` allreduces every
     gradient a second time (Horovod warns). Horovod's docs: synchronize(), then step in skip_synchronize().
     A fault behind a flag (`if args.amp:`) is reported with the flag named."""
-    if not e.qual.endswith("DistributedOptimizer") or "torch" not in e.qual:
+    if not _torch_wrapper(e):
         return None
     is_opt = lambda node, at: holds(f, node, at, e.node)  # noqa: E731 - the wrapper, where it is used
     events = _method_calls_after(f, e)
