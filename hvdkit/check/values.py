@@ -509,9 +509,13 @@ class Evaluator:
             plain = [a for a in mine if isinstance(a.node, (ast.Assign, ast.AnnAssign))]
         # the last assignment that runs here: one under a condition of its own function that is false on this
         # rank is passed over (`saver = None`, then `if hvd.rank() == 0: saver = Saver(...)`)
-        while plain and self._skipped_here(plain[-1], depth) is True:
+        skipped = None
+        while plain:
+            skipped = self._skipped_here(plain[-1], depth)
+            if skipped is not True:
+                break
             plain = plain[:-1]
-        if not plain or self._skipped_here(plain[-1], depth) is None:
+        if not plain or skipped is None:
             return None
         first = plain[-1]
         value = self._unpacked_return(first, name, depth)
@@ -525,7 +529,6 @@ class Evaluator:
         for a in augs:
             value = self._binop(a.node.op, value, self.value(a.node.value, a.ctx.env, a, depth + 1))
         return value
-
 
     def _skipped_here(self, a, depth):
         """The assignment does not run where this evaluator is (True), runs (False), or cannot tell (None): by

@@ -148,9 +148,9 @@ def _in_a_training_step(f, e):
 
 def _training_events(f):
     """Optimizer steps, and gradients taken (loss.backward(), tape.gradient: a loop that takes them trains,
-    whatever the step is called, `optimizer.apply(grads, vars)` included)."""
-    return f.steps + [e for e in f.s.events if e.ctx.reached and (
-        getattr(e.node.func, "attr", "") in ("backward", "gradient") or session_run(f, e.node) == "trains")]
+    whatever the step is called, `optimizer.apply(grads, vars)` included). Computed once: asked per event."""
+    return f.memo("evaluation.training_events", lambda: f.steps + [e for e in f.s.events if e.ctx.reached and (
+        getattr(e.node.func, "attr", "") in ("backward", "gradient") or session_run(f, e.node) == "trains")])
 
 
 def per_batch(f, e):

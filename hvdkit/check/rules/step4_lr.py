@@ -744,8 +744,7 @@ def _fields(f, node):
         seen.add(id(made))
         if f.s.class_called(made.func) is not None:
             out += field_values(f, made, node.attr)
-        elif _namedtuple_fields(f, made.func) is not None:  # `DistContext(rank=..., size=hvd.size())`
-            fields = _namedtuple_fields(f, made.func)
+        elif (fields := _namedtuple_fields(f, made.func)) is not None:  # `DistContext(rank=..., size=hvd.size())`
             given = dict(zip(fields, made.args)) if not any(isinstance(a, ast.Starred) for a in made.args) else {}
             given.update({k.arg: k.value for k in made.keywords if k.arg})
             out += [given[node.attr]] if node.attr in given else []
