@@ -3,6 +3,7 @@ last assignment before it in the same call, and those a condition may skip back 
 ever given, and names read in the caller's terms. Built on the walk's order of events (Script/Facts)."""
 import ast
 
+from hvdkit.check import mappings
 from hvdkit.check.facts import SELF_RETURNING, same_walk
 from hvdkit.check.defs import element_of
 from hvdkit.check.script import Ctx, Frame, dotted, instance_names, loop_bindings, parents
@@ -540,7 +541,6 @@ def field_values(f, call, attr, depth=0):
         # or `field(default=...)`). A `**mapping` may give it: what the mapping holds for it when the source
         # shows that, else the default is still what holds when the mapping leaves it out (and what
         # `TrainConfig(**vars(parser.parse_args()))` holds when the parser's defaults are the fields')
-        from hvdkit.check import mappings
         for k in (k for k in call.keywords if k.arg is None):
             got = mappings.lookup(f, k.value, attr)
             if got is not None and got is not mappings.UNRESOLVED:
