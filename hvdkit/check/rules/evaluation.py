@@ -55,7 +55,7 @@ def evaluations(f):
 
 def _find_evaluations(f):
     out, seen = [], set()
-    stepping = {id(lp) for s in _training_events(f) for lp in s.ctx.loops}
+    stepping = {id(lp) for s in training_events(f) for lp in s.ctx.loops}
     for e in f.s.events:
         if not e.ctx.reached or not calls_model(f, e):
             continue
@@ -143,10 +143,10 @@ def _in_a_training_step(f, e):
     function, is one.)"""
     frame = e.ctx.frames[-1] if e.ctx.frames else None
     return frame is not None and any(x.ctx.frames and x.ctx.frames[-1] is frame and len(x.ctx.loops) == len(
-        e.ctx.loops) and all(a is b for a, b in zip(x.ctx.loops, e.ctx.loops)) for x in _training_events(f))
+        e.ctx.loops) and all(a is b for a, b in zip(x.ctx.loops, e.ctx.loops)) for x in training_events(f))
 
 
-def _training_events(f):
+def training_events(f):
     """Optimizer steps, and gradients taken (loss.backward(), tape.gradient: a loop that takes them trains,
     whatever the step is called, `optimizer.apply(grads, vars)` included). Computed once: asked per event."""
     return f.memo("evaluation.training_events", lambda: f.steps + [e for e in f.s.events if e.ctx.reached and (
@@ -160,9 +160,9 @@ def per_batch(f, e):
     if not loops:
         return False
     inner = loops[-1]
-    if any(any(lp is inner for lp in x.ctx.loops[:-1]) for x in _training_events(f)):
+    if any(any(lp is inner for lp in x.ctx.loops[:-1]) for x in training_events(f)):
         return False  # the steps are in a loop inside it: an epoch loop (sample images drawn there are no batch)
-    return any(x.ctx.loops and x.ctx.loops[-1] is inner for x in _training_events(f) + _model_calls(f))
+    return any(x.ctx.loops and x.ctx.loops[-1] is inner for x in training_events(f) + _model_calls(f))
 
 
 def _model_calls(f):
@@ -479,7 +479,10 @@ def metric_value(f, node, at, depth=0):
 
 
 def _metric_value(f, node, at, depth):
+    # The depth counts hops to other code (a name's values, a call's return), not the sub-expressions of one
+    # expression: `2.0 * inter / denom if denom else 1.0` is as near its names as `inter` is.
     deeper = lambda n, a=at: metric_value(f, n, a, depth + 1)  # noqa: E731 - a local shorthand
+    inside = lambda n: metric_value(f, n, at, depth)  # noqa: E731 - a local shorthand
     if isinstance(node, (ast.Lambda, ast.Constant)):
         return False  # a function handed on (timeit(lambda: step())) is no value of the model's output
     if isinstance(node, ast.Call):
@@ -498,13 +501,13 @@ def _metric_value(f, node, at, depth):
             return None  # code the pass does not read, given the model: it may well evaluate it
         if isinstance(func, ast.Attribute) and imported(f, func) is None:
             parts = [func.value] + parts  # loss.item(), total.cpu(), acc.numpy()
-        return _any(deeper(p) for p in parts)
+        return _any(inside(p) for p in parts)
     if isinstance(node, (ast.Name, ast.Attribute)):
         values = reaching(f, node, at) + mutations(f, node, at)
         if not values:
             return False if isinstance(node, ast.Attribute) and _module(f, node) else None
         return _any(deeper(v, a) for v, a in values)
-    return _any(deeper(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
+    return _any(inside(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
 
 
 def _module(f, node):

@@ -5,7 +5,7 @@ import re
 from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_value, per_batch, running, training_data,
-                                           unread_calls)
+                                           training_events, unread_calls)
 from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, never, origin,
                                     property_returns, reaching, returned, sources)
 from hvdkit.check.script import assigned_name, dotted, remainders, result_discarded, sums
@@ -90,10 +90,16 @@ def judge(f):
             return unread
         return Finding(MISSING, "fit's metrics are each rank's own (rank 0's shard in the log)", f.fits[0].line,
                        "callbacks=[hvd.callbacks.MetricAverageCallback(), ...]")
+    later = None if evals else _unread_after_training(f)
+    if later is not None:
+        return f.cannot_tell("an evaluation of the trained model", [(later.event.node, later)])
     if reports:
-        who = "rank 0's alone" if f.rank_guards(reports[0]) else "each rank's own"
-        return Finding(MISSING, f"the metrics reported (line {reports[0].line}) are {who}: never averaged over ranks",
-                       reports[0].line, "allreduce (sum, count) pairs, then divide: hvd.allreduce(t, op=hvd.Sum)")
+        # the evidence is the evaluation's report where one prints it, not a training log printed before it
+        report = next((r for r in reports if parts and any(_from_evaluations(f, v, r, parts)
+                                                           for v in _report_values(r.node))), reports[0])
+        who = "rank 0's alone" if f.rank_guards(report) else "each rank's own"
+        return Finding(MISSING, f"the metrics reported (line {report.line}) are {who}: never averaged over ranks",
+                       report.line, "allreduce (sum, count) pairs, then divide: hvd.allreduce(t, op=hvd.Sum)")
     if parts:
         ev = parts[0]
         return Finding(MISSING, f"evaluation runs on this rank's part (line {ev.line}) and its result is never "
@@ -377,7 +383,7 @@ def _undivided(f, node, at, total, depth=0):
     if isinstance(node, ast.BinOp):
         return not isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and (deeper(node.left) or deeper(node.right))
     if isinstance(node, ast.Subscript):
-        return deeper(node.value)
+        return _element_a_metric(f, node, at, total) and deeper(node.value)
     if isinstance(node, (ast.Tuple, ast.List)):
         return any(deeper(x) for x in node.elts)
     if isinstance(node, ast.IfExp):
@@ -385,6 +391,23 @@ def _undivided(f, node, at, total, depth=0):
     if isinstance(node, (ast.UnaryOp, ast.Starred)):
         return deeper(node.operand if isinstance(node, ast.UnaryOp) else node.value)
     return False
+
+
+def _element_a_metric(f, node, at, total):
+    """`totals[2]` of `totals = hvd.allreduce(torch.tensor([loss_sum, n_tok, steps]), op=hvd.Sum)`: the element
+    summed is the list's third, a count of steps, not a metric; False only when that element is known and is
+    no value of the model's (a count printed as a sum over ranks is right)."""
+    index, base = node.slice, node.value
+    if not (isinstance(index, ast.Constant) and type(index.value) is int and isinstance(base, ast.Name) and at):
+        return True
+    values = reaching(f, base, at)
+    if len(values) != 1 or values[0][0] is not total or not total.args:
+        return True
+    made = total.args[0]
+    listed = made.args[0] if isinstance(made, ast.Call) and made.args else None
+    if not isinstance(listed, (ast.List, ast.Tuple)) or not -len(listed.elts) <= index.value < len(listed.elts):
+        return True
+    return metric_value(f, listed.elts[index.value], values[0][1]) is not False
 
 
 def _property_values(f, node, at):
@@ -408,6 +431,17 @@ def _train_per_rank(f):
 
 def _unread_training_data(f):
     return next((data for data, at in training_data(f) if data_per_rank(f, data, at) is None), None)
+
+
+def _unread_after_training(f):
+    """No evaluation is seen, and after the last training step a call into a module not in the project runs,
+    handed nothing, its result thrown away (`train()` then `evaluate()`): it can only work on what the
+    training left (the model it saved) and may evaluate it on every rank's whole data and report that."""
+    steps = [e.order for e in training_events(f)]
+    if not steps:
+        return None
+    return next((u for u in f.unread_on_path if u.kind == "absent" and not u.handed and u.event.order > max(steps)
+                 and not u.event.node.args and not u.event.node.keywords and result_discarded(u.event.node)), None)
 
 
 def _unread(f, report):
