@@ -5,7 +5,9 @@ when they run (issue 39, item 5), each read from Horovod's own code:
   (horovod/common/util.py) raises ValueError ("The op parameter supersedes average");
 - horovod.torch.broadcast_parameters given `model.parameters()` / `model.named_parameters()`: a generator,
   where it takes a state_dict, a dict or a list (torch/functions.py raises ValueError "invalid params of
-  type").
+  type");
+- horovod.torch.broadcast_optimizer_state given `opt.state_dict()`: it calls state_dict() on what it is
+  given, and a dict has none (AttributeError).
 
 Each broken script beside its correct twins (one of the two keywords, `average=None`, a list of the
 parameters, the state_dict). Scripts written from scratch for these tests."""
@@ -32,7 +34,7 @@ TORCH = textwrap.dedent("""
         opt = torch.optim.SGD(model.parameters(), lr=0.01 * hvd.size())
         opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
         hvd.broadcast_parameters(BROADCAST, root_rank=0)
-        hvd.broadcast_optimizer_state(opt, root_rank=0)
+        hvd.broadcast_optimizer_state(OPTIMIZER, root_rank=0)
         for epoch in range(3):
             total = torch.zeros(())
             for x, y in loader:
@@ -52,9 +54,9 @@ TORCH = textwrap.dedent("""
 """).lstrip()
 
 
-def _crash(tmp_path, broadcast="model.state_dict()", reduce='name="loss"'):
+def _crash(tmp_path, broadcast="model.state_dict()", reduce='name="loss"', optimizer="opt"):
     path = tmp_path / "train.py"
-    path.write_text(TORCH.replace("BROADCAST", broadcast).replace("REDUCE", reduce))
+    path.write_text(TORCH.replace("BROADCAST", broadcast).replace("REDUCE", reduce).replace("OPTIMIZER", optimizer))
     (tmp_path / "pyproject.toml").write_text("[project]\nname = \"t\"\n")
     findings, _, info = analyze(str(path))
     return info["crash"], findings
@@ -89,5 +91,19 @@ def test_broadcasting_a_generator_of_parameters_is_a_crash_and_the_broadcast_is_
                                  "dict(model.named_parameters())"])
 def test_a_state_dict_a_list_or_a_dict_is_no_crash(tmp_path, arg):
     crash, findings = _crash(tmp_path, broadcast=arg)
+    assert crash is None
+    assert findings[6].verdict == "ok"
+
+
+def test_broadcasting_the_optimizers_state_dict_is_a_crash_and_the_broadcast_is_wrong(tmp_path):
+    crash, findings = _crash(tmp_path, optimizer="opt.state_dict()")
+    assert crash is not None and crash["error"] == "AttributeError: 'dict' object has no attribute 'state_dict'"
+    assert crash["line"] == next(i for i, line in enumerate(TORCH.splitlines(), 1) if "OPTIMIZER" in line)
+    assert findings[6].verdict == "wrong"
+
+
+@pytest.mark.parametrize("optimizer", ["opt", "optimizer=opt"])
+def test_broadcasting_the_optimizer_itself_is_no_crash(tmp_path, optimizer):
+    crash, findings = _crash(tmp_path, optimizer=optimizer)
     assert crash is None
     assert findings[6].verdict == "ok"

@@ -168,7 +168,8 @@ def _call(call, names):
         error = bind_error([tuple(p) for p in params], call, name, bound=entry["kind"] == "class")
         if error:
             return [(call, f"TypeError: {error}", f"Horovod {_version()}'s {q}({_signature(params)})", "TypeError")]
-        return _op_and_average(call, q, params) + _generator_params(call, q, names)
+        return _op_and_average(call, q, params) + _generator_params(call, q, names) + \
+            _state_dict_optimizer(call, q, names)
     target = _local_signature(call, names)
     if target is None:
         return []
@@ -216,6 +217,20 @@ def _generator_params(call, q, names):
     return [(call, "ValueError: invalid params of type: <class 'generator'>",
              f"{ast.unparse(arg)} is a generator; Horovod {_version()}'s broadcast_parameters takes a state_dict, "
              "a dict or a list (`model.state_dict()`)", "ValueError")]
+
+
+def _state_dict_optimizer(call, q, names):
+    """horovod.torch.broadcast_optimizer_state(optimizer.state_dict(), ...): Horovod calls state_dict() on
+    what it is given (horovod/torch/functions.py), and a state_dict is a dict: AttributeError."""
+    if q.rsplit(".", 1)[-1] != "broadcast_optimizer_state" or not q.startswith("horovod.torch"):
+        return []
+    arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "optimizer"), None)
+    if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "state_dict"
+            and not arg.args and not names.qual(arg.func).startswith(("torch.", "horovod."))):
+        return []
+    return [(call, "AttributeError: 'dict' object has no attribute 'state_dict'",
+             f"{ast.unparse(arg)} is a dict; Horovod {_version()}'s broadcast_optimizer_state takes the optimizer "
+             "itself and calls its state_dict()", "AttributeError")]
 
 
 def bind_error(params, call, name, bound=False):
