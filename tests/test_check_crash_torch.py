@@ -161,3 +161,70 @@ def test_terminal_queries_that_do_not_run_at_import_or_can_fail_are_not_crashes(
     for what, module in (("guarded", guarded), ("caught", caught), ("in a function nothing calls", lazy)):
         (project / "utils" / "progress.py").write_text(module.lstrip())
         assert check(project, script)[0] is None, what
+
+
+# A tagger ported from PyTorch 0.3: the epoch's loss summed with `loss.data[0]`, which torch 0.4 and later
+# refuse on the 0-dim tensor a loss with its default reduction is.
+TAGGER = Source(textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    import horovod.torch as hvd
+
+
+    class Tagger(nn.Module):
+        def __init__(self, vocab=500, tags=12):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, 32)
+            self.rnn = nn.LSTM(32, 32, batch_first=True)
+            self.out = nn.Linear(32, tags)
+
+        def forward(self, words):
+            return self.out(self.rnn(self.emb(words))[0])
+
+
+    def main():
+        hvd.init()
+        torch.set_num_threads(1)
+        words = torch.randint(1, 500, (256, 20))[hvd.rank()::hvd.size()]
+        tags = torch.randint(0, 12, (256, 20))[hvd.rank()::hvd.size()]
+        model = Tagger()
+        criterion = nn.CrossEntropyLoss(ignore_index=0)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1 * hvd.size())
+        opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        for epoch in range(2):
+            total = 0.0
+            for i in range(0, len(words), 16):
+                opt.zero_grad()
+                scores = model(words[i:i + 16])
+                loss = LOSS
+                loss.backward()
+                opt.step()
+                total += READ
+            total = hvd.allreduce(torch.tensor(total), name="loss")
+            if hvd.rank() == 0:
+                print(epoch, total.item())
+                torch.save(model.state_dict(), "tagger.pt")
+
+
+    if __name__ == "__main__":
+        main()
+""").lstrip())
+FUNCTIONAL = "F.cross_entropy(scores.view(-1, 12), tags[i:i + 16].view(-1), ignore_index=0)"
+MODULE = "criterion(scores.view(-1, 12), tags[i:i + 16].view(-1))"
+
+
+def test_a_loss_indexed_as_in_pytorch_0_3_raises(tmp_path):
+    for loss, read in ((FUNCTIONAL, "loss.data[0]"), (MODULE, "loss[0]")):
+        src = TAGGER.replace("LOSS", loss).replace("READ", read)
+        crash, _ = check(tmp_path, src)
+        assert crash is not None and crash["error"].startswith("IndexError: invalid index of a 0-dim tensor"), read
+        assert crash["line"] == line_of(src, read)
+
+
+def test_a_loss_read_with_item_or_another_tensor_indexed_is_no_crash(tmp_path):
+    for loss, read in ((FUNCTIONAL, "loss.item()"), (MODULE, "loss.data.item()"),
+                       (FUNCTIONAL, "float(scores.data[0].sum())")):
+        crash, _ = check(tmp_path, TAGGER.replace("LOSS", loss).replace("READ", read))
+        assert crash is None, (loss, read)

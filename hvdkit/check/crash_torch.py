@@ -1,14 +1,17 @@
 """PyTorch constraints that raise before training, read from the arguments alone: torch's DataLoader
 checks its options when it is built (torch/utils/data/dataloader.py), and raises ValueError for a sampler
 with shuffle=True, a batch_sampler with batch_size / shuffle / sampler / drop_last, persistent_workers or
-prefetch_factor without worker processes, a negative num_workers. (Horovod's DistributedOptimizer told to
-name fewer parameters than the optimizer holds is step 5's unnamed_parameters(), which the crash finding
-asks too: rules/step5_optimizer.py.)
+prefetch_factor without worker processes, a negative num_workers; and a loss computed with its default
+reduction, a 0-dim tensor, indexed as PyTorch before 0.4 allowed (`loss.data[0]`): IndexError. (Horovod's
+DistributedOptimizer told to name fewer parameters than the optimizer holds is step 5's unnamed_parameters(),
+which the crash finding asks too: rules/step5_optimizer.py.)
 
 Only values the source states count: `shuffle=True` as written, a sampler that is an object built right
 there (a sampler class of torch or Horovod, or a class of the script), not a name that may hold None.
 """
 import ast
+
+from hvdkit.check.defs import assigned_value
 
 LOADERS = ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
 # DataLoader's parameters in order (torch 2.x), for arguments passed by position.
@@ -23,7 +26,57 @@ def find(names):
             q = names.qual(node.func)
             if q in LOADERS:
                 out += _loader(node, names)
+        elif isinstance(node, ast.Subscript):
+            out += _zero_dim_index(node, names)
     return out
+
+
+# --- a loss indexed as if it were a 1-element tensor (PyTorch before 0.4) ------------------------------
+# torch.nn.functional's losses; with their default reduction each returns a 0-dim tensor (so do torch.nn's
+# loss modules, the classes named ...Loss).
+LOSSES = ("cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
+          "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss", "soft_margin_loss",
+          "multilabel_soft_margin_loss", "hinge_embedding_loss", "margin_ranking_loss", "cosine_embedding_loss")
+ZERO_DIM = "IndexError: invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in " \
+    "C++ to convert a 0-dim tensor to a number"
+
+
+def _zero_dim_index(node, names):
+    """`loss.data[0]` or `loss[0]` where every definition of `loss` is a loss computed with its default
+    reduction: a 0-dim tensor, which torch (0.4 and later) refuses to index."""
+    base = node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "data" else node.value
+    if not (isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int
+            and isinstance(base, ast.Name)):
+        return []
+    defs = names.definitions(base)
+    values = [assigned_value(d) if isinstance(d, ast.Name) else None for d, _ in defs or ()]
+    if not values or not all(v is not None and _scalar_loss(v, names) for v in values):
+        return []
+    return [(node, ZERO_DIM, f"{ast.unparse(base)} is a loss with its default reduction, a 0-dim tensor: "
+             f"{ast.unparse(node)} indexes it (`.item()` reads its value)", "IndexError")]
+
+
+def _scalar_loss(call, names):
+    if not isinstance(call, ast.Call) or not isinstance(call.func, (ast.Name, ast.Attribute)) or not _reduced(call):
+        return False
+    q = names.qual(call.func)
+    if q.startswith("torch.nn.functional.") and q.rsplit(".", 1)[1] in LOSSES:
+        return len(call.args) <= 3  # (input, target, weight): the older reduce / size_average come later
+    defs = names.definitions(call.func) if isinstance(call.func, ast.Name) else None
+    made = [assigned_value(d) if isinstance(d, ast.Name) else None for d, _ in defs or ()]
+    return bool(made) and all(isinstance(m, ast.Call) and _reduced(m) and len(m.args) <= 1 and names.qual(
+        m.func).startswith("torch.nn.") and names.qual(m.func).endswith("Loss") for m in made)
+
+
+def _reduced(call):
+    """Called with the default reduction: no `reduction` other than 'mean' or 'sum', no older `reduce` or
+    `size_average` (reduce=False keeps one loss per element), and no `**` that may give one."""
+    for k in call.keywords:
+        if k.arg is None or k.arg in ("reduce", "size_average"):
+            return False
+        if k.arg == "reduction" and not (isinstance(k.value, ast.Constant) and k.value.value in ("mean", "sum")):
+            return False
+    return True
 
 
 # --- DataLoader ------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ What is found, with no framework imported:
   arguments their definitions do not take (crash_calls.py);
 - Horovod's queries (`hvd.size()`, `hvd.rank()`) evaluated before `hvd.init()` runs, also in a worker that
   `horovod.run` starts without its own init (crash_calls.py);
-- library constraints that raise: torch's DataLoader given a sampler and shuffle=True (crash_torch.py),
+- library constraints that raise: torch's DataLoader given a sampler and shuffle=True, a loss indexed as
+  `loss.data[0]` (crash_torch.py),
   the batches of a DataLoader over one tensor unpacked into several names (crash_batches.py);
 - torch.distributed's default group read where nothing creates it (`dist.get_rank()` left from a DDP
   version, a DistributedSampler not told num_replicas and rank) (crash_torch.py);
