@@ -218,6 +218,31 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, body, name, expected):
     assert len(lines) == 1 and expected in lines[0] and lines[0].startswith("hvdkit check: error:")
 
 
+SPEECH = "import torch\nfrom speechkit.dist import init_distributed, wrap_optimizer\n\ninit_distributed()\n" \
+    "opt = wrap_optimizer(torch.optim.SGD(torch.nn.Linear(4, 2).parameters(), lr=0.1))\n"
+
+
+def test_horovod_only_in_a_missing_module_of_its_own_is_cannot_tell(tmp_path):
+    """A script that imports Horovod only through its own package, which is not there (a file copied out of its
+    repository): its Horovod work may be in that package, so "not a Horovod script" would be a guess."""
+    (tmp_path / "train.py").write_text(SPEECH)
+    r = _cli(str(tmp_path / "train.py"))
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot tell" in lines[0] and "module speechkit is not in the project" in lines[0]
+    assert "check it inside its project" in lines[0]
+
+
+def test_own_package_present_without_horovod_is_not_a_horovod_script(tmp_path):
+    (tmp_path / "train.py").write_text(SPEECH)
+    (tmp_path / "speechkit").mkdir()
+    (tmp_path / "speechkit" / "__init__.py").write_text("")
+    (tmp_path / "speechkit" / "dist.py").write_text(
+        "def init_distributed():\n    pass\n\n\ndef wrap_optimizer(opt):\n    return opt\n")
+    r = _cli(str(tmp_path / "train.py"))
+    assert r.returncode == 2 and "not a Horovod script" in r.stderr
+
+
 def test_bad_options_exit_2():
     r = _cli(os.path.join(MUTANT_DIR, "base_torch.py"), "--run", "-n", "1")
     assert r.returncode == 2 and "at least 2 ranks" in r.stderr

@@ -35,6 +35,14 @@ def load(path, root=None):
         project.assumed = assumed
         script = Script(source, path, project)
     if not any(m.startswith(API_PREFIXES) for m in script.all_aliases()):
+        absent = sorted({m.split(".")[0] for m in script.all_aliases() if script.project.find(m.split(".")[0]) is None
+                         and script.project.kind(m) == "absent"})
+        if absent:  # its Horovod work may well be in the modules that are not there: cannot tell, not "not one"
+            many = len(absent) > 1
+            raise CheckInputError(f"{path}: cannot tell: it imports no Horovod module, and its own "
+                                  f"{'modules' if many else 'module'} {', '.join(absent)} {'are' if many else 'is'} "
+                                  "not in the project (the Horovod work may be there): check it inside its "
+                                  "project, or give --root")
         raise CheckInputError(f"{path}: not a Horovod script: it imports none of horovod.torch, horovod.tensorflow, "
                               "horovod.tensorflow.keras, hvdkit.torch, hvdkit.tensorflow")
     return script
