@@ -176,3 +176,28 @@ def test_a_copy_of_the_checkpoint_on_every_rank_is_a_write(tmp_path):
     assert f.verdict == WRONG and "copy of the checkpoint" in f.evidence, f.evidence
     guarded = copy.replace("if epoch % 2 == 1:", "if epoch % 2 == 1 and hvd.rank() == 0:")
     assert _step7(tmp_path, _trainer(save=guarded)).verdict == OK
+
+
+def test_a_copy_of_a_checkpoint_named_by_a_config_module_on_every_rank_is_a_write(tmp_path):
+    """The checkpoint's path is an attribute of the project's config module (`C.CKPT`): a name the path is made
+    of, though its root is a module."""
+    save = GUARDED.format(guard="self.dist.rank == 0").replace('os.path.join(self.out_dir, "model.pt")', "C.CKPT")
+    copy = save + '''
+                os.system("cp {} {}.epoch{}".format(C.CKPT, C.CKPT.split(".")[0], epoch))'''
+    f = _step7(tmp_path, _trainer(save=copy, imports="import config as C"))
+    assert f.verdict == WRONG and "copy of the checkpoint" in f.evidence, f.evidence
+    indent = " " * 16
+    guarded = copy.replace(indent + "os.system(", indent + "if hvd.rank() == 0:\n" + indent + "    os.system(")
+    assert _step7(tmp_path, _trainer(save=guarded, imports="import config as C")).verdict == OK
+
+
+def test_a_copy_built_with_the_same_path_functions_into_another_folder_is_no_checkpoint_write(tmp_path):
+    """A per-node cache: local rank 0 copies files between two other folders with `os.path.join`, the function
+    the checkpoint's path is made with; only the names a path is made of say it is the checkpoint's."""
+    cache = GUARDED.format(guard="self.dist.rank == 0") + '''
+                if hvd.local_rank() == 0:
+                    for name in os.listdir("/shared/tiles"):
+                        shutil.copy2(os.path.join("/shared/tiles", name), os.path.join("/scratch/tiles", name))'''
+    # Before: `os.path.join` was read as a name of the checkpoint's path: "a copy of the checkpoint ... by local
+    # rank 0".
+    assert _step7(tmp_path, _trainer(save=cache)).verdict == OK

@@ -284,13 +284,28 @@ def _copies(f, saves):
     """Writes of a checkpoint's file that are no save call: a copy or move of it (shutil, os.rename, a shell
     `cp`), recognised by its arguments reading the path the checkpoint was saved to."""
     paths = [p for e in saves for p in [_path_argument(e.node, f.s.qual(e.node.func))] if p is not None]
-    held = {dotted(n) for p in paths for n in ast.walk(p) if isinstance(n, (ast.Name, ast.Attribute))} - {None}
+    held = {n for p in paths for n in _path_names(f, p)}
     out = []
     for e in f.s.events:
         if f.s.qual(e.node.func) not in _COPIERS or not e.ctx.reached or not held:
             continue
-        if any(dotted(n) in held for a in e.node.args for n in ast.walk(a) if isinstance(n, (ast.Name, ast.Attribute))):
+        if any(n in held for a in e.node.args for n in _path_names(f, a)):
             out.append(e)
+    return out
+
+
+def _path_names(f, expr):
+    """The names a path is made of, whole (`a.out`, not `a`; `ckpt_dir`; `C.SAVE_FILE` of the project's config
+    module), not the functions and library constants it is made with (`os.path.join`, `os.sep`)."""
+    calls = {id(n.func) for n in ast.walk(expr) if isinstance(n, ast.Call)}
+    out = set()
+    for n in ast.walk(expr):
+        whole = isinstance(n, (ast.Name, ast.Attribute)) and not isinstance(getattr(n, "parent", None), ast.Attribute)
+        name = dotted(n) if whole and id(n) not in calls else None
+        module = f.s.aliases.get(name.split(".")[0]) if name else None
+        if name and (module is None or f.s.project.find(module.split(".")[0]) is not None
+                     or f.s.project.kind(module) == "absent"):
+            out.add(name)
     return out
 
 
