@@ -4,6 +4,8 @@ mistake of issue 39 has a broken script flagged on its step and a correct twin f
 written here, from scratch); the test of each pair fails with its rule taken back."""
 import textwrap
 
+import pytest
+
 from hvdkit.check import FLAGGED, OK, WRONG
 from hvdkit.check.static import analyze
 
@@ -195,6 +197,19 @@ def test_device_from_an_option_without_default_raises_and_names_one_gpu(tmp_path
                         DEVICE="        self.device = torch.device(args.gpu)")
     flagged, _, _ = check(tmp_path, src)
     assert list(flagged) == [2] and "--gpu" in flagged[2].evidence, flagged
+
+
+@pytest.mark.parametrize("default,flags", [('"cuda:0"', True), ('"cuda"', False)])
+def test_device_from_an_option_whose_default_names_one_gpu(tmp_path, default, flags):
+    """`torch.device(args.device)` after set_device(local_rank): with `--device cuda:0` by default every rank
+    puts its model on GPU 0; `cuda` alone is the pinned GPU."""
+    src = torch_trainer(ARGS=f'    parser.add_argument("--device", default={default})',
+                        DEVICE="        self.device = torch.device(args.device)")
+    flagged, _, _ = check(tmp_path, src)
+    if flags:
+        assert list(flagged) == [2] and "'cuda:0' by default" in flagged[2].evidence, flagged
+    else:
+        assert flagged == {}, flagged
 
 
 def test_every_gpu_made_visible_by_a_joined_list_is_not_a_pin(tmp_path):

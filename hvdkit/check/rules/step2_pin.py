@@ -363,12 +363,23 @@ def _hard_coded_gpu(f):
             why = "the global rank: on 2+ nodes rank 4 asks for GPU 4" if f.mentions(arg, _global(f)) else \
                 "every rank on that one GPU"
             out.append((e.line, f"line {e.line} uses a fixed GPU ({f.text(e.line)}): {why}", e))
+        elif isinstance(arg, (ast.Name, ast.Attribute)) and _default_cuda_index(f, arg, e):
+            out.append((e.line, f"line {e.line} uses a fixed GPU ({f.text(e.line)}): `{ast.unparse(arg)}` is "
+                        f"'{_default_cuda_index(f, arg, e)}' by default: every rank on that one GPU", e))
         elif f.s.qual(e.node.func) == "torch.device" and len(e.node.args) == 1:
             option = next((fl for n in ast.walk(arg) for fl in [f.ev.flag(n, e.ctx.env)] if fl is not None), None)
             if option is not None and isinstance(option.default, ast.Constant) and option.default.value is None:
                 out.append((e.line, f"line {e.line} gives torch.device the option {option.option} ({f.text(e.line)}):"
                             " at its default None that raises TypeError, and set, every rank takes that one GPU", e))
     return out
+
+
+def _default_cuda_index(f, node, e):
+    """The device string a name or a configuration field holds in the default run, when it names one GPU
+    (`torch.device(cfg.device)` with the dataclass field `device: str = "cuda:0"`): that string, else None."""
+    frame = e.ctx.frames[-1] if e.ctx.frames else None
+    value = values.Evaluator(f.s, values.Where(0, True, defaults=True)).value(node, frame, e)
+    return value if isinstance(value, str) and re.fullmatch(r"cuda:\d+", value) else None
 
 
 def _names_an_index(f, n):
