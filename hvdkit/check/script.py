@@ -593,6 +593,9 @@ class Script:
             for hook in self.pending_hooks.pop(dotted(node), ()):
                 self._enter(hook, None, ctx.with_(loop=node))
         if isinstance(node, ast.Lambda):
+            parent = getattr(node, "parent", None)
+            if isinstance(parent, ast.keyword) and parent.arg == "default_factory":
+                return  # a dataclass field's factory runs where an instance is made (_dataclass_factories)
             self._walk_expr(node.body, ctx)
             return
         if isinstance(node, ast.BoolOp):  # `keeper is not None and keeper.update(...)`: short-circuit guards
@@ -829,6 +832,8 @@ class Script:
             runs.lineno, runs.col_offset, runs.parent = factory.lineno, factory.col_offset, call
             runs.end_lineno, runs.end_col_offset = factory.end_lineno, factory.end_col_offset
             self._emit(runs, ctx)
+            if isinstance(factory, ast.Lambda):
+                self._walk_expr(factory.body, ctx)  # `field(default_factory=lambda: 1e-3 * hvd.size())`
             target = self._local_target(factory, ctx)
             if target is not None:
                 self._enter(target, runs, ctx)

@@ -548,7 +548,12 @@ def field_values(f, call, attr, depth=0):
         default = next((st.value for st in cls.body if isinstance(st, ast.AnnAssign) and
                         isinstance(st.target, ast.Name) and st.target.id == attr and st.value is not None), None)
         if isinstance(default, ast.Call) and f.s.qual(default.func).split(".")[-1] == "field":
-            default = next((k.value for k in default.keywords if k.arg == "default"), None)
+            kw = {k.arg: k.value for k in default.keywords}
+            # `field(default_factory=lambda: 5e-4 * hvd.size())`: what the factory returns, run when the
+            # object is made
+            factory = kw.get("default_factory")
+            default = kw.get("default") if factory is None else factory.body if isinstance(factory, ast.Lambda) \
+                else None
         if default is not None:
             return [default]
     read = {n.attr for r in property_returns(f, cls, attr) for n in ast.walk(r)

@@ -3,7 +3,7 @@ the LR of a built optimizer (steps 4 and 5)."""
 import ast
 
 from hvdkit.check import mappings, names
-from hvdkit.check.script import dotted, loop_bindings, parents
+from hvdkit.check.script import dotted, enclosing_def, loop_bindings, parents
 
 def optimizers(f):
     """The optimizer constructions (Facts.optimizers: computed once, find_optimizers())."""
@@ -111,18 +111,38 @@ def group_lr(f, params):
     lr}, {"params": head.parameters(), "lr": lr * 10}]`): no group takes the optimizer's default LR, so the
     first group's LR is the one judged (the others are multiples of it or set alike). None when a group
     leaves "lr" out (it trains at the default) or the list is not written out."""
-    lists = [params] if isinstance(params, (ast.List, ast.Tuple)) else [
-        o for o in f.origins(params) if isinstance(o, (ast.List, ast.Tuple))] if isinstance(params, ast.Name) else []
-    if len(lists) != 1 or not lists[0].elts:
+    made = [params] + (list(f.origins(params)) if isinstance(params, ast.Name) else [])
+    for call in [m for m in made if isinstance(m, ast.Call) and isinstance(m.func, (ast.Name, ast.Attribute))]:
+        func = f.s.defined(call.func)  # the project's helper returning the groups it built
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            made += [o for r in ast.walk(func) if isinstance(r, ast.Return) and isinstance(r.value, ast.Name)
+                     for o in f.origins(r.value)]
+    lists = [m for m in made if isinstance(m, (ast.List, ast.Tuple))]
+    if len(lists) != 1:
+        return None
+    groups = list(lists[0].elts) + _appended(lists[0])
+    if not groups:
         return None
     lrs = []
-    for group in lists[0].elts:
+    for group in groups:
         keys = {k.value: v for k, v in zip(group.keys, group.values) if isinstance(k, ast.Constant)} \
             if isinstance(group, ast.Dict) and None not in group.keys else {}
         if "lr" not in keys:
             return None
         lrs.append(keys["lr"])
     return lrs[0]
+
+
+def _appended(made):
+    """What the function that assigns the list `made` to a name appends to it (`groups = []`, then
+    `groups.append({"params": ..., "lr": ...})` in a loop)."""
+    stmt = getattr(made, "parent", None)
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return []
+    name, scope = stmt.targets[0].id, enclosing_def(stmt)
+    return [c.args[0] for c in ast.walk(scope) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+            and c.func.attr == "append" and isinstance(c.func.value, ast.Name) and c.func.value.id == name
+            and len(c.args) == 1] if scope is not None else []
 
 
 def expanded_lr(f, expanded):

@@ -58,6 +58,12 @@ def judge(f):
     if bad:
         line, why = bad[0]
         return Finding(WRONG, why, line, f"select the GPU with hvd.local_rank(), e.g. {pins}")
+    if good and all(w == "CPU threads set per rank" for _, w in good) and f.frameworks == {"torch"} and \
+            _torch_gpu_use(f):
+        # threads split the cores, but a GPU, when there is one, is still each rank's default: GPU 0
+        return f.unread_finding("a GPU chosen by the local rank", 2, _placed(f)) or Finding(
+            MISSING, f"CPU threads are set per rank (line {good[0][0]}), but the script uses a GPU when there is "
+            "one and none is chosen by hvd.local_rank(): every rank of a node on GPU 0", good[0][0], pins)
     if good:
         return Finding(OK, "; ".join(sorted({w for _, w in good})), good[0][0])
     if unread:
@@ -447,6 +453,19 @@ def _cpu_only(f):
             gpu = gpu or node.attr == "list_physical_devices" or not isinstance(getattr(node, "parent", None),
                                                                                 ast.Attribute)
     return cpu and not gpu
+
+
+def _torch_gpu_use(f):
+    """The code read puts tensors on a GPU when there is one: a "cuda" device string, a `.cuda()` call, a query
+    of torch.cuda (by what it calls, not by the names it uses: `batch_per_gpu` is no GPU)."""
+    trees = [f.s.tree] + [m.tree for m in f.s.imported if m is not None and m.tree is not f.s.tree]
+    for node in (n for tree in trees for n in ast.walk(tree)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("cuda"):
+            return True
+        if isinstance(node, ast.Call) and (getattr(node.func, "attr", "") == "cuda" or
+                                           f.s.qual(node.func).startswith("torch.cuda.")):
+            return True
+    return False
 
 
 def _torch_without_gpu(f):

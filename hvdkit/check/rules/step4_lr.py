@@ -616,6 +616,10 @@ def _size_powers(f, node, pred=None, seen=None, depth=0, counts=False):
         if isinstance(node.op, ast.Mult):
             return _combine(down(node.left), down(node.right), 1)
         return down(node.left) | (down(node.right) if not isinstance(node.op, (ast.Pow, ast.Mod)) else set())
+    if isinstance(node, ast.Name) and _comprehended(node) is not None:
+        return down(_comprehended(node))  # `v` of `{k: v * decay for k, v in lrs.items()}`: an entry of lrs
+    if isinstance(node, ast.Name) and _loop_values(node):
+        return set().union(*[down(v) for v in _loop_values(node)])
     if isinstance(node, (ast.Name, ast.Attribute)):
         return _name_powers(f, node, seen, down)
     if isinstance(node, ast.Subscript):
@@ -638,10 +642,64 @@ def _size_powers(f, node, pred=None, seen=None, depth=0, counts=False):
     elif isinstance(node, ast.IfExp):
         parts = [node.body, node.orelse]
     elif isinstance(node, (ast.List, ast.Tuple)):  # PiecewiseConstantDecay(values=[peak, peak * 0.1, ...])
-        parts = node.elts
+        parts = node.elts + _stored_into(node)
+    elif isinstance(node, ast.Dict):  # a table of LRs, also filled entry by entry: `lrs[name] = top * decay`
+        parts = [v for v in node.values if v is not None] + _stored_into(node)
+    elif isinstance(node, (ast.DictComp, ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        parts = [node.value if isinstance(node, ast.DictComp) else node.elt]
     elif isinstance(node, ast.BoolOp):
         parts = node.values
     return set().union(*[down(p) for p in parts]) if parts else {0}
+
+
+def _stored_into(container):
+    """The values a function stores into the container it assigns to a name (`lrs = {}`, then `lrs[name] =
+    top * decay`, in the same function): the entries a reader of the table may get."""
+    stmt = getattr(container, "parent", None)
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return []
+    name, scope = stmt.targets[0].id, enclosing_def(stmt)
+    return [st.value for st in ast.walk(scope) if isinstance(st, ast.Assign) and enclosing_def(st) is scope and any(
+        isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name for t in st.targets)] \
+        if scope is not None else []
+
+
+def _loop_values(name):
+    """The values a `for` loop over a written-out sequence binds the name to (`group_lr` of `for name, module,
+    group_lr in (("backbone", m.backbone, lr * mult), ("head", m.head, lr))`), else []."""
+    for p in parents(name):
+        if not isinstance(p, (ast.For, ast.AsyncFor)):
+            continue
+        bound = [n for n in ast.walk(p.target) if isinstance(n, ast.Name) and n.id == name.id]
+        if not bound or not isinstance(p.iter, (ast.List, ast.Tuple)):
+            continue
+        if isinstance(p.target, ast.Name):
+            return list(p.iter.elts)
+        if not isinstance(p.target, ast.Tuple) or bound[0] not in p.target.elts:
+            return []
+        i, n = p.target.elts.index(bound[0]), len(p.target.elts)
+        items = [e for e in p.iter.elts if isinstance(e, (ast.Tuple, ast.List)) and len(e.elts) == n]
+        return [e.elts[i] for e in items] if len(items) == len(p.iter.elts) else []
+    return []
+
+
+def _comprehended(name):
+    """The container a comprehension's variable takes its values from (`lrs` for `v` of `for k, v in
+    lrs.items()`, `for v in lrs.values()`, `for v in groups`), else None (a key, or another binding)."""
+    for p in parents(name):
+        if not isinstance(p, (ast.DictComp, ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            continue
+        for g in p.generators:
+            it, target = g.iter, g.target
+            method = it.func.attr if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) else None
+            if method == "items" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+                target = target.elts[1]
+            elif method not in (None, "values"):
+                continue
+            if isinstance(target, ast.Name) and target.id == name.id:
+                return it.func.value if method else it
+        return None
+    return None
 
 
 def _combine(left, right, sign):

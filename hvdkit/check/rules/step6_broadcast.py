@@ -1,7 +1,7 @@
 """Step 6: every rank starts from rank 0's weights (and optimizer state)."""
 import ast
 
-from hvdkit.check import names
+from hvdkit.check import names, values
 from hvdkit.check.facts import handed, same_walk
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.flags import condition
@@ -436,6 +436,10 @@ def _loaded_after_broadcast(f, casts):
         covering = [b for b in casts if same_walk(b, load) and any(
             m.within(c) or c.within(m) for m in models for c in _broadcast_models(f, b))]
         before = [b for b in covering if b.order < load.order]
+        # a broadcast after the load that never runs there (`if name == "head" and epoch == 0:` in the call
+        # of run_phase("finetune", ...)) covers nothing
+        covering = before + [b for b in covering if b.order > load.order and values.runs(
+            f.s, b, f.path_guards(b), defaults=True).kind != "never"]
         # the training follows: a step of the code read, or code not read that trains (a Trainer of a module
         # that is not there, made with the model after the load)
         trains = any(same_walk(s, load) and s.order > load.order for s in
@@ -466,6 +470,8 @@ def _rebuilt_after_broadcast(f, casts):
                 if not (b.order < a.order < first) or not a.ctx.reached or not same_walk(a, b) or \
                         not isinstance(value, ast.Call) or _same_object(value, name) or _another_run(a, b):
                     continue
+                if any(fr.call is value for fr in b.ctx.frames):
+                    continue  # `model, opt = build(...)` where build() broadcast what it returns: no new model
                 again = [c for c in casts if a.order < c.order < first and any(
                     r.name == Ref(f, name, a).name or Ref(f, name, a).within(r) for r in _broadcast_models(f, c))]
                 if not again:

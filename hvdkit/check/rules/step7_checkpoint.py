@@ -324,6 +324,10 @@ def is_checkpoint(f, e):
     parts = q.split(".")
     if parts[-1] in _TF1_WRITERS and e.ctx.reached and not f.off_path(e):
         return _tf1_writes(f, e.node)
+    if q in _STATE_DUMPS and e.ctx.reached and not f.off_path(e) and not in_handler(e):
+        # `np.savez(path, **{v.name: v.numpy() for v in model.trainable_variables})`: the weights, by what is
+        # written, whatever library writes them
+        return any(holds_model_state(f, a, e) for a in e.node.args + [k.value for k in e.node.keywords])
     if parts[-1] not in names.SAVES or not e.ctx.reached or f.local_function(e.node) or f.off_path(e):
         return False
     if in_handler(e):
@@ -344,6 +348,8 @@ def is_checkpoint(f, e):
     return path is None or not _names_a_file(f, path, set())
 
 
+# Libraries' writers of arrays and objects: a checkpoint when what they write is a model's state.
+_STATE_DUMPS = ("numpy.save", "numpy.savez", "numpy.savez_compressed", "pickle.dump", "joblib.dump")
 # Libraries whose objects' save() writes no model: images, figures, tables, arrays, files.
 _NOT_MODELS = ("PIL", "matplotlib", "pandas", "numpy", "imageio", "cv2", "open", "io", "json", "csv", "scipy")
 # The frameworks' calls that write a model's weights whatever they are given.
