@@ -222,3 +222,94 @@ def test_an_unread_evaluation_after_training_is_cannot_tell(tmp_path):
 def test_without_it_the_training_log_of_rank_0_is_flagged(tmp_path):
     crash, flagged = check(tmp_path, SEGNET.replace("    evaluate()\n", ""))
     assert crash is None and flagged == {8: "missing"}
+
+
+BENCH = src("""
+    import time
+
+    import torch
+    import torch.nn.functional as F
+    import horovod.torch as hvd
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+
+    def make_loader(ds, batch_size, distributed=False):
+        sampler = None
+        if distributed:
+            sampler = DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank())
+        return DataLoader(ds, batch_size=batch_size, sampler=sampler)
+
+
+    def main(epochs=2):
+        hvd.init()
+        torch.set_num_threads(1)
+        train = make_loader(TensorDataset(torch.randn(512, 8), torch.randint(0, 2, (512,))), 32, distributed=True)
+        val = make_loader(TensorDataset(torch.randn(128, 8), torch.randint(0, 2, (128,))), 64VAL)
+        model = torch.nn.Linear(8, 2)
+        opt = torch.optim.SGD(model.parameters(), lr=0.01 * hvd.size())
+        opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        for epoch in range(epochs):
+            seen, t0 = 0, time.perf_counter()
+            for x, y in train:
+                opt.zero_grad()
+                F.cross_entropy(model(x), y).backward()
+                opt.step()
+                seen += len(x)
+            rate = hvd.allreduce(torch.tensor(seen / (time.perf_counter() - t0)), op=hvd.Sum, name="rate").item()
+            with torch.no_grad():
+                hits = sum((model(x).argmax(1) == y).sum().item() for x, y in val)
+            if hvd.rank() == 0:
+                print(f"epoch {epoch}: {rate:.0f} samples/s in all, val acc {hits / 128:.3f}")
+                torch.save(model.state_dict(), "m.pt")
+
+
+    if __name__ == "__main__":
+        main()
+""")
+
+
+def test_a_throughput_summed_over_ranks_beside_a_whole_data_evaluation_is_right(tmp_path):
+    # the helper shards only where told to: the validation loader, made with its default, is the whole set
+    crash, flagged = check(tmp_path, BENCH.replace("64VAL", "64"))
+    assert crash is None and flagged == {}
+
+
+def test_a_validation_loader_the_helper_shards_is_each_ranks_part(tmp_path):
+    crash, flagged = check(tmp_path, BENCH.replace("64VAL", "64, distributed=True"))
+    assert crash is None and flagged == {8: "missing"}
+
+
+
+METER = """
+class Meter:
+    def __init__(self):
+        self.spans = []
+        self._t = None
+
+    def tick(self):
+        self._t = time.perf_counter()
+
+    def tock(self, samples):
+        self.spans.append((time.perf_counter() - self._t, samples))
+
+    def rate(self):
+        seconds = sum(dt for dt, _ in self.spans)
+        return sum(n for _, n in self.spans) / seconds if seconds else 0.0
+
+
+"""
+
+
+def test_a_meters_rate_summed_over_ranks_is_the_jobs_rate(tmp_path):
+    # the clock is read in the meter's own methods (a timer class of the repository): samples per second,
+    # summed over the ranks, is the job's throughput
+    src_ = BENCH.replace("64VAL", "64").replace("\n\ndef make_loader", "\n\n" + METER + "def make_loader")
+    src_ = src_.replace("seen, t0 = 0, time.perf_counter()", "meter = Meter()").replace(
+        "            opt.zero_grad()\n", "            meter.tick()\n            opt.zero_grad()\n").replace(
+        "seen += len(x)", "meter.tock(len(x))").replace(
+        "torch.tensor(seen / (time.perf_counter() - t0))", "torch.tensor(meter.rate())")
+    assert "class Meter" in src_ and "meter.tick()" in src_
+    crash, flagged = check(tmp_path, src_)
+    assert crash is None and flagged == {}

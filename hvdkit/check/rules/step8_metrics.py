@@ -8,7 +8,7 @@ from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_va
                                            training_events, unread_calls)
 from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, never, origin,
                                     property_returns, reaching, returned, sources)
-from hvdkit.check.script import assigned_name, dotted, remainders, result_discarded, sums
+from hvdkit.check.script import assigned_name, dotted, parents, remainders, result_discarded, sums
 from hvdkit.check.sources import derived, sources as flow_sources
 
 
@@ -176,6 +176,10 @@ def _summed(f, avgs):
         # a sum of per-rank means printed as it is, whatever it measures (an RL return); else a metric's report
         printed = _reports(f) + [r for r in _reporting(f) if r not in _reports(f) and _called_a_mean(r.node)] \
             if _sums_a_mean(f, e) else _reports(f)
+        # a rate made with a clock (samples per second) summed over the ranks is the job's rate: right, unless
+        # the report calls it a mean ("Average img/sec per GPU": hvd.size() times too large)
+        if bool(e.node.args) and _clocked(f, e.node.args[0], e):
+            printed = [r for r in printed if _called_a_mean(r.node)]
         report = next((r for r in printed if r.ctx.reached and any(
             _undivided(f, v, r, e.node) for v in _report_values(r.node))), None)
         if report is not None:
@@ -391,6 +395,48 @@ def _undivided(f, node, at, total, depth=0):
     if isinstance(node, (ast.UnaryOp, ast.Starred)):
         return deeper(node.operand if isinstance(node, ast.UnaryOp) else node.value)
     return False
+
+
+_CLOCKS = ("time.time", "time.perf_counter", "time.monotonic", "time.process_time", "timeit.default_timer")
+
+
+def _clocked(f, node, at, depth=0):
+    """The value is made with a clock's reading (`seen / (time.perf_counter() - t0)`, a meter's `rate()` over
+    the seconds its timer measured): through names, attributes, returns and what is handed to the objects it
+    is read from."""
+    if depth > 6 or node is None:
+        return False
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and f.s.qual(n.func) in _CLOCKS:
+            return True
+        if at is None:
+            continue  # a value read off the class's own code (_set_in_class): its clock calls alone
+        if isinstance(n, ast.Call) and any(_clocked(f, v, a, depth + 1) for v, a in returned(f, n, at)):
+            return True
+        if isinstance(n, (ast.Name, ast.Attribute)) and any(
+                _clocked(f, v, a, depth + 1) for v, a in reaching(f, n, at) + mutations(f, n, at)):
+            return True
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self" and any(
+                _clocked(f, v, None, depth + 1) for v in _set_in_class(n)):
+            return True  # `self.times` a timer's tock() appends `(time.perf_counter() - self._t, batch)` to
+    return False
+
+
+def _set_in_class(attr):
+    """What the methods of the class `self.attr` is read in assign to it or append to it."""
+    cls = next((p for p in parents(attr) if isinstance(p, ast.ClassDef)), None)
+    if cls is None:
+        return []
+    out = []
+    for n in ast.walk(cls):
+        if isinstance(n, (ast.Assign, ast.AugAssign)) and any(
+                isinstance(t, ast.Attribute) and dotted(t) == "self." + attr.attr
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target])):
+            out.append(n.value)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend") \
+                and dotted(n.func.value) == "self." + attr.attr:
+            out += n.args
+    return out
 
 
 def _element_a_metric(f, node, at, total):
