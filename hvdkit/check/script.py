@@ -1561,8 +1561,18 @@ def training_call(script, e, scheduler=None):
     return _trains(script, e.node, scheduler)
 
 
+def environment_step(call):
+    """`obs, reward, done = env.step(action)`: an environment's step, which returns a transition (unpacked
+    into several names); an optimizer's step returns nothing (or a closure's loss)."""
+    stmt = getattr(call, "parent", None)
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "step" and isinstance(stmt, ast.Assign) \
+        and stmt.value is call and any(isinstance(t, ast.Tuple) and len(t.elts) > 1 for t in stmt.targets)
+
+
 def _trains(script, call, scheduler=None):
     if not (isinstance(call.func, ast.Attribute) and call.func.attr in OPTIMIZER_STEPS):
+        return False
+    if environment_step(call):
         return False
     return not (scheduler or (lambda r: spelled_scheduler(script, r)))(call.func.value)
 

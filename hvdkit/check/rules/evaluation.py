@@ -14,7 +14,7 @@ from hvdkit.check.rules.held import (depends_on_rank, memo, imported, mutations,
                                     sources)
 from hvdkit.check.rules.models import MODEL_METHODS, STATE, is_model
 from hvdkit.check.sources import sources as sources_of
-from hvdkit.check.script import enclosing_def, parents
+from hvdkit.check.script import enclosing_def, environment_step, parents
 from hvdkit.check.values import Evaluator, Where, truthy
 
 # Libraries whose calls the pass reads as what they are (a framework's data set does not know the rank unless
@@ -55,7 +55,9 @@ def evaluations(f):
 
 def _find_evaluations(f):
     out, seen = [], set()
+    # loops that train, and loops that act in an environment (a rollout collects experience: no evaluation)
     stepping = {id(lp) for s in training_events(f) for lp in s.ctx.loops}
+    stepping |= {id(lp) for e in f.s.events if e.ctx.reached and environment_step(e.node) for lp in e.ctx.loops[-1:]}
     for e in f.s.events:
         if not e.ctx.reached or not calls_model(f, e):
             continue

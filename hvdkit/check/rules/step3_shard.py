@@ -747,8 +747,9 @@ def _cap_on_finite_data(f, division):
     return None
 
 
-def _has_data(f):
-    if any(e.node.args or any(k.arg == "x" for k in e.node.keywords) for e in f.fits):
+def _has_data(f, fits=True):
+    """A data set is read: fit is given data (with `fits`), or a data source is called."""
+    if fits and any(e.node.args or any(k.arg == "x" for k in e.node.keywords) for e in f.fits):
         return True
     return any(names.DATA_SOURCES.match(f.s.qual(e.node.func).split(".")[-1]) or ".datasets." in f.s.qual(e.node.func)
                for e in f.s.events)
@@ -1003,7 +1004,7 @@ def _experience(f):
     `args.seed`) is evidence they do; seeds given and none from the rank (`torch.manual_seed(args.seed)`,
     `make_env(args.seed)`) mean every rank plays the same episodes and samples the same batches. None when
     the code is no such loop or gives no seed."""
-    if _has_data(f):
+    if _has_data(f, fits=False):  # (fit may be given replayed minibatches: `model.fit(states, q)` in replay())
         return None
     reset = {dotted(e.node.func.value) for e in f.s.events if e.ctx.reached and
              isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "reset"} - {None}
