@@ -18,7 +18,9 @@ def elements(f, node, at):
     `for m in modules.values()` with modules a dict literal, `net` of `for net, opt in ((g, og), (d, od))`);
     anything else stands for itself."""
     name = dotted(node)
-    for p in parents(at.node):
+    # the loops around the event, and a comprehension the node is in (`[v for m in online + target for v in
+    # m.variables]` handed to a broadcast)
+    for p in list(parents(node)) + list(parents(at.node)):
         for g in loop_bindings(p):
             bound = [t.id for t in ast.walk(g.target) if isinstance(t, ast.Name)]
             if not name or name not in bound:
@@ -33,6 +35,8 @@ def elements(f, node, at):
                 elts = expr.values if isinstance(expr, ast.Dict) else getattr(expr, "elts", [])
                 if index is not None:
                     elts = [x.elts[index] for x in elts if isinstance(x, (ast.Tuple, ast.List)) and len(x.elts) > index]
+                else:  # `online, target = (enc, proj), (t_enc, t_proj)`: the names' tuples, in one assignment
+                    elts = [y for x in elts for y in (x.elts if isinstance(x, (ast.Tuple, ast.List)) else [x])]
                 out += [x for x in elts if dotted(x)]
             return out or [node]
     return [node]

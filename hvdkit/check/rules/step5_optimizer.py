@@ -34,6 +34,9 @@ def judge(f):
     off = _off_by_default(f, wraps) if not by_hand else None
     if off is not None:
         return off
+    periodic = _wrapped_periodically(f, wraps) if not by_hand else None
+    if periodic is not None:
+        return periodic
     summed = []
     for e in wraps:
         kw = {k.arg: k.value for k in e.node.keywords}
@@ -77,6 +80,50 @@ def judge(f):
                        "same update as averaging with the LR scaled", e.line)
     e = (wraps or by_hand)[0]
     return Finding(OK, f.text(e.line), e.line)
+
+
+def _wrapped_periodically(f, wraps):
+    """Every wrapper of the tape is behind a test of a step counter modulo K (`if step % sync_every == 0:`, K
+    more than 1 with the options' defaults) while the gradients are applied on every step, outside that test:
+    on the other steps each rank applies its own gradients, and the replicas drift apart."""
+    tapes = [e for e in wraps if f.api(e, "DistributedGradientTape")]
+    if not tapes or len(tapes) != len(wraps):
+        return None
+    ev = values.Evaluator(f.s, values.Where(0, False, defaults=True))
+    for e in tapes:
+        test = next((g for g in _guard_tests(e) if _every_kth(f, ev, g, e)), None)
+        if test is None:
+            return None
+        applies = [a for a in f.s.events if a.ctx.reached and getattr(a.node.func, "attr", "") == "apply_gradients"
+                   and a.ctx.frames[-1:] == e.ctx.frames[-1:] and not any(g.test is test.test for g in a.ctx.guards)]
+        if not applies:
+            return None
+    e = tapes[0]
+    return Finding(WRONG, f"the tape is wrapped at line {e.line} only when `{ast.unparse(test.test)}`, but the "
+                   f"gradients are applied on every step (line {applies[0].line}): on the other steps each rank "
+                   "applies its own, and the replicas drift apart", e.line,
+                   "wrap the tape on every step (to average less often, accumulate and apply only on the sync steps)")
+
+
+def _guard_tests(e):
+    return [g for g in e.ctx.guards if g.branch is True]
+
+
+def _every_kth(f, ev, guard, e):
+    """`x % K == 0` (or `not x % K`) with K more than 1 on the default run: true one step in K."""
+    test = guard.test
+    if isinstance(test, ast.Name) and guard.frame is not None and test.id in guard.frame.bindings:
+        test = guard.frame.bindings[test.id].expr  # `if sync:` with `sync` handed `step % k == 0`
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq) and \
+            isinstance(test.left, ast.BinOp) and isinstance(test.left.op, ast.Mod):
+        k = ev.value(test.left.right, None, e)
+        if k is None:  # `--sync-every` defaulting to `int(os.environ.get("SYNC_EVERY", 4))`: 4 unless exported
+            flag = f.ev.flag(test.left.right, None)
+            reads = [c for c in ast.walk(flag.default) if isinstance(c, ast.Call) and len(c.args) == 2 and f.s.qual(
+                c.func) in ("os.environ.get", "os.getenv")] if flag is not None and flag.default is not None else []
+            k = next((c.args[1].value for c in reads if isinstance(c.args[1], ast.Constant)), None)
+        return isinstance(k, int) and not isinstance(k, bool) and k > 1
+    return False
 
 
 def _off_by_default(f, wraps):
