@@ -124,7 +124,9 @@ class Facts:
             if isinstance(sub, ast.Name):  # by its reaching definitions: assignments, or a parameter's arguments
                 if id(sub) not in seen:
                     seen.add(id(sub))
-                    for a in self.s.assignments_to(sub):
+                    # (a name imported from a module of the project: that module's top-level assignments,
+                    # `LOCAL_RANK = hvd.local_rank()` in env.py read as `from env import LOCAL_RANK`)
+                    for a in self.s.assignments_to(sub) or self.s.module_assignments(sub):
                         if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
                             return True  # pred sees the assignment too (`x /= n` is a division of x)
                     for f in self.frames_binding(sub):

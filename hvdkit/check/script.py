@@ -657,6 +657,9 @@ class Script:
                 # fit/evaluate/predict on a Keras Model subclass of the project run its train_step /
                 # test_step / predict_step, batch after batch.
                 self._enter(step, None, ctx.with_(loop=node))
+            for method in self._sampler_methods(node.func):
+                # a torch Sampler of the project: the DataLoader it is given runs its __iter__ every epoch
+                self._enter(method, None, ctx.with_(loop=node), self_class=self.defined(node.func))
             hooks = self._callback_hooks(node.func)
             if hooks and assigned_name(node):
                 self.pending_hooks[assigned_name(node)] = hooks  # they run where the name is handed on
@@ -959,6 +962,17 @@ class Script:
             return []
         step = self._method_of(owner, method)
         return [step] if step is not None else []
+
+    def _sampler_methods(self, func):
+        """`__iter__` of a class of the project that `func(...)` instantiates, when the class derives from torch's
+        Sampler: the loader it is handed calls it, so the indices it yields are the data each rank reads."""
+        cls = self.defined(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
+        if not isinstance(cls, ast.ClassDef) or not any(
+                q.split(".")[-1] in ("Sampler", "DistributedSampler") and q.startswith("torch.")
+                for q in self.library_bases(cls)):
+            return []
+        method = self._method_of(cls, "__iter__")
+        return [method] if method is not None else []
 
     def _callback_hooks(self, func):
         """The on_* methods of a class of the project that `func(...)` instantiates, when that class is a Keras
