@@ -1,0 +1,1 @@
+"""Linear-probe evaluation of self-supervised encoders (Keras 3 + Horovod)."""

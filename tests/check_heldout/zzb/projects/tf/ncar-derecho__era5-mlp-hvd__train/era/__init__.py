@@ -1,0 +1,1 @@
+"""ERA5 column emulator helpers."""

@@ -1,0 +1,1 @@
+"""Helpers for the scaling study: job discovery, data, models, timers."""

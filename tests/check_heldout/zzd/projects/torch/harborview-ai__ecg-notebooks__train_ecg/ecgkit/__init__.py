@@ -1,0 +1,1 @@
+"""Bits and pieces shared by the ECG notebooks."""

@@ -1,0 +1,1 @@
+"""Building footprint segmentation with an auxiliary boundary head."""

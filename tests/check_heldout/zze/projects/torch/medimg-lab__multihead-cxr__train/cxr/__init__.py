@@ -1,0 +1,1 @@
+FINDINGS = ["atelectasis", "cardiomegaly", "consolidation", "edema", "effusion", "pneumonia", "pneumothorax"]

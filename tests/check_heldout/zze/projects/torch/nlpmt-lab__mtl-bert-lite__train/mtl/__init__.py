@@ -1,0 +1,3 @@
+"""mtl-bert-lite: a small joint intent / slot-filling encoder."""
+
+__version__ = "0.3.1"

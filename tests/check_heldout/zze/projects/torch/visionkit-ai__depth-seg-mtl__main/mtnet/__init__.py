@@ -1,0 +1,2 @@
+from .models import SegDepthNet
+from .losses import UncertaintyWeighting

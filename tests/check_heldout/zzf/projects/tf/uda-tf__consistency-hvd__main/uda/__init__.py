@@ -1,0 +1,1 @@
+"""Unsupervised Data Augmentation (UDA) for image classification, Keras 3 + Horovod."""

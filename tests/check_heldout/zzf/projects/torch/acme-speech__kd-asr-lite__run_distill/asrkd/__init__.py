@@ -1,0 +1,1 @@
+"""KWS-lite: distilling a keyword-spotting teacher into an on-device student."""
