@@ -330,8 +330,13 @@ def _callback_reused(f, casts):
     for e in casts:
         if not f.api(e, *names.BROADCAST_CALLBACKS) or not e.ctx.reached:
             continue
-        models = []
-        for fit in sorted(f.fits_given(e), key=lambda x: x.order):
+        models, fits = [], f.fits_given(e)
+        # a helper called once per fit makes a fresh callback at each call (`fit(callbacks=make_callbacks())`
+        # twice): this event is the one its own call's fit gets
+        calls = {id(fr.call) for fr in e.ctx.frames if fr.call is not None}
+        mine = [fit for fit in fits if any(id(n) in calls for k in fit.node.keywords if k.arg == "callbacks"
+                                           for n in ast.walk(k.value))]
+        for fit in sorted(mine or fits, key=lambda x: x.order):
             # the receiver's name tells the models apart: two calls of one factory make two models, which
             # the calls that made them (one line of code) would not
             who = dotted(fit.node.func.value)
