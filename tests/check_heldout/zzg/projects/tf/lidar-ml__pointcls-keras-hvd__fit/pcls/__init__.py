@@ -1,0 +1,1 @@
+from .env import setup_horovod

@@ -1,0 +1,1 @@
+"""Directed message passing neural network (D-MPNN) for property prediction."""

@@ -1,0 +1,2 @@
+from .model import PointNetCls
+from .dataset import ModelNet40

@@ -1,0 +1,1 @@
+"""Small Keras text classifiers trained with horovod.tensorflow.keras."""

@@ -1,0 +1,1 @@
+from .dist import setup_distributed, is_main_process  # noqa: F401

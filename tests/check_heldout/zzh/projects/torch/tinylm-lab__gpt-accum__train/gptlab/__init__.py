@@ -1,0 +1,2 @@
+"""gptlab: a very small GPT pre-training stack (byte-level, Horovod)."""
+__version__ = "0.3.1"
