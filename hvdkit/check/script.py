@@ -1787,6 +1787,16 @@ def assigned_name(call):
     return None
 
 
+def named_in_function(value):
+    """(name, function) when `value` is assigned to a plain name in a function's body (`groups = []`), the
+    function a reader of what the name is later filled with looks in; else None."""
+    stmt = getattr(value, "parent", None)
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return None
+    scope = enclosing_def(stmt)
+    return (stmt.targets[0].id, scope) if scope is not None else None
+
+
 def same_walk(a, b):
     """Both events come from the same walk of their outermost function (not two separate calls of main)."""
     fa, fb = a.ctx.frames, b.ctx.frames

@@ -3,7 +3,7 @@ the LR of a built optimizer (steps 4 and 5)."""
 import ast
 
 from hvdkit.check import mappings, names
-from hvdkit.check.script import dotted, enclosing_def, loop_bindings, parents
+from hvdkit.check.script import dotted, loop_bindings, named_in_function, parents
 
 def optimizers(f):
     """The optimizer constructions (Facts.optimizers: computed once, find_optimizers())."""
@@ -136,13 +136,13 @@ def group_lr(f, params):
 def _appended(made):
     """What the function that assigns the list `made` to a name appends to it (`groups = []`, then
     `groups.append({"params": ..., "lr": ...})` in a loop)."""
-    stmt = getattr(made, "parent", None)
-    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+    named = named_in_function(made)
+    if named is None:
         return []
-    name, scope = stmt.targets[0].id, enclosing_def(stmt)
+    name, scope = named
     return [c.args[0] for c in ast.walk(scope) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
             and c.func.attr == "append" and isinstance(c.func.value, ast.Name) and c.func.value.id == name
-            and len(c.args) == 1] if scope is not None else []
+            and len(c.args) == 1]
 
 
 def expanded_lr(f, expanded):

@@ -369,9 +369,9 @@ def _hard_coded_gpu(f):
             why = "the global rank: on 2+ nodes rank 4 asks for GPU 4" if f.mentions(arg, _global(f)) else \
                 "every rank on that one GPU"
             out.append((e.line, f"line {e.line} uses a fixed GPU ({f.text(e.line)}): {why}", e))
-        elif isinstance(arg, (ast.Name, ast.Attribute)) and _default_cuda_index(f, arg, e):
+        elif isinstance(arg, (ast.Name, ast.Attribute)) and (index := _default_cuda_index(f, arg, e)):
             out.append((e.line, f"line {e.line} uses a fixed GPU ({f.text(e.line)}): `{ast.unparse(arg)}` is "
-                        f"'{_default_cuda_index(f, arg, e)}' by default: every rank on that one GPU", e))
+                        f"'{index}' by default: every rank on that one GPU", e))
         elif f.s.qual(e.node.func) == "torch.device" and len(e.node.args) == 1:
             option = next((fl for n in ast.walk(arg) for fl in [f.ev.flag(n, e.ctx.env)] if fl is not None), None)
             if option is not None and isinstance(option.default, ast.Constant) and option.default.value is None:
@@ -455,11 +455,16 @@ def _cpu_only(f):
     return cpu and not gpu
 
 
+def _code_read(f):
+    """Every node of the code read: the script and the project's modules it imports."""
+    trees = [f.s.tree] + [m.tree for m in f.s.imported if m is not None and m.tree is not f.s.tree]
+    return (n for tree in trees for n in ast.walk(tree))
+
+
 def _torch_gpu_use(f):
     """The code read puts tensors on a GPU when there is one: a "cuda" device string, a `.cuda()` call, a query
     of torch.cuda (by what it calls, not by the names it uses: `batch_per_gpu` is no GPU)."""
-    trees = [f.s.tree] + [m.tree for m in f.s.imported if m is not None and m.tree is not f.s.tree]
-    for node in (n for tree in trees for n in ast.walk(tree)):
+    for node in _code_read(f):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("cuda"):
             return True
         if isinstance(node, ast.Call) and (getattr(node.func, "attr", "") == "cuda" or
@@ -475,8 +480,7 @@ def _torch_without_gpu(f):
     is left out: it takes every visible GPU unless pinned."""
     if f.frameworks != {"torch"}:
         return False
-    trees = [f.s.tree] + [m.tree for m in f.s.imported if m is not None and m.tree is not f.s.tree]
-    for node in (n for tree in trees for n in ast.walk(tree)):
+    for node in _code_read(f):
         words = []
         if isinstance(node, ast.Name):
             words = [node.id]

@@ -10,7 +10,7 @@ from hvdkit.check.flags import declared, holds_namespace
 from hvdkit.check.rules.data_flow import data_iterable
 from hvdkit.check.rules.held import field_values, property_returns, set_on_self
 from hvdkit.check.rules.optimizers import lr_expr, lr_setters, optimizer_uses, optimizers, origins, reads_lr
-from hvdkit.check.script import NodeAt, dotted, enclosing_def, loop_bindings, parents, sums
+from hvdkit.check.script import NodeAt, dotted, enclosing_def, loop_bindings, named_in_function, parents, sums
 from hvdkit.check.sources import NAMESPACES, called_def, derived, namespace_entries, returns, sources, unpacked
 
 
@@ -616,10 +616,10 @@ def _size_powers(f, node, pred=None, seen=None, depth=0, counts=False):
         if isinstance(node.op, ast.Mult):
             return _combine(down(node.left), down(node.right), 1)
         return down(node.left) | (down(node.right) if not isinstance(node.op, (ast.Pow, ast.Mod)) else set())
-    if isinstance(node, ast.Name) and _comprehended(node) is not None:
-        return down(_comprehended(node))  # `v` of `{k: v * decay for k, v in lrs.items()}`: an entry of lrs
-    if isinstance(node, ast.Name) and _loop_values(node):
-        return set().union(*[down(v) for v in _loop_values(node)])
+    if isinstance(node, ast.Name) and (container := _comprehended(node)) is not None:
+        return down(container)  # `v` of `{k: v * decay for k, v in lrs.items()}`: an entry of lrs
+    if isinstance(node, ast.Name) and (bound := _loop_values(node)):
+        return set().union(*[down(v) for v in bound])
     if isinstance(node, (ast.Name, ast.Attribute)):
         return _name_powers(f, node, seen, down)
     if isinstance(node, ast.Subscript):
@@ -655,13 +655,12 @@ def _size_powers(f, node, pred=None, seen=None, depth=0, counts=False):
 def _stored_into(container):
     """The values a function stores into the container it assigns to a name (`lrs = {}`, then `lrs[name] =
     top * decay`, in the same function): the entries a reader of the table may get."""
-    stmt = getattr(container, "parent", None)
-    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+    named = named_in_function(container)
+    if named is None:
         return []
-    name, scope = stmt.targets[0].id, enclosing_def(stmt)
+    name, scope = named
     return [st.value for st in ast.walk(scope) if isinstance(st, ast.Assign) and enclosing_def(st) is scope and any(
-        isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name for t in st.targets)] \
-        if scope is not None else []
+        isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name for t in st.targets)]
 
 
 def _loop_values(name):

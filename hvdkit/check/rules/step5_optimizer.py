@@ -90,27 +90,26 @@ def _wrapped_periodically(f, wraps):
     if not tapes or len(tapes) != len(wraps):
         return None
     ev = values.Evaluator(f.s, values.Where(0, False, defaults=True))
+    found = []  # (tape, its test, the applies outside it), for every tape
     for e in tapes:
-        test = next((g for g in _guard_tests(e) if _every_kth(f, ev, g, e)), None)
+        test = next((g for g in e.ctx.guards if g.branch is True and _every_kth(f, ev, g, e)), None)
         if test is None:
             return None
         applies = [a for a in f.s.events if a.ctx.reached and getattr(a.node.func, "attr", "") == "apply_gradients"
                    and a.ctx.frames[-1:] == e.ctx.frames[-1:] and not any(g.test is test.test for g in a.ctx.guards)]
         if not applies:
             return None
-    e = tapes[0]
+        found.append((e, test, applies))
+    e, test, applies = found[0]
     return Finding(WRONG, f"the tape is wrapped at line {e.line} only when `{ast.unparse(test.test)}`, but the "
                    f"gradients are applied on every step (line {applies[0].line}): on the other steps each rank "
                    "applies its own, and the replicas drift apart", e.line,
                    "wrap the tape on every step (to average less often, accumulate and apply only on the sync steps)")
 
 
-def _guard_tests(e):
-    return [g for g in e.ctx.guards if g.branch is True]
-
-
 def _every_kth(f, ev, guard, e):
-    """`x % K == 0` (or `not x % K`) with K more than 1 on the default run: true one step in K."""
+    """`x % K == 0` with K more than 1 on the default run (the test itself, or the value handed to the parameter
+    it reads): true one step in K."""
     test = guard.test
     if isinstance(test, ast.Name) and guard.frame is not None and test.id in guard.frame.bindings:
         test = guard.frame.bindings[test.id].expr  # `if sync:` with `sync` handed `step % k == 0`
