@@ -85,7 +85,7 @@ def _unread_share(f):
         divisor = next((d for d in _divisors(f, sink) for n in [_absent_read(f, d)] if n is not None), None)
         if divisor is not None:
             return Finding(UNKNOWN, f"the LR is not scaled, and the batch at line {e.line} is divided by "
-                           f"`{ast.unparse(divisor)}` (line {divisor.lineno}), a value of a module that is not in "
+                           f"`{ast.unparse(divisor)}` (line {divisor.lineno}), a value made by code that is not in "
                            "the project: if it is the number of ranks, the global batch is fixed and the unscaled "
                            "LR right: cannot tell", e.line, "give --root the project's folder, or run `hvdkit check "
                            "--run`")
@@ -452,6 +452,9 @@ def _absolute_verdict(f, value, same, what, line, fix):
         return Finding(OK, f"{what}, scaled by hvd.size()", line)
     if same is not None:
         return Finding(OK, f"{what}, unscaled, and rightly: {same[1]}", line)
+    unread = _unread_share(f)
+    if unread is not None:
+        return unread
     if not _readable(f, value):
         return None  # the value comes from code not shown here (a project's scheduler): no evidence either way
     return Finding(WRONG, f"{what}, not scaled by hvd.size(): it overwrites the optimizer's LR from then on", line, fix)
@@ -551,18 +554,41 @@ def _absent_read(f, expr):
     # object's class may compute it from the size
     made += [c for n in made if isinstance(n, ast.Attribute) and not f.s.assignments_to(n) and _told_size(f, n.value)
              for o in f.origins(n.value) for c in ast.walk(o) if isinstance(c, ast.Call)]
+    # a factor of the LR read off an object such code made (`base_lr * job.size` with `job = describe_job()`):
+    # that object's attribute may be the number of ranks
+    made += [c.func for n in made if isinstance(n, ast.Attribute) and isinstance(getattr(n, "parent", None), ast.BinOp)
+             and isinstance(n.parent.op, ast.Mult) and not f.s.assignments_to(n)
+             for o in f.origins(n.value) for c in ast.walk(o)
+             if isinstance(c, ast.Call) and f.s.of_unread_project_code(c.func)]
     for n in made:
         n = n.func if isinstance(n, ast.Call) else n  # `lr * get_world_size()` of `from utils import ...`
         root = chain_root(n)
         if not isinstance(n, (ast.Name, ast.Attribute)) or not isinstance(root, ast.Name):
             continue
         defs = f.s.quals(root)
+        if defs and all(isinstance(d, ast.arg) for d, _, _ in defs) and isinstance(
+                getattr(n, "parent", None), ast.BinOp) and _handed_to_unread(f, defs[0][0]):
+            return n  # a factor or divisor passed in by a launcher not read (`global_batch // ctx.size`)
         if not defs or not all(isinstance(d, ast.alias) for d, _, _ in defs):
             continue
         top = f.s.qual(n).split(".")[0]
         if project.find(top) is None and project.kind(top) == "absent" or f.s.of_unread_project_code(n):
             return n
     return None
+
+
+def _handed_to_unread(f, param):
+    """The parameter's function is called by code that could not be read and by nothing in the code read
+    (`launch.run(worker, args)` of a module that is not there): what that code passes it is unknown."""
+    fn = next((p for p in parents(param) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))),
+              None)
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    calls = [c for c in f.s.nodes() if isinstance(c, ast.Call)]
+    if any(isinstance(c.func, ast.Name) and c.func.id == fn.name for c in calls):
+        return False
+    return any(isinstance(a, ast.Name) and a.id == fn.name and f.s.of_unread_project_code(c.func)
+               for c in calls for a in c.args + [k.value for k in c.keywords])
 
 
 def _told_size(f, obj):

@@ -168,7 +168,10 @@ def _in_loops(event, nodes, loops):
 
 def _summed(f, avgs):
     """A sum over ranks that a report prints as it is (not divided by a count or the size, not turned into
-    another metric by a computation): evidence is the report's line."""
+    another metric by a computation): evidence is the report's line. A sum of a value made by code the pass
+    does not read (`timer.rate()` of an absent module's Timer) may be a rate or a count, rightly summed: cannot
+    tell, when no other sum is wrong."""
+    unknown = None
     for e in avgs:
         kw = {k.arg: ast.unparse(k.value) for k in e.node.keywords}
         if not (sums(e.node) or kw.get("average") == "False"):
@@ -178,10 +181,18 @@ def _summed(f, avgs):
             if _sums_a_mean(f, e) else _reports(f)
         # a rate made with a clock (samples per second) summed over the ranks is the job's rate: right, unless
         # the report calls it a mean ("Average img/sec per GPU": hvd.size() times too large)
-        if bool(e.node.args) and _clocked(f, e.node.args[0], e):
+        clocked = bool(e.node.args) and _clocked(f, e.node.args[0], e)
+        if clocked:
             printed = [r for r in printed if _called_a_mean(r.node)]
         report = next((r for r in printed if r.ctx.reached and any(
             _undivided(f, v, r, e.node) for v in _report_values(r.node))), None)
+        unread = unread_calls(f, e.node.args[0], e) if report is not None and e.node.args and not clocked else []
+        if unread:
+            unknown = unknown or Finding(
+                UNKNOWN, f"line {e.line} sums over ranks a value made by code the pass does not read "
+                f"({ast.unparse(unread[0])[:60]}) and line {report.line} reports the sum: right for a rate or a "
+                "count, wrong for a mean: cannot tell", e.line)
+            continue
         if report is not None:
             return Finding(WRONG, f"line {e.line} sums a metric over ranks and line {report.line} reports the sum as "
                            "its value", e.line, "divide the summed total by the summed count")
@@ -215,7 +226,7 @@ def _summed(f, avgs):
                            "1/hvd.size() of the job's value", cut.line,
                            "divide by this rank's own count (len(sampler)) before averaging, or allreduce the sum "
                            "and the count with op=hvd.Sum")
-    return None
+    return unknown
 
 
 def _first_report(f, query):
