@@ -159,3 +159,56 @@ def test_a_head_replaced_in_a_model_a_factory_made_and_moved_is_found(tmp_path):
 def test_a_head_replaced_then_broadcast_or_seeded_alike_is_ok(tmp_path):
     assert head_step6(tmp_path / "a", again="hvd.broadcast_parameters(model.state_dict(), root_rank=0)").verdict == OK
     assert head_step6(tmp_path / "b", seed="torch.manual_seed(0)").verdict == OK
+
+
+# An element of a torchvision-style head replaced in the script (`model.classifier[1] = nn.Linear(...)`)
+# after the backbone's broadcast: the new layer starts different on each rank, as a replaced attribute does.
+ELEMENT = '''
+    """Flower classifier fine-tuning.  horovodrun -np 4 python finetune.py"""
+    import torch
+    import torch.nn as nn
+    import horovod.torch as hvd
+
+
+    class Backbone(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.features = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+            self.classifier = nn.Sequential(nn.Dropout(0.2), nn.Linear(8, 1000))
+
+        def forward(self, x):
+            return self.classifier(self.features(x))
+
+
+    def main():
+        hvd.init()
+        torch.set_num_threads(1)
+        {seed}
+        model = Backbone()
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        model.classifier[1] = nn.Linear(8, 102)
+        opt = hvd.DistributedOptimizer(torch.optim.SGD(model.parameters(), lr=0.01 * hvd.size()),
+                                       named_parameters=model.named_parameters())
+        x, y = torch.randn(64, 3, 12, 12), torch.randint(0, 102, (64,))
+        for i in range(hvd.rank() * 4, 64, hvd.size() * 4):
+            opt.zero_grad()
+            nn.functional.cross_entropy(model(x[i:i + 4]), y[i:i + 4]).backward()
+            opt.step()
+        if hvd.rank() == 0:
+            torch.save(model.state_dict(), "flowers.pt")
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def test_an_element_of_a_head_replaced_after_the_broadcast_starts_different_on_each_rank(tmp_path):
+    f = check_project(tmp_path, {"finetune.py": ELEMENT.replace("{seed}", "pass")}, script="finetune.py")[2][6]
+    assert f.verdict in FLAGGED and "model.classifier" in f.evidence, f
+
+
+def test_an_element_of_a_head_replaced_with_a_common_seed_is_ok(tmp_path):
+    f = check_project(tmp_path, {"finetune.py": ELEMENT.replace("{seed}", "torch.manual_seed(7)")},
+                      script="finetune.py")[2][6]
+    assert f.verdict == OK, f

@@ -24,7 +24,7 @@ class Defs:
 
     def __init__(self, tree):
         self.tree = tree
-        self._uses, self._top = None, None
+        self._uses, self._top, self._globals = None, None, None
 
     def reaching(self, name):
         """The definition nodes that may bind the Name `name` where it is read: [] when none is known (a
@@ -40,7 +40,22 @@ class Defs:
         defs = self._uses.get(name)
         if defs is None:
             return None
-        return [d.node for d in defs if isinstance(d.node, ast.AST)]
+        found = [d.node for d in defs if isinstance(d.node, ast.AST)]
+        # beniget leaves unbound a module variable that only functions bind through `global args`; Python
+        # reads their assignments wherever the module's scope is searched
+        return found or self._global_binds(name.id)
+
+    def _global_binds(self, name):
+        if self._globals is None:
+            self._globals = {}
+            for func in ast.walk(self.tree):
+                if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                declared = {n for g in ast.walk(func) if isinstance(g, ast.Global) for n in g.names}
+                for n in ast.walk(func):
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in declared:
+                        self._globals.setdefault(n.id, []).append(n)
+        return list(self._globals.get(name, ()))
 
     def top_level(self, name):
         """The definition nodes of `name` in the module's own scope, in source order: what `module.name`

@@ -25,6 +25,11 @@ MAX_DEPTH = 12
 # once per layer; the guards and bindings of the first call sites are what the rules read.
 MAX_WALKS = 8
 
+# Library calls that look at a class or function without running it (handing one over does not call it).
+_INTROSPECTION = {"dataclasses.fields", "dataclasses.is_dataclass", "isinstance", "issubclass", "hasattr",
+                  "getattr", "vars", "dir", "type", "id", "callable", "inspect.signature", "inspect.getmembers",
+                  "inspect.getsource", "typing.get_type_hints"}
+
 
 class Guard(NamedTuple):
     """A condition around an event: `test` must be `branch` for it to run (evaluated in `frame`, inside
@@ -668,8 +673,10 @@ class Script:
                 # instance is made (a rank guard around it is theirs too).
                 self._enter(hook, None, ctx.with_(loop=node))
             for arg in node.args + [k.value for k in node.keywords]:
-                # A local function handed to another (timeit, hvd.elastic.run, map): it runs there.
-                func = self._local_target(arg, ctx) if isinstance(arg, (ast.Name, ast.Attribute)) else None
+                # A local function handed to another (timeit, hvd.elastic.run, map): it runs there; a class
+                # looked at (`dataclasses.fields(Config)`, `issubclass(cls, Base)`) is not made.
+                func = self._local_target(arg, ctx) if isinstance(arg, (ast.Name, ast.Attribute)) and \
+                    self.qual(node.func) not in _INTROSPECTION else None
                 if func is not None and func not in self.walked:
                     self._enter(func, self._launch_call(node, arg), ctx.with_(loop=node))
                 elif func is None and own is not None and isinstance(arg, (ast.Name, ast.Attribute)):

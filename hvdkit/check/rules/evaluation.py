@@ -10,6 +10,7 @@ import sys
 from typing import NamedTuple, Optional
 
 from hvdkit.check import names
+from hvdkit.check.defs import chain_root
 from hvdkit.check.rules.held import (depends_on_rank, memo, imported, mutations, never, placement, reaching, returned,
                                     sources)
 from hvdkit.check.rules.models import MODEL_METHODS, STATE, is_model
@@ -452,9 +453,15 @@ def unread_calls(f, node, at, depth=0):
         module = None if f.local_function(node) else imported(f, node.func)  # a walked call is read
         if module is not None and not f.s.api(node.func) and module.split(".")[0] not in READABLE:
             # once per batch it computes the metric (a loss function), it does not average it over ranks; handed
-            # the model, it may evaluate it (and average) whenever it runs
+            # the model, it may evaluate it (and average) whenever it runs; made before the batch loop, it is an
+            # accumulator (`val_loss = Metric("val_loss")`, read as `val_loss.avg`), which may average its values
             given = node.args + [k.value for k in node.keywords]
-            return [] if per_batch(f, at) and not any(is_model(f, p, at) for p in given) else [node]
+            inner = at.ctx.loops[-1] if at.ctx.loops else None
+            root = chain_root(node.func)
+            made = [v for v, _ in reaching(f, root, at)] if isinstance(node.func, ast.Attribute) and \
+                isinstance(root, ast.Name) else [node]
+            made_in_loop = inner is not None and all(any(p is inner for p in parents(m)) for m in made)
+            return [] if per_batch(f, at) and made_in_loop and not any(is_model(f, p, at) for p in given) else [node]
         if returned(f, node, at):  # the script's own function: the value is what it returns
             return [c for v, a in returned(f, node, at) for c in deeper(v, a)]
         out = []
@@ -463,7 +470,10 @@ def unread_calls(f, node, at, depth=0):
         args = [p for p in node.args + [k.value for k in node.keywords] if not is_model(f, p, at)]
         return out + [c for p in args for c in deeper(p)]
     if isinstance(node, (ast.Name, ast.Attribute)):
-        return [c for v, a in reaching(f, node, at) for c in deeper(v, a)]
+        found = reaching(f, node, at)
+        if not found and isinstance(node, ast.Attribute):
+            return deeper(node.value)  # `val_loss.avg` nothing in the code read sets: what made `val_loss`
+        return [c for v, a in found for c in deeper(v, a)]
     return [c for n in ast.iter_child_nodes(node) if isinstance(n, ast.expr) for c in deeper(n)]
 
 

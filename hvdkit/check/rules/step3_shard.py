@@ -221,10 +221,28 @@ def judge(f):
         what = "epochs" if any(d is x for x in _divided_epochs(f)) else "steps"
         return Finding(OK, f"Horovod's idiom: a per-rank shuffle and the {what} divided by hvd.size() (line "
                        f"{d.lineno})", d.lineno)
-    return _unread_partition(f, "a partition of the training data") or Finding(
+    return _unread_partition(f, "a partition of the training data") or _unread_sampler(f) or Finding(
         MISSING, "every rank trains on the whole data set each epoch", None,
         "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / ds.shard(hvd.size(), hvd.rank()), "
         "or divide steps per epoch by hvd.size()")
+
+
+def _unread_sampler(f):
+    """Finding(cannot tell) when the script calls `set_epoch` (a DistributedSampler's method) on an object that
+    code that could not be read made (`train_loader, val_loader, sampler = make_loaders(cfg)` of a module that
+    is not there): that code builds a distributed sampler, which may partition the data; else None."""
+    for e in f.s.events:
+        func = e.node.func
+        if not (e.ctx.reached and isinstance(func, ast.Attribute) and func.attr == "set_epoch"):
+            continue
+        made = [c for o in f.origins(func.value) for c in ast.walk(o)
+                if isinstance(c, ast.Call) and f.s.of_unread_project_code(c.func)]
+        if made:
+            return Finding(UNKNOWN, f"line {e.line} calls set_epoch, a DistributedSampler's method, on what "
+                           f"`{ast.unparse(made[0].func)}(...)` made (line {made[0].lineno}), code that could not be "
+                           "read: it may partition the data: cannot tell", e.line, "make that code readable (give "
+                           "--root the project's folder) or run `hvdkit check --run`")
+    return None
 
 
 def _by_local_rank(f, node):

@@ -509,10 +509,12 @@ def _part_replaced(f, name, b, first):
     for a in f.s.assigns:
         target = a.node.targets[0] if isinstance(a.node, ast.Assign) and len(a.node.targets) == 1 else None
         value = getattr(a.node, "value", None)
+        # `model.classifier[1] = nn.Linear(...)`: an element of a sub-module replaced is the sub-module's part
+        holder = target.value if isinstance(target, ast.Subscript) else target
         if not (b.order < a.order < first) or not a.ctx.reached or not same_walk(a, b) or \
-                not isinstance(target, ast.Attribute) or not isinstance(value, ast.Call) or _same_object(value, name):
+                not isinstance(holder, ast.Attribute) or not isinstance(value, ast.Call) or _same_object(value, name):
             continue
-        sub = _through_receiver(a, dotted(target))
+        sub = _through_receiver(a, dotted(holder))
         if not sub or not sub.startswith(name + ".") or not _builds_layer(f, value):
             continue
         if _seeded_before(f, a) or any(a.order < c.order < first for c in f.s.events
