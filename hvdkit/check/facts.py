@@ -143,6 +143,8 @@ class Facts:
                         self.s.instance_attribute_assigns(sub):
                     if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
                         return True
+                if any(mentions(v, pred, seen) for v in self.s.class_field_defaults(sub)):
+                    return True  # `dist.rank` of `dist = DistConfig()` whose field is `rank: int = hvd.rank()`
                 # an option of a parsed namespace: what it holds by default (`default=hvd.local_rank()`)
                 flag = flags.namespace_attribute(self.s, sub, lambda r: flags.holds_namespace(self.s, r))
                 if flag is not None and flag.default is not None and mentions(flag.default, pred, seen):

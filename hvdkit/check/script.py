@@ -145,7 +145,7 @@ class Script:
         self._collect()
         self._quals, self._through, self._work, self._walks, self._families = {}, {}, {}, {}, {}
         self._modules_given = {}  # (id(function), parameter): quals of the names the walk's calls bind it to
-        self._attr_assigns = {}  # attribute spelling: [(target, value)] of the assignments walked so far
+        self._attr_assigns = {}  # attribute spelling: [(target, value, frame)] of the assignments walked so far
         if project is not None:
             self._add_sys_paths(self.main, path)
         # `from common.horovod_helpers import hvd`: the name is the module the helper imported
@@ -362,7 +362,7 @@ class Script:
         name, scope = dotted(node), enclosing_def(node)
         if not name or depth > 4 or scope is None:
             return None
-        made = [v for t, v in self._attr_assigns.get(name, ()) if isinstance(v, ast.Call) and
+        made = [v for t, v, _ in self._attr_assigns.get(name, ()) if isinstance(v, ast.Call) and
                 isinstance(v.func, (ast.Name, ast.Attribute)) and enclosing_def(t) is scope]
         found = {id(c): c for c in (self._closure_made(self.defined(v.func, depth + 1)) for v in made) if c is not None}
         return next(iter(found.values())) if len(found) == 1 else None
@@ -590,7 +590,8 @@ class Script:
                         s.value, ast.Tuple) and len(t.elts) == len(s.value.elts) else [(t, s.value)]
                     for target, value in pairs:
                         if isinstance(target, ast.Attribute) and dotted(target):
-                            self._attr_assigns.setdefault(dotted(target), []).append((target, value))
+                            self._attr_assigns.setdefault(dotted(target), []).append(
+                                (target, value, ctx.frames[-1] if ctx.frames else None))
 
     def _walk_expr(self, node, ctx):
         if self.pending_hooks and isinstance(node, (ast.Name, ast.Attribute)) and _handed_on(node):
@@ -937,17 +938,20 @@ class Script:
         name = dotted(node)
         if not name:
             return None
-        value = self._last_attr_value(node)
+        value, where = self._last_attr_value(node)
+        if isinstance(value, ast.Name) and where is not None:
+            return self._class_of(value, where, depth + 1)  # `self.trainer = trainer`: what the call handed in
         return self._class_of(value, frame, depth + 1) if isinstance(value, ast.Call) else None
 
     def _last_attr_value(self, node):
         """The spelling fallback for an attribute (`self.x` within its class's family), read during the walk:
-        the value of the last assignment to it so spelled; None when there is none."""
+        (the value of the last assignment to it so spelled, the frame it ran in); (None, None) when there is
+        none."""
         cls = self.self_class(node)
-        for target, value in reversed(self._attr_assigns.get(dotted(node), ())):
+        for target, value, where in reversed(self._attr_assigns.get(dotted(node), ())):
             if cls is None or self.self_class(target) in self._family(cls):
-                return value
-        return None
+                return value, where
+        return None, None
 
     def _binding(self, name, frame):
         """The Binding of a parameter read as `name` (by its definition) in the walked frame of its function."""
@@ -1105,8 +1109,9 @@ class Script:
         if isinstance(node, ast.IfExp):
             return self._branch_classes(node, frame, depth + 1, ())
         if isinstance(node, ast.Attribute) and dotted(node):  # `self.reporter`: its last assignment so spelled
-            value = self._last_attr_value(node)
-            return self._classes_made(value, frame, depth + 1) if value is not None else []
+            value, where = self._last_attr_value(node)
+            return self._classes_made(value, where if isinstance(value, ast.Name) and where is not None else frame,
+                                      depth + 1) if value is not None else []
         if isinstance(node, ast.Call):
             made = self._branch_classes(node, frame, depth + 1, ())
             if made:
@@ -1540,6 +1545,21 @@ class Script:
         family = self._family(cls)
         return [a for a in self.assignments_to("self." + node.attr)
                 if a.ctx.frames and _enclosing_class(a.ctx.frames[-1].func) in family]
+
+    def class_field_defaults(self, node):
+        """`dist.rank` read off an instance of a class of the project (`dist = DistConfig()`): the values its
+        class body (or a base's) gives `rank` (`rank: int = hvd.rank()`, a dataclass field's default or a class
+        attribute); [] when the class is not known or sets none."""
+        if not isinstance(node, ast.Attribute) or not isinstance(node.value, ast.Name) or \
+                node.value.id in ("self", "cls"):
+            return []
+        cls = self._class_of(node.value, None)
+        if cls is None:
+            return []
+        return [st.value for c in self._family(cls) for st in c.body
+                if isinstance(st, (ast.AnnAssign, ast.Assign)) and st.value is not None and any(
+                    isinstance(t, ast.Name) and t.id == node.attr
+                    for t in (st.targets if isinstance(st, ast.Assign) else [st.target]))]
 
     def _family(self, cls):
         """A class of the project with its project bases (transitively) and the read classes deriving from it."""

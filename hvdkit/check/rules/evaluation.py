@@ -314,12 +314,35 @@ def _per_rank(f, found):
                 return True  # `QM9Shards(data_dir, "val")` whose __init__ keeps this rank's files
             if placement(f, n):
                 continue  # `x.to(device)` with the device chosen by the local rank: the same data, placed
+            # the rank handed to the call may pick the part; to a function of the project read, only where
+            # this call uses it (`input_fn(..., ctx, training=False)` reads ctx only under `if training:`)
+            handed = n.args + [k.value for k in n.keywords]
             if any((depends_on_rank(f, x, a) or depends_on_rank(f, x, a, local=True) or _reads_rank(f, x)) and
-                   not _held_by_some(f, x) for x in n.args + [k.value for k in n.keywords]):
+                   not _held_by_some(f, x) and not _unused_here(f, n, x) for x in handed):
                 return True
             module = None if f.local_function(n) else imported(f, n.func)
             unread |= module is not None and module.split(".")[0] not in READABLE
     return None if unread else False
+
+
+def _unused_here(f, call, arg):
+    """The walked call of a function of the project binds `arg` to a parameter that this call never reads: every
+    reached event of the call that names it sits under a condition false in it (`if training: ds =
+    ds.shard(size, rank)` in the call given training=False)."""
+    frames = [fr for fr in f.s.frames if fr.call is call]
+    if not frames:
+        return False
+    frame = frames[0]
+    param = next((name for name, b in frame.bindings.items() if b.expr is arg), None)
+    if param is None:
+        return False
+    uses = [e for e in f.s.events + f.s.assigns if e.ctx.reached and any(fr is frame for fr in e.ctx.frames)
+            and any(isinstance(m, ast.Name) and m.id == param for m in ast.walk(e.node))]
+    reads = [m for m in ast.walk(frame.func) if isinstance(m, ast.Name) and m.id == param and
+             isinstance(m.ctx, ast.Load)]
+    # a read no event holds (a closure's, a `with` item's) may run: only events that never run leave it unused
+    held = {id(m) for e in uses for m in ast.walk(e.node)}
+    return bool(uses) and all(never(f, e) for e in uses) and all(id(m) in held for m in reads)
 
 
 def _held_by_some(f, x):
@@ -432,7 +455,7 @@ def _data_sources(f, node, at, depth=0, seen=None):
     """sources() and, for each call of the script's own functions among them, what it returns."""
     seen = set() if seen is None else seen
     out = []
-    for expr, a in sources(f, node, at):
+    for expr, a in sources(f, node, at, skip_arg=lambda c, x: _unused_here(f, c, x)):
         out.append((expr, a))
         for n in ast.walk(expr):
             if isinstance(n, ast.Call) and id(n) not in seen and depth < 6:

@@ -229,16 +229,21 @@ def _own_nodes(func):
                  if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))]
 
 
-def sources(f, expr, at, depth=0, seen=None):
+def sources(f, expr, at, depth=0, seen=None, skip_arg=None):
     """[(node, event)]: `expr` where the event `at` reads it, then, through each name in it, the values that
-    reach that name (each where its assignment runs), and so on."""
+    reach that name (each where its assignment runs), and so on; not through the arguments of a call for
+    which `skip_arg(call, argument)` holds (one the called function never reads in that call)."""
     seen = set() if seen is None else seen
     out = [(expr, at)]
     if depth > 6:
         return out
+    handed = set() if skip_arg is None else {
+        id(x) for c in ast.walk(expr) if isinstance(c, ast.Call)
+        for arg in c.args + [k.value for k in c.keywords] if skip_arg(c, arg) for x in ast.walk(arg)}
     for n in ast.walk(expr):
         parent = getattr(n, "parent", None)
-        if not isinstance(n, (ast.Name, ast.Attribute)) or isinstance(parent, ast.Attribute) and parent.value is n:
+        if not isinstance(n, (ast.Name, ast.Attribute)) or isinstance(parent, ast.Attribute) and parent.value is n \
+                or id(n) in handed:
             continue  # the whole chain `self.state` is followed, not its `self`
         while isinstance(n, (ast.Name, ast.Attribute)):
             key = (dotted(n), id(at))
@@ -247,7 +252,7 @@ def sources(f, expr, at, depth=0, seen=None):
             seen.add(key)
             values = reaching(f, n, at)
             for v, a in values:
-                out += sources(f, v, a, depth + 1, seen)
+                out += sources(f, v, a, depth + 1, seen, skip_arg)
             if values or not isinstance(n, ast.Attribute):
                 break
             n = n.value  # `ds.prefetch` has no value of its own: ds's
@@ -512,6 +517,10 @@ def _depends_on_rank(f, node, at, local, depth):
         if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
             for call, b in makers(f, node.value, at):
                 if any(deeper(v, b) for v in field_values(f, call, node.attr)):
+                    return True
+                # a property of the project's class (`strategy.is_chief` returning `hvd.rank() == 0`)
+                cls = f.s.defined(call.func) if isinstance(call.func, (ast.Name, ast.Attribute)) else None
+                if any(deeper(v, b) for v in property_returns(f, cls, node.attr)):
                     return True
         return False
     return any(deeper(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))

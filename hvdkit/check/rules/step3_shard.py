@@ -841,12 +841,16 @@ def _sampler_used(f, e):
 
 
 def _sampler_sinks(f):
-    """What the script gives DataLoaders as their sampler (`sampler=`, `batch_sampler=`, or positional)."""
+    """What the script gives DataLoaders as their sampler (`sampler=`, `batch_sampler=`, or positional), and
+    batch samplers the sampler they group (torchvision's references: `BatchSampler(train_sampler, ...)`)."""
     out = []
     for other in f.s.events:
         out += [k.value for k in other.node.keywords if k.arg in ("sampler", "batch_sampler")]
-        if f.s.qual(other.node.func).split(".")[-1] == "DataLoader":
+        name = f.s.qual(other.node.func).split(".")[-1]
+        if name == "DataLoader":
             out += other.node.args[3:5]  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, ...)
+        elif name.endswith("BatchSampler"):
+            out += other.node.args[:1]  # BatchSampler(sampler, batch_size, drop_last), given as batch_sampler=
     return out
 
 
@@ -988,9 +992,10 @@ def _len_before_shard(f, sharded):
     return None
 
 
-def _chains(f, expr):
+def _chains(f, expr, depth=0):
     """The whole dotted names `expr` reads (`args.global_batch`, not its `args`), and those the names'
-    assignments read (one step back)."""
+    assignments read (one step back); for a parameter of a walked function (`per_worker_batch` of the project's
+    `train_dataset(x, y, per_worker, ...)`), those of the arguments it is bound to."""
     def whole(node):
         return [dotted(m) for m in ast.walk(node) if isinstance(m, (ast.Name, ast.Attribute)) and dotted(m) and
                 not (isinstance(getattr(m, "parent", None), ast.Attribute) and m.parent.value is m)]
@@ -999,6 +1004,8 @@ def _chains(f, expr):
         for a in f.s.assignments_to(n.id):
             value = getattr(a.node, "value", None)
             out |= set(whole(value)) if value is not None else set()
+        for arg in f.frames_binding(n) if depth < 3 else ():
+            out |= _chains(f, arg, depth + 1)
     return out | set(whole(expr))
 
 

@@ -205,8 +205,12 @@ def _unwrapped_used(f, e):
                         and x.node.func.attr in methods and dotted(x.node.func.value) == who]
     passed = lambda who: [x for x in f.s.events if x.order > e.order and any(  # noqa: E731
         k.arg == "optimizer" and dotted(k.value) == who for k in x.node.keywords)]
-    if (used(old) or passed(old)) and not (used(new) or passed(new)):
-        x = (used(old) or passed(old))[0]
+    # a name spelled as the unwrapped one that holds the wrapper (`optimizer`, a parameter of the project's
+    # `train_one_epoch(model, optimizer, ...)` handed `self.optimizer`) is no use of the unwrapped one
+    unwrapped = [x for x in used(old) + passed(old) if not any(o is e.node for o in f.origins(
+        x.node.func.value if x in used(old) else next(k.value for k in x.node.keywords if k.arg == "optimizer")))]
+    if unwrapped and not (used(new) or passed(new)):
+        x = unwrapped[0]
         return Finding(WRONG, f"line {e.line} wraps `{old}` as `{new}`, but line {x.line} uses the unwrapped `{old}`: "
                        "gradients are not averaged", x.line,
                        f"use `{new}` there (or assign the wrapper back to `{old}`)")

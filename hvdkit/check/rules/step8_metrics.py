@@ -156,11 +156,10 @@ def _updated_in(f, expr, at, loops):
 
 
 def _in_loops(event, nodes, loops):
-    """One of `nodes` is a loop of `loops` ({id(loop): frame of the call that ran it}), run by that call: the
+    """One of `nodes` is a loop of `loops` ({id(loop): [frame of a call that ran it]}), run by that call: the
     same evaluation function run on a rank's shard and, later, on the whole set is two evaluations."""
     for lp in nodes:
-        if id(lp) in loops:
-            frame = loops[id(lp)]
+        for frame in loops.get(id(lp), ()):
             if frame is None or any(fr is frame for fr in event.ctx.frames):
                 return True
     return False
@@ -634,7 +633,10 @@ def _evaluation_values(f, report, parts):
 
 
 def _from_evaluations(f, node, at, parts, depth=0):
-    loops = {id(ev.loop): running(ev.event, ev.loop) for ev in parts if ev.loop is not None}
+    loops = {}  # one evaluation function run twice (under --test-only, then each epoch): both calls' frames
+    for ev in parts:
+        if ev.loop is not None:
+            loops.setdefault(id(ev.loop), []).append(running(ev.event, ev.loop))
     calls = {id(ev.event.node) for ev in parts if ev.loop is None}
     for expr, a in sources(f, node, at):
         if _in_loops(a, a.ctx.loops, loops) or _updated_in(f, expr, a, loops):
