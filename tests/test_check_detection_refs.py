@@ -31,6 +31,7 @@ TRAIN = '''
         parser.add_argument("--epochs", type=int, default=2)
         parser.add_argument("--batch-size", type=int, default=2)
         parser.add_argument("--test-only", action="store_true")
+        parser.add_argument("--aspect-ratio-group-factor", type=int, default=3)
         args = parser.parse_args()
         hvd.init()
         torch.set_num_threads(1)
@@ -175,3 +176,19 @@ def test_steps_counted_by_the_global_batch_cover_a_ranks_shard(tmp_path):
 def test_steps_counted_by_a_fixed_batch_make_a_whole_epoch_on_every_rank(tmp_path):
     f = steps(tmp_path, "32")
     assert f.verdict == WRONG and "whole data set" in f.evidence, f
+
+
+# torchvision's `--aspect-ratio-group-factor` (3 by default): the grouped batch sampler wraps a new
+# RandomSampler, and the DistributedSampler is grouped only when the factor is negative.
+GROUPED_BY_ASPECT = (
+    "if args.aspect_ratio_group_factor >= 0:\n"
+    "            train_batch_sampler = torch.utils.data.BatchSampler(torch.utils.data.RandomSampler(dataset), "
+    "args.batch_size, drop_last=True)\n"
+    "        else:\n"
+    "            train_batch_sampler = torch.utils.data.BatchSampler(train_sampler, args.batch_size, drop_last=True)\n"
+    "        data_loader = torch.utils.data.DataLoader(dataset, batch_sampler=train_batch_sampler)")
+
+
+def test_a_sampler_grouped_only_off_the_default_run_is_not_used(tmp_path):
+    f = detection(tmp_path, loader=GROUPED_BY_ASPECT)[3]
+    assert f.verdict in FLAGGED, f

@@ -267,3 +267,69 @@ def test_fields_defaulting_to_constants_neither_pin_nor_shard(tmp_path):
     found = dist_project(tmp_path, size="1", rank="0", local="0")
     assert found[2].verdict in FLAGGED, found[2]
     assert found[3].verdict in FLAGGED, found[3]
+
+
+# Step 7: callbacks that write files filtered by a helper that gives the list back on rank 0 alone.
+FIT = '''
+    """CT classifier.  horovodrun -np 4 python main.py"""
+    import keras
+    import numpy as np
+    import horovod.tensorflow.keras as hvd
+
+    from ctcls.hvd_utils import standard_callbacks
+
+
+    def main():
+        hvd.init()
+        x = np.random.rand(512, 16).astype("float32")
+        y = (x.sum(1) > 8).astype("int64")
+        x, y = x[hvd.rank()::hvd.size()], y[hvd.rank()::hvd.size()]
+        model = keras.Sequential([keras.layers.Dense(2)])
+        model.compile(optimizer=hvd.DistributedOptimizer(keras.optimizers.Adam(1e-3 * hvd.size())),
+                      loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(0)] + standard_callbacks("out")
+        model.fit(x, y, batch_size=32, epochs=3, callbacks=callbacks, verbose=1 if hvd.rank() == 0 else 0)
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+UTILS = '''
+    import os
+
+    import keras
+    import horovod.tensorflow.keras as hvd
+
+
+    def is_chief():
+        return hvd.rank() == 0
+
+
+    def chief_only(callbacks):
+        {body}
+
+
+    def standard_callbacks(out_dir):
+        cbs = [hvd.callbacks.MetricAverageCallback()]
+        cbs += chief_only([keras.callbacks.ModelCheckpoint(os.path.join(out_dir, "ckpt-{{epoch:03d}}.weights.h5"),
+                                                           save_weights_only=True)])
+        return cbs
+'''
+
+
+def chief_only_step7(tmp_path, body):
+    files = {"main.py": FIT, "ctcls/__init__.py": "",
+             "ctcls/hvd_utils.py": UTILS.replace("{body}", body).replace("{{", "{").replace("}}", "}")}
+    return check_project(tmp_path, files, script="main.py")[2][7]
+
+
+def test_callbacks_given_back_on_rank_0_alone_are_rank_0s(tmp_path):
+    assert chief_only_step7(tmp_path / "a", "return callbacks if is_chief() else []").verdict == OK
+    assert chief_only_step7(tmp_path / "b", "if not is_chief():\n            return []\n        return callbacks"
+                            ).verdict == OK
+
+
+def test_callbacks_given_back_on_every_rank_write_on_every_rank(tmp_path):
+    f = chief_only_step7(tmp_path, "return callbacks if os.environ.get('SAVE', '1') == '1' else []")
+    assert f.verdict == WRONG, f

@@ -849,7 +849,7 @@ def _sampler_sinks(f):
         name = f.s.qual(other.node.func).split(".")[-1]
         if name == "DataLoader":
             out += other.node.args[3:5]  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, ...)
-        elif name.endswith("BatchSampler"):
+        elif name.endswith("BatchSampler") and not _off_default(f, other):
             out += other.node.args[:1]  # BatchSampler(sampler, batch_size, drop_last), given as batch_sampler=
     return out
 

@@ -10,7 +10,7 @@ from hvdkit.check.rules.evaluation import READABLE
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import depends_on_rank, imported, origin, sources
 from hvdkit.check.rules.models import holds_model_state, is_model
-from hvdkit.check.script import dotted, in_handler, result_discarded
+from hvdkit.check.script import dotted, in_handler, parents, result_discarded
 from hvdkit.check.values import RANK, Evaluator, Where, truthy
 
 
@@ -124,7 +124,7 @@ def _writers(f, e):
     by_local = [g for g in guards if depends_on_rank(f, g.test, e, local=True) and g not in alike]
     if by_local and not by_rank:
         return "local", ""
-    if by_rank or runs.rank1 is False and runs.rank0 is not False:
+    if by_rank or runs.rank1 is False and runs.rank0 is not False or _kept_on_rank0(f, e):
         return "rank0", ""
     unread = next((c for g in guards for part in _conjuncts(g.test) if not _best_so_far(f, part, e)
                    for c in _unread_calls(f, part, e)), None)
@@ -147,6 +147,43 @@ def _writers(f, e):
     constant = [g for g in guards if _mentions_name(g.test) and
                 (rank1 is True or truthy(f.ev.value(g.test, g.frame, e)) is True)]
     return "every", f" (`{ast.unparse(constant[0].test)}` holds on every rank)" if constant else ""
+
+
+def _kept_on_rank0(f, e):
+    """The writer (a Keras callback made on every rank) is handed, in a list, to a function of the project that
+    gives it back on rank 0 alone: `return callbacks if is_chief() else []`, or `if not is_chief(): return
+    []` before `return callbacks` (a `chief_only([...])` filter)."""
+    child = e.node
+    for p in parents(e.node):
+        if isinstance(p, ast.stmt):
+            return False
+        if isinstance(p, ast.Call) and child in p.args:
+            func = f.s.defined(p.func) if isinstance(p.func, (ast.Name, ast.Attribute)) else None
+            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and p.args.index(child) < len(func.args.args):
+                return _gives_back_on_rank0(f, func, func.args.args[p.args.index(child)].arg, e)
+        child = p
+    return False
+
+
+def _gives_back_on_rank0(f, func, param, e):
+    """Every return of `func` that gives `param` back is chosen by a test of the rank (its conditional
+    expression's, or an earlier `if <test>: return ...`), and one return gives something else."""
+    def gives(node):
+        return node is not None and any(isinstance(n, ast.Name) and n.id == param for n in ast.walk(node))
+    returns = [r for r in ast.walk(func) if isinstance(r, ast.Return)]
+    if not any(gives(r.value) for r in returns):
+        return False
+    for r in returns:
+        v = r.value
+        if isinstance(v, ast.IfExp) and gives(v.body) != gives(v.orelse):
+            if not depends_on_rank(f, v.test, e):
+                return False
+        elif gives(v):
+            early = [st for st in func.body if isinstance(st, ast.If) and st.lineno < r.lineno and
+                     any(isinstance(x, ast.Return) and not gives(x.value) for x in st.body)]
+            if not any(depends_on_rank(f, st.test, e) for st in early):
+                return False
+    return True
 
 
 def _alike_on_ranks(f, g, e):
