@@ -1,0 +1,3 @@
+from .config import FinetuneConfig, load_config
+
+__all__ = ["FinetuneConfig", "load_config"]

@@ -1,0 +1,1 @@
+from textcls.config import DistConfig, TrainConfig  # noqa: F401

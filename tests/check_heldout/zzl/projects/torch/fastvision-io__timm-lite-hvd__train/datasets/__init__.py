@@ -1,0 +1,1 @@
+from datasets.loaders import build_loaders  # noqa: F401
