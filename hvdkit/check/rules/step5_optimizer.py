@@ -9,7 +9,7 @@ from hvdkit.check.rules.flags import condition, enabled_by
 from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sources
 from hvdkit.check.rules.models import is_model, wrapper
 from hvdkit.check.rules.optimizers import lr_expr
-from hvdkit.check.rules.tapes import unaveraged_apply
+from hvdkit.check.rules.tapes import unaveraged_apply, unaveraged_applies
 from hvdkit.check.sources import derived, sources as flow_sources, unpacked
 from hvdkit.check.project import module_of
 from hvdkit.check.script import (assigned_name, dotted, enclosing_def, loop_bindings, parents, remainders,
@@ -741,7 +741,10 @@ def unaveraged_optimizers(f):
         return set()
     steps = [s for s in f.s.events if s.ctx.reached and getattr(s.node.func, "attr", "") == "step"
              and not f.on_rank0_alone(s)]
-    return {id(plain[0]) for plain in (_plain_stepped(f, s) for s in steps) if plain is not None}
+    # and TensorFlow's: an optimizer applying the gradients of a tape no wrapper took (`w_opt` of a
+    # task-weighting module beside the network's wrapped tape)
+    return {id(plain[0]) for plain in (_plain_stepped(f, s) for s in steps) if plain is not None} | \
+        {id(plain[0]) for _, _, plain in unaveraged_applies(f, _plain_optimizer)}
 
 
 def _plain_stepped(f, s):

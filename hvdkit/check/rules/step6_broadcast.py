@@ -392,10 +392,10 @@ def _member_of_covered(f, model, e, covered):
 
 
 def _starts_alike(f, model, e):
-    """The model is made equal on every rank without a broadcast: an instance of a torch module of the project
-    whose __init__ makes nothing but parameters of constant values (`self.log_vars =
-    nn.Parameter(torch.zeros(n))`: a task-weighting module); random initialisation anywhere (a layer, a
-    randn) and the ranks differ."""
+    """The model is made equal on every rank without a broadcast: an instance of a torch module (or tf.Module) of
+    the project whose __init__ makes nothing but parameters of constant values (`self.log_vars =
+    nn.Parameter(torch.zeros(n))`, `tf.Variable(tf.zeros(n))`: a task-weighting module); random initialisation
+    anywhere (a layer, a randn) and the ranks differ."""
     made = [v for v, _ in reaching(f, ast.parse(model, mode="eval").body, e)]
     made = [unmoved(v) for v in made]
     classes = [f.s.defined(v.func) for v in made if isinstance(v, ast.Call)]
@@ -411,7 +411,7 @@ def _constant_parameters(f, cls):
                 getattr(stmt.value.func, "attr", "") == "__init__":
             continue  # super().__init__()
         if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and
-                f.s.qual(stmt.value.func) == "torch.nn.Parameter" and stmt.value.args):
+                f.s.qual(stmt.value.func) in _PARAMETERS and stmt.value.args):
             return False
         made = stmt.value.args[0]
         if not (isinstance(made, ast.Call) and f.s.qual(made.func) in _CONSTANT_TENSORS):
@@ -419,8 +419,10 @@ def _constant_parameters(f, cls):
     return True
 
 
-# torch's makers of tensors of given values: the same on every rank.
-_CONSTANT_TENSORS = ("torch.zeros", "torch.ones", "torch.full", "torch.tensor", "torch.eye", "torch.arange")
+# torch's and TensorFlow's trainable holders, and their makers of tensors of given values: the same on every rank.
+_PARAMETERS = ("torch.nn.Parameter", "tensorflow.Variable")
+_CONSTANT_TENSORS = ("torch.zeros", "torch.ones", "torch.full", "torch.tensor", "torch.eye", "torch.arange",
+                     "tensorflow.zeros", "tensorflow.ones", "tensorflow.fill", "tensorflow.constant", "tensorflow.eye")
 # Calls that write a checkpoint's weights into a model (torch, Keras, tf.train.Checkpoint).
 _WEIGHT_LOADS = ("load_state_dict", "load_weights", "restore")
 # Broadcasts that run when training starts (at fit's first batch, at session creation), after any earlier load.

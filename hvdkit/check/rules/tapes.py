@@ -19,18 +19,23 @@ def unaveraged_apply(f, plain_optimizer):
     """(apply event, the plain `.gradient()` call whose result it applies) for the first apply_gradients of
     an optimizer no wrapper took (`plain_optimizer(f, node, at)` is not None) that applies gradients of an
     unwrapped tape; else None."""
+    return next(((s, culprit) for s, culprit, _ in unaveraged_applies(f, plain_optimizer)), None)
+
+
+def unaveraged_applies(f, plain_optimizer):
+    """(apply event, plain `.gradient()` call, what plain_optimizer found) for every such apply_gradients."""
     for s in f.s.events:
         func = s.node.func
         if getattr(func, "attr", "") != "apply_gradients" or not s.ctx.reached or f.off_path(s):
             continue
         grads = s.node.args[0] if s.node.args else next(
             (k.value for k in s.node.keywords if k.arg == "grads_and_vars"), None)
-        if grads is None or plain_optimizer(f, func.value, s) is None:
+        plain = plain_optimizer(f, func.value, s) if grads is not None else None
+        if plain is None:
             continue
         averaged, culprit = _averaged(f, grads, s, 0)
         if averaged is False:
-            return s, culprit
-    return None
+            yield s, culprit, plain
 
 
 def _averaged(f, node, at, depth):
