@@ -1,0 +1,3 @@
+from .gpu import setup_devices
+from .data import cifar_datasets
+from .callbacks import build_callbacks

@@ -1,0 +1,13 @@
+import tensorflow as tf
+import horovod.tensorflow.keras as hvd
+
+
+def setup_devices():
+    """hvd.init() plus one visible GPU per process (no-op on CPU-only nodes)."""
+    hvd.init()
+    gpus = tf.config.list_physical_devices("GPU")
+    for gpu in gpus:
+        tf.config.experimental.set_memory_growth(gpu, True)
+    if gpus:
+        tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+    return hvd.rank(), hvd.size()

@@ -1,0 +1,1 @@
+from .imagenette import build_loaders

@@ -1,0 +1,1 @@
+from .tiny_deeplab import TinyDeepLab

@@ -1,0 +1,1 @@
+"""Groundwater head surrogate: log-conductivity field + pumping rates -> steady hydraulic head."""

@@ -1,0 +1,1 @@
+from .layers import FNO1d  # noqa: F401

@@ -1,0 +1,1 @@
+from .io import load_config, save_checkpoint, load_checkpoint  # noqa: F401
