@@ -192,3 +192,45 @@ GROUPED_BY_ASPECT = (
 def test_a_sampler_grouped_only_off_the_default_run_is_not_used(tmp_path):
     f = detection(tmp_path, loader=GROUPED_BY_ASPECT)[3]
     assert f.verdict in FLAGGED, f
+
+
+# Step 3: the count of samples taken before the data set is sharded (`num_train = int(ds.cardinality())`,
+# then `ds = ds.shard(...)`) is the whole set's: dividing it by the global batch is one pass over a shard.
+# Taken after the shard, it is the shard's own, and dividing it by hvd.size() again shortens the epoch.
+CARDINALITY = '''
+    """Leaf disease classifier.  horovodrun -np 4 python train_keras.py"""
+    import numpy as np
+    import tensorflow as tf
+    import keras
+    import horovod.tensorflow.keras as hvd
+
+    hvd.init()
+    x = np.random.rand(4096, 8).astype("float32")
+    y = keras.utils.to_categorical((x.sum(1) > 4).astype("int64"), 2)
+    train_ds = tf.data.Dataset.from_tensor_slices((x, y))
+    {before}
+    train_ds = train_ds.shard(hvd.size(), hvd.rank()).shuffle(1024).batch(32, drop_remainder=True).repeat()
+    {after}
+    model = keras.Sequential([keras.layers.Dense(2, activation="softmax")])
+    model.compile(optimizer=hvd.DistributedOptimizer(keras.optimizers.Adam(1e-3 * hvd.size())),
+                  loss="categorical_crossentropy")
+    model.fit(train_ds, steps_per_epoch=num_train // (32 * hvd.size()), epochs=3,
+              callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)], verbose=1 if hvd.rank() == 0 else 0)
+    if hvd.rank() == 0:
+        model.save("leafnet.keras")
+'''
+
+
+def cardinality(tmp_path, before="", after=""):
+    text = CARDINALITY.replace("{before}", before or "pass").replace("{after}", after or "pass")
+    return check_project(tmp_path, {"train_keras.py": text}, script="train_keras.py")[2][3]
+
+
+def test_a_count_taken_before_the_shard_divided_by_the_global_batch_is_one_pass(tmp_path):
+    f = cardinality(tmp_path, before="num_train = int(train_ds.cardinality())")
+    assert f.verdict == OK, f
+
+
+def test_a_count_taken_after_the_shard_divided_by_the_size_again_is_wrong(tmp_path):
+    f = cardinality(tmp_path, after="num_train = int(train_ds.unbatch().take(4096).reduce(0, lambda n, _: n + 1))")
+    assert f.verdict == WRONG and "divided twice" in f.evidence, f

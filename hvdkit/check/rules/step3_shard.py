@@ -946,24 +946,32 @@ def _numeric(f):
 
 
 def _sharded_names(f, parts):
-    """Names holding sharded data: a shard's result, and names assigned from expressions using one."""
-    names = {assigned_name(p.node) for p in parts if hasattr(p.node, "func")} - {None}
-    for p in parts:  # DataLoader(..., sampler=DistributedSampler(...)) written inline
-        for anc in parents(p.node):
+    """Names holding sharded data: a shard's result, and names assigned from expressions using one after it
+    holds the shard (`n = int(ds.cardinality())` before `ds = ds.shard(...)` counts the whole set)."""
+    since = {}  # name -> the walk order from which it holds sharded data (-1: where the order is not known)
+
+    def hold(name, order):
+        if name and (name not in since or order < since[name]):
+            since[name] = order
+            return True
+        return False
+    for p in parts:
+        order = getattr(p, "order", -1)
+        if hasattr(p.node, "func"):
+            hold(assigned_name(p.node), order)
+        for anc in parents(p.node):  # DataLoader(..., sampler=DistributedSampler(...)) written inline
             if isinstance(anc, (ast.Assign, ast.AnnAssign)):
-                names.add(assigned_name(anc.value) if isinstance(anc.value, ast.Call) else None)
+                hold(assigned_name(anc.value) if isinstance(anc.value, ast.Call) else None, order)
                 break
-    names.discard(None)
     changed = True
     while changed:
         changed = False
         for a in f.s.assigns:
             t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
-            name = dotted(t)
-            if name and name not in names and a.node.value is not None and _mentions_name(f, a.node.value, names):
-                names.add(name)
-                changed = True
-    return names
+            held = {n for n, order in since.items() if order < a.order}
+            if a.node.value is not None and _mentions_name(f, a.node.value, held):
+                changed |= hold(dotted(t), a.order)
+    return set(since)
 
 
 def _mentions_name(f, node, names):
