@@ -1,0 +1,1 @@
+"""DeepSpeech-lite: small CTC models in TF2."""

@@ -1,0 +1,4 @@
+from .config import ClassifierConfig
+from .trainer import Trainer
+
+__all__ = ["ClassifierConfig", "Trainer"]

@@ -1,0 +1,1 @@
+from .settings import Settings  # noqa: F401

@@ -1,0 +1,1 @@
+from .config import Config, load_config  # noqa: F401
