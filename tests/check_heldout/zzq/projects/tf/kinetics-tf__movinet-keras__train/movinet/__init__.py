@@ -1,0 +1,1 @@
+"""MoViNet-style mobile video network, Keras 3 + Horovod training utilities."""

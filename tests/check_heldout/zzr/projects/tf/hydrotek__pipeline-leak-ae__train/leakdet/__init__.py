@@ -1,0 +1,1 @@
+"""Acoustic leak detection for water mains (hydrophone windows)."""

@@ -1,0 +1,3 @@
+from .worker import train_worker
+
+__all__ = ["train_worker"]

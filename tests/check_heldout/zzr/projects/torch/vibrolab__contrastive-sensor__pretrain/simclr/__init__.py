@@ -1,0 +1,1 @@
+from .models import ContrastiveModel, Encoder  # noqa: F401
