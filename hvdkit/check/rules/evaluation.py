@@ -328,7 +328,12 @@ def _per_rank(f, found):
 def _unused_here(f, call, arg):
     """The walked call of a function of the project binds `arg` to a parameter that this call never reads: every
     reached event of the call that names it sits under a condition false in it (`if training: ds =
-    ds.shard(size, rank)` in the call given training=False)."""
+    ds.shard(size, rank)` in the call given training=False). Asked for every argument of every call in the
+    data's sources: computed once per (call, argument)."""
+    return f.memo(("unused here", id(call), id(arg)), lambda: _unused_in_call(f, call, arg))
+
+
+def _unused_in_call(f, call, arg):
     frames = [fr for fr in f.s.frames if fr.call is call]
     if not frames:
         return False

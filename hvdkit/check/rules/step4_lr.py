@@ -580,8 +580,7 @@ def _absent_read(f, expr):
 def _handed_to_unread(f, param):
     """The parameter's function is called by code that could not be read and by nothing in the code read
     (`launch.run(worker, args)` of a module that is not there): what that code passes it is unknown."""
-    fn = next((p for p in parents(param) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))),
-              None)
+    fn = owner_of_arg(param)
     if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     calls = [c for c in f.s.nodes() if isinstance(c, ast.Call)]
