@@ -213,6 +213,17 @@ def test_callbacks_from_an_absent_module_are_cannot_tell_naming_that_call_only(t
     assert "safe_load" not in found[6].evidence and "safe_load" not in found[7].evidence
 
 
+def test_callbacks_unpacked_from_what_an_absent_module_returns_are_cannot_tell(tmp_path):
+    """`callbacks, lr = distributed_callbacks(...)`: an element of what code not read returns is made there."""
+    found = check(tmp_path, script(KERAS, IMPORTS="from mylab.training import distributed_callbacks",
+                                   CALLBACKS="callbacks, warm_lr = distributed_callbacks(0.001, 5)"))
+    assert found[6].verdict == UNKNOWN and "`distributed_callbacks(...)`" in found[6].evidence
+    # the other element of the same kind of pair, made by the script itself, is judged
+    found = check(tmp_path, script(KERAS, IMPORTS="from mylab.training import distributed_callbacks",
+                                   CALLBACKS="warm_lr, callbacks = distributed_callbacks(0.001, 5), []"))
+    assert found[6].verdict == MISSING
+
+
 def test_callbacks_of_the_script_alone_without_a_broadcast_are_missing(tmp_path):
     found = check(tmp_path, script(KERAS, IMPORTS="from mylab.training import make_callbacks",
                                    CALLBACKS="extra = make_callbacks()\n"

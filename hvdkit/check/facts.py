@@ -359,11 +359,13 @@ class Facts:
                 funcs = [func]
             else:  # `FACTORIES[name](cfg)`: each function the registry holds
                 funcs = self.s.in_dict(n.func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript) else []
-            for func in funcs:
-                if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    todo += [(_element(r.value, element), None) for r in ast.walk(func)
-                             if isinstance(r, ast.Return) and r.value is not None]
-            if element is not None:
+            defs = [func for func in funcs if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            for func in defs:
+                todo += [(_element(r.value, element), None) for r in ast.walk(func)
+                         if isinstance(r, ast.Return) and r.value is not None]
+            # an element of what a call of code not read returns (`cbs, lr = make_callbacks(cfg)` of a module
+            # that is not there) is made by that call: the call itself is fed
+            if element is not None and (defs or not isinstance(n, ast.Call)):
                 continue
             out.add(id(n))
             if opaque is not None and isinstance(n, ast.Call) and opaque(n):
