@@ -550,6 +550,21 @@ def test_a_partition_of_data_shuffled_with_a_seed_per_rank_overlaps(tmp_path):
     assert list(flagged) == [3], flagged
 
 
+def test_a_tf_data_shuffle_before_the_shard_over_arrays_a_seeded_generator_drew_overlaps(tmp_path):
+    """The data was drawn by a seeded generator; the tf.data shuffle of it is not: its own order per rank."""
+    made = ("    rng = np.random.default_rng(7)\n"
+            "    x, y = rng.random((512, 28, 28)), rng.integers(0, 10, 512)\n"
+            "    ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(512#SEED#).shard(hvd.size(), hvd.rank())")
+    src = TF_LOOP.replace("#LOSS#", "tf.reduce_mean(per_example)").replace(
+        "    (x, y), _ = tf.keras.datasets.mnist.load_data()\n"
+        "    ds = tf.data.Dataset.from_tensor_slices((x / 255.0, y)).shard(hvd.size(), hvd.rank())", made)
+    src = src.replace("import tensorflow as tf\n", "import numpy as np\nimport tensorflow as tf\n", 1)
+    flagged, _, _ = check(tmp_path, src.replace("#SEED#", ""))
+    assert list(flagged) == [3] and "without a common seed" in flagged[3].evidence, flagged
+    flagged, _, _ = check(tmp_path, src.replace("#SEED#", ", seed=7"))
+    assert flagged == {}, flagged
+
+
 def test_tfrecord_files_listed_in_a_random_order_then_sharded_overlap(tmp_path):
     files = 'tf.data.Dataset.list_files("data/train-*.tfrecord"#SHUFFLE#)'
     src = TF_LOOP.replace("#LOSS#", "tf.reduce_mean(per_example)").replace(

@@ -82,8 +82,15 @@ class Frame:
             if d is not None:
                 self.bindings[a.arg] = Binding(d, None, True)
         if call is not None:
-            for name, arg in zip(params, [a for a in call.args if not isinstance(a, ast.Starred)]):
+            positional = [a for a in call.args if not isinstance(a, ast.Starred)]
+            for name, arg in zip(params, positional):
                 self.bindings[name] = Binding(arg, caller)
+            rest = positional[len(params):]
+            if func.args.vararg is not None and rest and len(positional) == len(call.args):
+                # `def sync(*modules)` called `sync(encoder, projector)`: `modules` holds the tuple of the rest
+                pack = ast.copy_location(ast.Tuple(elts=rest, ctx=ast.Load()), rest[0])
+                pack.parent = call
+                self.bindings[func.args.vararg.arg] = Binding(pack, caller)
             for kw in call.keywords:
                 if kw.arg:
                     self.bindings[kw.arg] = Binding(kw.value, caller)

@@ -6,7 +6,7 @@ from hvdkit.check import names, values
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.script import Event, NodeAt, assigned_name, dotted, enclosing_def, parents, result_discarded
 from hvdkit.check.rules.data_flow import flows, over_data, random_maker, unread_training
-from hvdkit.check.rules.held import imported, placed
+from hvdkit.check.rules.held import imported, placed, reaching
 from hvdkit.check.sources import derived, sources
 
 
@@ -463,10 +463,7 @@ def _seeded(f, e):
            for k in e.node.keywords):
         return True
     receiver = e.node.func.value if isinstance(e.node.func, ast.Attribute) else None
-    seeded_maker = lambda n: isinstance(n, ast.Call) and bool(n.args or n.keywords) and \
-        f.s.qual(n.func).split(".")[-1] in ("RandomState", "default_rng", "Generator", "Random") and \
-        not f.mentions(n, f.is_rank)  # noqa: E731 - a predicate for mentions()
-    if receiver is not None and f.mentions(receiver, seeded_maker):
+    if receiver is not None and _seeded_generator(f, receiver, e):
         return True
     drawn = _generator(f.s.qual(e.node.func))
     for s in f.s.events:
@@ -475,6 +472,25 @@ def _seeded(f, e):
                 q.split(".")[0] in ("torch", "tensorflow", "keras", "numpy", "random", "sklearn") and \
                 not f.mentions(s.node.args[0], f.is_rank) and (drawn is None or drawn in _seeds(q)):
             return True
+    return False
+
+
+def _seeded_generator(f, receiver, at):
+    """The object a draw is called on is a generator seeded alike on every rank (`rng.shuffle(x)` with `rng =
+    np.random.default_rng(cfg.seed)`, `np.random.RandomState(0).permutation(n)`), through names, attributes
+    and parameters to the value itself: not a data set merely made with such a generator (`ds.shuffle(n)` of
+    a tf.data set over arrays an `rng` drew)."""
+    todo, seen = [(receiver, at)], set()
+    while todo and len(seen) < 50:
+        n, a = todo.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, ast.Call) and bool(n.args or n.keywords) and f.s.qual(n.func).split(".")[-1] in (
+                "RandomState", "default_rng", "Generator", "Random") and not f.mentions(n, f.is_rank):
+            return True
+        if isinstance(n, (ast.Name, ast.Attribute)):
+            todo += reaching(f, n, a)
     return False
 
 
