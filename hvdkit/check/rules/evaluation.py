@@ -82,9 +82,16 @@ def _find_evaluations(f):
         # the model run once on a whole array, in no loop (`pred = model(torch.from_numpy(x_test))` in an
         # evaluate function): an evaluation of that array, counted when a report prints what it computes
         if e.ctx.reached and not _own_loop(f, e) and e.node.args and not isinstance(e.node.args[0], ast.Starred) and \
-                calls_model(f, e) and getattr(e.node.func, "attr", "") not in _EVALUATING and _in_eval_mode(f, e) \
-                and not _in_a_training_step(f, e):
-            out.append(Evaluation(e, e.node.args[0], data_per_rank(f, e.node.args[0], e), e.line, None))
+                calls_model(f, e) and getattr(e.node.func, "attr", "") not in _EVALUATING and \
+                not _in_a_training_step(f, e):
+            eval_mode = _in_eval_mode(f, e)
+            if not eval_mode and not _outside_every_tape(f, e):
+                continue
+            per_rank = data_per_rank(f, e.node.args[0], e)
+            # under no tape, counted only on data alike on every rank: a critic's value of this rank's last
+            # observation, fed to the next update, is no evaluation
+            if eval_mode or per_rank is False:
+                out.append(Evaluation(e, e.node.args[0], per_rank, e.line, None))
     for e in f.s.events:
         attr = getattr(e.node.func, "attr", "")
         if e.ctx.reached and attr in _EVALUATING[:4] and is_model(f, e.node.func.value, e):
@@ -131,6 +138,22 @@ def _in_eval_mode(f, e):
             return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "eval"
                        and not n.args and n.lineno < e.node.lineno for n in ast.walk(p))
     return False
+
+
+def _outside_every_tape(f, e):
+    """In a script that trains by GradientTape (and by nothing else), the model call runs under no tape: not in
+    a `with tf.GradientTape()` block, nor in a function called from one (`rel_l2()` computing `model(X_ref)` for
+    a log): TensorFlow takes no gradient of it, so it is the model run without a step."""
+    trains = training_events(f)
+    if not trains or not all(getattr(t.node.func, "attr", "") in ("gradient", "apply_gradients") for t in trains):
+        return False
+    for node in [e.node] + [fr.call for fr in e.ctx.frames if fr.call is not None]:
+        for p in parents(node):
+            if isinstance(p, (ast.With, ast.AsyncWith)) and any(
+                    f.s.qual(i.context_expr.func if isinstance(i.context_expr, ast.Call) else i.context_expr)
+                    .split(".")[-1] == "GradientTape" for i in p.items):
+                return False
+    return True
 
 
 def running(event, loop):

@@ -314,15 +314,23 @@ PUTS = ("append", "extend", "insert", "add", "update", "update_state", "add_", "
 
 def mutations(f, node, at):
     """[(value, event)]: values put into the object a name holds before `at` (`losses.append(loss.item())`,
-    `meter.update(loss)`, `acc.update_state(y, p)`), in the same walk (a plain name: in the same call)."""
+    `meter.update(loss)`, `acc.update_state(y, p)`, `matches[n - 1] += hits`), in the same walk (a plain name:
+    in the same call)."""
     name = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
     if not name:
         return []
     frame = at.ctx.frames[-1] if at.ctx.frames else None
-    puts = [e for e in f.s.events if e.order < at.order and e.ctx.reached and isinstance(e.node.func, ast.Attribute)
-            and e.node.func.attr in PUTS and dotted(e.node.func.value) == name and same_walk(e, at)
-            and ("." in name or (e.ctx.frames[-1] if e.ctx.frames else None) is frame)]  # a local: this call's
-    return [(v, e) for e in puts for v in e.node.args + [k.value for k in e.node.keywords]]
+
+    def mine(e):
+        return e.order < at.order and e.ctx.reached and same_walk(e, at) and (
+            "." in name or (e.ctx.frames[-1] if e.ctx.frames else None) is frame)  # a local: this call's
+    puts = [e for e in f.s.events if isinstance(e.node.func, ast.Attribute) and e.node.func.attr in PUTS
+            and dotted(e.node.func.value) == name and mine(e)]
+    stores = [e for e in f.s.assigns if isinstance(e.node, (ast.Assign, ast.AugAssign)) and mine(e) and any(
+        isinstance(t, ast.Subscript) and dotted(t.value) == name
+        for t in (e.node.targets if isinstance(e.node, ast.Assign) else [e.node.target]))]
+    return [(v, e) for e in puts for v in e.node.args + [k.value for k in e.node.keywords]] + \
+        [(e.node.value, e) for e in stores]
 
 
 def conditional(a, at):

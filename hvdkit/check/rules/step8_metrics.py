@@ -647,10 +647,27 @@ def _from_evaluations(f, node, at, parts, depth=0):
         for n in ast.walk(expr):
             if _in_loops(a, [n], loops):
                 return True  # sum(loss(model(a), b) for a, b in loader): the evaluation is the expression
+            if depth < 4 and isinstance(n, ast.Name) and any(
+                    _from_evaluations(f, it, a, parts, depth + 1) for it in _iterated(f, n)):
+                return True  # `for h, r in zip(hyps, refs): matches += ...` over what the evaluation decoded
             if isinstance(n, ast.Call) and (id(n) in calls or depth < 4 and any(
                     _from_evaluations(f, v, b, parts, depth + 1) for v, b in returned(f, n, a))):
                 return True
     return False
+
+
+def _iterated(f, name):
+    """The iterables a name is a loop's target over (`h` of `for h, r in zip(hyps, refs)`, of a comprehension's
+    `for h in hyps`), by its reaching definitions."""
+    out = []
+    for d in f.s.reaching(name) or ():
+        node = d
+        while isinstance(getattr(node, "parent", None), (ast.Tuple, ast.List, ast.Starred)):
+            node = node.parent
+        loop = getattr(node, "parent", None)
+        if isinstance(loop, (ast.For, ast.AsyncFor, ast.comprehension)) and loop.target is node:
+            out.append(loop.iter)
+    return out
 
 
 def _averaging(f, node, deep=True):
@@ -694,6 +711,11 @@ def _averaged(f, node, at):
     which averages before `at` (`meter.sync()` allreducing inside, then `meter.value()` reported): the same
     object by the call that made it, not by its name."""
     if f.mentions(node, lambda n: _averaging(f, n)) or _fit_averaged(f, node):
+        return True
+    # what is put into the objects its value is made of, as _from_evaluations follows them (`best =
+    # min(scores, key=scores.get)` after `scores[trial] = run_trial(...)` returning an average)
+    if any(f.mentions(v, lambda n: _averaging(f, n)) for expr, a in sources(f, node, at)[1:] for sub in ast.walk(expr)
+           if isinstance(sub, (ast.Name, ast.Attribute)) and dotted(sub) for v, _ in mutations(f, sub, a)):
         return True
     for sub in ast.walk(node):
         if not isinstance(sub, (ast.Name, ast.Attribute)) or not dotted(sub):
