@@ -651,7 +651,7 @@ class Script:
                 # `Reporter(...) if rank == 0 else Silent()`): each class's code runs under its branch
                 self.local_calls.add(node)
                 for func, cls, guards in chosen:
-                    if isinstance(node.func, ast.Name) and cls not in self.instantiated:
+                    if isinstance(node.func, ast.Name) and cls is not None and cls not in self.instantiated:
                         self.instantiated.append(cls)
                     inner = ctx
                     for guard in guards:
@@ -1095,8 +1095,12 @@ class Script:
         none."""
         if isinstance(func, ast.Name):
             found = [(c, g) for v, _ in self.values_of(func) for c, g in self._branch_classes(v, None, 0, ())]
-            return [(m, c, g) for c, g in found for m in [self.constructor(c)] if m is not None] \
-                if len(found) > 1 else []
+            if len(found) > 1:
+                return [(m, c, g) for c, g in found for m in [self.constructor(c)] if m is not None]
+            # a function chosen the same way (`step_fn = warmup_step if epoch < k else train_step`): each runs
+            # under its branch
+            funcs = [(d, g) for v, _ in self.values_of(func) for d, g in self._branch_functions(v, ())]
+            return [(d, None, g) for d, g in funcs] if len(funcs) > 1 else []
         if not isinstance(func, ast.Attribute):
             return []
         found = self._classes_made(func.value, ctx.env, 0)
@@ -1128,6 +1132,15 @@ class Script:
                 return [x for r in ast.walk(d) if isinstance(r, ast.Return) and r.value is not None
                         for x in self._classes_made(r.value, None, depth + 1)]
         return []
+
+    def _branch_functions(self, value, guards):
+        """[(function, guards)] for the branches of a conditional expression that name a function of the
+        project (`warmup_step if epoch < k else train_step`)."""
+        if isinstance(value, ast.IfExp):
+            return self._branch_functions(value.body, guards + ((value.test, True),)) + \
+                self._branch_functions(value.orelse, guards + ((value.test, False),))
+        d = self.defined(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+        return [(d, guards)] if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
 
     def _branch_classes(self, value, frame, depth, guards):
         """[(class, guards)] for the branches of a conditional expression that make or name a class of the
