@@ -5,7 +5,7 @@ through step 3's shares)."""
 import ast
 
 from hvdkit.check import names
-from hvdkit.check.script import parents
+from hvdkit.check.script import parents, result_discarded
 from hvdkit.check.sources import derived, sources
 
 
@@ -86,6 +86,8 @@ def _training_inputs(f):
         q = f.s.qual(e.node.func)
         if q == "next" and e.node.args and any(id(loop) in drawing for loop in e.ctx.loops):
             train.append(e.node.args[0])
+        elif e.ctx.loops and id(e.ctx.loops[-1]) in drawing and _draws_from_object(f, e):
+            train.append(e.node.func)  # in the loop of the steps itself, not in an evaluation it calls
         elif getattr(e.node.func, "attr", "") in _EVALUATING:
             evaluation += e.node.args[:1] + [k.value for k in e.node.keywords if k.arg == "x"]
     for node in ast.walk(f.s.tree):
@@ -99,6 +101,17 @@ def _training_inputs(f):
             iters = [g.iter for g in getattr(node, "generators", ()) if _reduced(f, node)]
         evaluation += [it for it in iters if data_iterable(f, it)]
     return train, evaluation
+
+
+def _draws_from_object(f, e):
+    """`xs, xq = train_gen()`: an object called with nothing, its result kept, where the name holds what a call
+    made (an episode generator, a batch sampler) and no function of the script: a draw of data, as next(it)."""
+    func = e.node.func
+    if not isinstance(func, ast.Name) or e.node.args or e.node.keywords or result_discarded(e.node) or \
+            f.s.defined(func) is not None:
+        return False
+    made = [a.node.value for a in f.s.assignments_to(func) if a.node.value is not None]
+    return bool(made) and all(isinstance(v, ast.Call) for v in made)
 
 
 def unread_training(f):

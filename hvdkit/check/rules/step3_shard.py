@@ -221,10 +221,42 @@ def judge(f):
         what = "epochs" if any(d is x for x in _divided_epochs(f)) else "steps"
         return Finding(OK, f"Horovod's idiom: a per-rank shuffle and the {what} divided by hvd.size() (line "
                        f"{d.lineno})", d.lineno)
+    drawn = _drawn_per_rank(f)
+    if drawn is not None:
+        return Finding(OK, f"each rank draws its own random samples at every step (line {drawn.line}: "
+                       f"{f.text(drawn.line)}) from a generator seeded with the rank: no data set is read in "
+                       "order, so there is nothing to partition", drawn.line)
     return _unread_partition(f, "a partition of the training data") or _unread_sampler(f) or Finding(
         MISSING, "every rank trains on the whole data set each epoch", None,
         "shard: DistributedSampler(ds, num_replicas=hvd.size(), rank=hvd.rank()) / ds.shard(hvd.size(), hvd.rank()), "
         "or divide steps per epoch by hvd.size()")
+
+
+def _drawn_per_rank(f):
+    """The event of a random draw that picks the training samples at every step on each rank: a generator
+    object made with a seed of the rank (`rng = np.random.RandomState(1234 + hvd.rank())`) draws, in a loop
+    around the optimizer steps, indices the code then reads the data by (`idx = rng.choice(...)`; `X[idx]`,
+    `idx[:k_shot]`): episodes or batches sampled i.i.d. per rank, the meta-learning idiom. None when there is
+    none."""
+    stepping = {id(lp) for s in f.steps for lp in s.ctx.loops}
+    for e in f.s.events:
+        func = e.node.func
+        # a pick from a population (an array of indices, the classes), not a number in a range (a crop's offset)
+        if not (e.ctx.reached and isinstance(func, ast.Attribute) and func.attr in ("choice", "permutation", "sample")
+                and e.node.args and not isinstance(e.node.args[0], ast.Constant)
+                and stepping & {id(lp) for lp in e.ctx.loops}):
+            continue
+        target = assigned_name(e.node)
+        holder = enclosing_def(e.node)
+        maker = _generator_maker(f, func.value, e)
+        if target and holder is not None and maker is not None and f.mentions(maker, f.is_rank) and any(
+                isinstance(n, ast.Subscript) and any(isinstance(m, ast.Name) and m.id == target for m in ast.walk(n))
+                for n in ast.walk(holder)):
+            return e
+    return None
+
+
+_DRAWS = ("choice", "permutation", "sample", "randint", "integers")
 
 
 def _unread_sampler(f):
@@ -475,23 +507,33 @@ def _seeded(f, e):
     return False
 
 
-def _seeded_generator(f, receiver, at):
-    """The object a draw is called on is a generator seeded alike on every rank (`rng.shuffle(x)` with `rng =
-    np.random.default_rng(cfg.seed)`, `np.random.RandomState(0).permutation(n)`), through names, attributes
-    and parameters to the value itself: not a data set merely made with such a generator (`ds.shuffle(n)` of
-    a tf.data set over arrays an `rng` drew)."""
+# Random generator objects of numpy and the standard library, made with a seed.
+_GENERATORS = ("RandomState", "default_rng", "Generator", "Random")
+
+
+def _generator_maker(f, receiver, at):
+    """The call of a generator class that made the object a draw is called on (`self.rng =
+    np.random.RandomState(seed)`, `np.random.RandomState(0).permutation(n)`), through names, attributes and
+    parameters to the value itself, not through what a value is made of (`ds.shuffle(n)` of a tf.data set over
+    arrays an `rng` drew is no draw of that rng); None when no such call made it."""
     todo, seen = [(receiver, at)], set()
     while todo and len(seen) < 50:
         n, a = todo.pop()
         if id(n) in seen:
             continue
         seen.add(id(n))
-        if isinstance(n, ast.Call) and bool(n.args or n.keywords) and f.s.qual(n.func).split(".")[-1] in (
-                "RandomState", "default_rng", "Generator", "Random") and not f.mentions(n, f.is_rank):
-            return True
+        if isinstance(n, ast.Call) and f.s.qual(n.func).split(".")[-1] in _GENERATORS:
+            return n
         if isinstance(n, (ast.Name, ast.Attribute)):
             todo += reaching(f, n, a)
-    return False
+    return None
+
+
+def _seeded_generator(f, receiver, at):
+    """The object a draw is called on is a generator seeded alike on every rank: made with a seed that does not
+    depend on the rank."""
+    maker = _generator_maker(f, receiver, at)
+    return maker is not None and bool(maker.args or maker.keywords) and not f.mentions(maker, f.is_rank)
 
 
 def _generator(q):
@@ -1084,10 +1126,15 @@ def _experience(f):
 
 def _same_seed(f):
     """A seed set alike on every rank for the training data's shuffle (a global seed, a shuffle's seed=), else
-    None; None too when a shuffle is seeded with the rank (its own seed decides, whatever the global one)."""
+    None; None too when a shuffle is seeded with the rank (its own seed decides, whatever the global one), or a
+    generator object is made with a seed of the rank (`self.rng = np.random.RandomState(seed)` in a sampler
+    handed `seed=base + hvd.rank()`): the draws are that generator's, not the global one's."""
     for e in f.s.events:
         seed = next((k.value for k in e.node.keywords if k.arg == "seed"), None)
         if seed is not None and f.s.qual(e.node.func).split(".")[-1] == "shuffle" and f.mentions(seed, f.is_rank):
+            return None
+        if e.ctx.reached and f.s.qual(e.node.func).split(".")[-1] in _GENERATORS and \
+                any(f.mentions(a, f.is_rank) for a in e.node.args[:1] + [k.value for k in e.node.keywords]):
             return None
     for e in f.s.events:
         q = f.s.qual(e.node.func)
@@ -1104,11 +1151,16 @@ def _same_seed(f):
 
 
 def _shuffled(f):
+    """The data is read in a random order: a shuffle, a shuffling loader or fit, or random draws of a generator
+    object (`self.rng.choice(classes, n_way)` in an episode sampler)."""
     for e in f.s.events:
         q = f.s.qual(e.node.func)
         last = q.split(".")[-1]
         kw = {k.arg: k.value for k in e.node.keywords}
         if last == "shuffle" and isinstance(e.node.func, ast.Attribute):
+            return True
+        if last in _DRAWS and e.ctx.reached and \
+                isinstance(e.node.func, ast.Attribute) and _generator_maker(f, e.node.func.value, e) is not None:
             return True
         if last == "DataLoader" and isinstance(kw.get("shuffle"), ast.Constant) and kw["shuffle"].value:
             return True
