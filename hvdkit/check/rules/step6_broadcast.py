@@ -361,12 +361,72 @@ def _trained_not_broadcast(f, casts):
     for model, e in trained(f):
         ref = Ref(f, model, e)
         if ref.name and ref.name != "self" and not any(ref.within(c) for c in covered) and \
-                not _member_of_covered(f, model, e, covered) and not _starts_alike(f, model, e):
+                not _member_of_covered(f, model, e, covered) and not _starts_alike(f, model, e) and \
+                not _copied_from_covered(f, ref, e, covered):
             shown = f"`{model}`" if ref.name == model else f"`{model}` (`{ref.name}`)"
             return Finding(WRONG, f"{shown} is trained (line {e.line}) but no broadcast covers it: its replicas "
                            "start from different weights", e.line,
                            f"broadcast it too: hvd.broadcast_parameters({ref.name}.state_dict(), root_rank=0) / "
                            f"hvd.broadcast_variables({ref.name}.variables, 0)")
+    return None
+
+
+# Whole-state copies (`fast.set_weights(meta.get_weights())`, `student.load_state_dict(teacher.state_dict())`),
+# per-variable copies (`fv.assign(mv)`, `p.data.copy_(q.data)`), and what lists a model's variables.
+_STATE_COPIES = {"set_weights": "get_weights", "load_state_dict": "state_dict"}
+_VARIABLE_COPIES = ("assign", "copy_")
+_VARIABLE_LISTS = ("variables", "weights", "trainable_variables", "trainable_weights", "parameters")
+
+
+def _copied_from_covered(f, ref, e, covered):
+    """Before it is trained, the model's weights are set from a model a broadcast covers, on every rank: its
+    whole state (`fast.set_weights(meta.get_weights())`), or each variable in a loop over `zip(fast.variables,
+    meta.variables)` (`fv.assign(mv)`: MAML's copy of the meta-model before each adaptation)."""
+    def owner(expr, at):
+        expr = expr.func if isinstance(expr, ast.Call) else expr
+        return Ref(f, dotted(expr.value), at) if isinstance(expr, ast.Attribute) and dotted(expr.value) else None
+
+    def from_covered(expr, at):
+        o = owner(expr, at)
+        return o is not None and any(o.within(c) for c in covered)
+    for c in f.s.events:
+        func = c.node.func
+        if not (c.ctx.reached and c.order < e.order and isinstance(func, ast.Attribute) and c.node.args):
+            continue
+        source = c.node.args[0]
+        if func.attr in _STATE_COPIES and isinstance(source, ast.Call) and \
+                getattr(source.func, "attr", "") == _STATE_COPIES[func.attr]:
+            into = owner(func, c)
+            if into is not None and ref.within(into) and from_covered(source, c):
+                return True
+        elif func.attr in _VARIABLE_COPIES:
+            pair = _zipped_pair(c, func.value, source)
+            into = owner(pair[0], c) if pair is not None else None
+            if into is not None and ref.within(into) and from_covered(pair[1], c):
+                return True
+    return False
+
+
+def _zipped_pair(event, target, source):
+    """(what `target` iterates, what `source` iterates) for names a loop around the event binds from one zip
+    (`for fv, mv in zip(fast.variables, meta.variables): fv.assign(mv)`), each a model's variable list; None
+    otherwise."""
+    def strip(x):
+        return x.value if isinstance(x, ast.Attribute) and x.attr == "data" else x
+    target, source = strip(target), strip(source)
+    if not (isinstance(target, ast.Name) and isinstance(source, ast.Name)):
+        return None
+    for lp in event.ctx.loops:
+        if not (isinstance(lp, (ast.For, ast.AsyncFor)) and isinstance(lp.target, ast.Tuple) and
+                isinstance(lp.iter, ast.Call) and dotted(lp.iter.func) == "zip"):
+            continue
+        slots = [t.id if isinstance(t, ast.Name) else None for t in lp.target.elts]
+        if target.id in slots and source.id in slots and len(lp.iter.args) == len(slots):
+            a, b = lp.iter.args[slots.index(target.id)], lp.iter.args[slots.index(source.id)]
+            listed = [x for x in (a, b) if getattr(x.func if isinstance(x, ast.Call) else x, "attr", "")
+                      in _VARIABLE_LISTS]
+            if len(listed) == 2:
+                return a, b
     return None
 
 
