@@ -51,7 +51,8 @@ def find_shares(f):
                 discarded.append(e)
             else:
                 parts.append(e)
-        elif _loader_given_rank(f, e) or _per_rank_file(f, e) or name == "scatter" and e.ctx.reached:
+        elif _loader_given_rank(f, e) and not _rank_ignored(f, e) or _per_rank_file(f, e) or \
+                name == "scatter" and e.ctx.reached:
             (eval_parts if _is_eval(f, e) else parts).append(e)
         elif _per_rank_file(f, e, f.is_local_rank) and not _is_eval(f, e):
             local.append(e)  # a file per local rank: on 2 nodes ranks 0 and 4 read the same one
@@ -132,6 +133,14 @@ def judge(f):
                        "nodes ranks 0 and 4 (local rank 0 on each) read the same part, and the parts of local ranks "
                        "the nodes do not have are never read", e.line,
                        "pick the part by the global rank: hvd.rank() (with hvd.size() parts)")
+    ignored = [] if parts else [e for e in f.s.events if e.ctx.reached and _loader_given_rank(f, e) and
+                                _rank_ignored(f, e) and not _is_eval(f, e)]
+    if ignored:
+        e = ignored[0]
+        return Finding(WRONG, f"line {e.line} hands `{ast.unparse(e.node.func)}` the rank, but its code never uses it "
+                       "(the rank is not read, or kept on the instance and never read back): every rank reads the "
+                       "same data", e.line, "use the rank in that code to pick this rank's part (indices[rank::size]), "
+                       "or use torch's DistributedSampler")
     as_data = _sampler_as_data(f)
     if as_data is not None:
         loader, sampler = as_data
@@ -357,6 +366,46 @@ def _loader_given_rank(f, e):
     ranks = [v for v in kw if f.mentions(v, f.is_rank) and not f.mentions(v, f.is_global_size)]
     sizes = [v for v in kw if f.mentions(v, f.is_global_size) and not f.mentions(v, f.is_rank)]
     return bool(ranks) and bool(sizes)  # two keywords: how many parts, and which one is this rank's
+
+
+def _rank_ignored(f, e):
+    """The call runs the project's own code, which never uses the rank it is handed: the parameter is not read,
+    or only stored on the instance in attributes nothing reads (`self.rank = rank` in a sampler whose batches
+    are drawn alike on every rank). Judged by the code the walk entered at this call."""
+    frame = next((fr for fr in f.s.frames if fr.call is e.node), None)
+    if frame is None:
+        return False
+    ranks = [p for p, b in frame.bindings.items() if not b.default and f.mentions(b.expr, f.is_rank)]
+    if not ranks:
+        return False
+    func = frame.func
+    body = func.parent if isinstance(getattr(func, "parent", None), ast.ClassDef) else func
+    for param in ranks:
+        reads = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, ast.Load)]
+        stored = [_kept_on_self(n) for n in reads]
+        if None in stored:
+            return False  # read for something else than keeping it
+        if any(isinstance(n, ast.Attribute) and n.attr in stored and isinstance(n.ctx, ast.Load)
+               for n in ast.walk(body)):
+            return False
+    return True
+
+
+def _kept_on_self(name):
+    """The attribute `self.<attr> = name` (or `self.a, self.b = x, name`) stores the name in; None when the name
+    is read otherwise."""
+    value, target = name, None
+    stmt = getattr(name, "parent", None)
+    if isinstance(stmt, ast.Tuple) and isinstance(getattr(stmt, "parent", None), ast.Assign):
+        assign = stmt.parent
+        t = assign.targets[0] if len(assign.targets) == 1 else None
+        if assign.value is stmt and isinstance(t, ast.Tuple) and len(t.elts) == len(stmt.elts):
+            target = t.elts[stmt.elts.index(name)]
+    elif isinstance(stmt, ast.Assign) and stmt.value is value and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+    if isinstance(target, ast.Attribute) and dotted(target.value) == "self":
+        return target.attr
+    return None
 
 
 def _per_rank_file(f, e, rank=None):
