@@ -1,8 +1,8 @@
 """Shapes of the PyTorch projects grown from Horovod's ImageNet example, each where the checker told them wrong.
 
 - Step 3: `train_loader, val_loader, sampler = make_loaders(cfg)` of a module that is not there, then
-  `sampler.set_epoch(epoch)`: set_epoch is a DistributedSampler's method, so the absent code builds one and
-  may partition the data: "cannot tell", not "missing". Without the set_epoch call the loaders handed only
+  `sampler.set_epoch(epoch)` (or `train_loader.sampler.set_epoch(epoch)`): set_epoch is a DistributedSampler's
+  method, so the absent code builds one and may partition the data: "cannot tell", not "missing". Without the set_epoch call the loaders handed only
   the config still leave the data unsplit.
 - Step 8: a `Metric` helper of a module that is not there, made before the loop over batches and updated with
   each batch's loss (`val_loss.update(...)`, reported as `val_loss.avg`): it may average over ranks (the
@@ -71,6 +71,11 @@ def loaders(tmp_path, sampler="train_sampler", set_epoch="train_sampler.set_epoc
 
 def test_set_epoch_on_a_sampler_absent_code_made_cannot_be_told(tmp_path):
     f = loaders(tmp_path)
+    assert f.verdict == UNKNOWN and "set_epoch" in f.evidence and "make_loaders" in f.evidence, f
+
+
+def test_set_epoch_on_the_sampler_of_a_loader_absent_code_made_cannot_be_told(tmp_path):
+    f = loaders(tmp_path, sampler="_", set_epoch="train_loader.sampler.set_epoch(epoch)")
     assert f.verdict == UNKNOWN and "set_epoch" in f.evidence and "make_loaders" in f.evidence, f
 
 

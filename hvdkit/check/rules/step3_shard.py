@@ -271,12 +271,15 @@ _DRAWS = ("choice", "permutation", "sample", "randint", "integers")
 def _unread_sampler(f):
     """Finding(cannot tell) when the script calls `set_epoch` (a DistributedSampler's method) on an object that
     code that could not be read made (`train_loader, val_loader, sampler = make_loaders(cfg)` of a module that
-    is not there): that code builds a distributed sampler, which may partition the data; else None."""
+    is not there), or on the sampler of a loader such code made (`train_loader.sampler.set_epoch(epoch)`): that
+    code builds a distributed sampler, which may partition the data; else None."""
     for e in f.s.events:
         func = e.node.func
         if not (e.ctx.reached and isinstance(func, ast.Attribute) and func.attr == "set_epoch"):
             continue
-        made = [c for o in f.origins(func.value) for c in ast.walk(o)
+        receivers = [func.value] + ([func.value.value] if isinstance(func.value, ast.Attribute) and
+                                    func.value.attr == "sampler" else [])
+        made = [c for r in receivers for o in f.origins(r) for c in ast.walk(o)
                 if isinstance(c, ast.Call) and f.s.of_unread_project_code(c.func)]
         if made:
             return Finding(UNKNOWN, f"line {e.line} calls set_epoch, a DistributedSampler's method, on what "
@@ -537,15 +540,17 @@ def _random_picks(f):
 
 def _seeded(f, e):
     """The pick is the same on every rank: a seed keyword, no shuffling at all (train_test_split(...,
-    shuffle=False)), or a constant global seed set before it."""
+    shuffle=False)), a generator object made with a seed not of the rank (its own seed decides, whatever the
+    global one: `rng = np.random.default_rng(cfg.seed)`), or a constant global seed set before it."""
     if any(k.arg in ("random_state", "seed", "generator", "rng") for k in e.node.keywords):
         return True
     if any(k.arg == "shuffle" and isinstance(k.value, ast.Constant) and k.value.value is False
            for k in e.node.keywords):
         return True
     receiver = e.node.func.value if isinstance(e.node.func, ast.Attribute) else None
-    if receiver is not None and _seeded_generator(f, receiver, e):
-        return True
+    maker = _generator_maker(f, receiver, e) if receiver is not None else None
+    if maker is not None:  # a generator object's draw: its own seed decides, not a global one
+        return bool(maker.args or maker.keywords) and not f.mentions(maker, f.is_rank)
     drawn = _generator(f.s.qual(e.node.func))
     for s in f.s.events:
         q = f.s.qual(s.node.func)
@@ -576,13 +581,6 @@ def _generator_maker(f, receiver, at):
         if isinstance(n, (ast.Name, ast.Attribute)):
             todo += reaching(f, n, a)
     return None
-
-
-def _seeded_generator(f, receiver, at):
-    """The object a draw is called on is a generator seeded alike on every rank: made with a seed that does not
-    depend on the rank."""
-    maker = _generator_maker(f, receiver, at)
-    return maker is not None and bool(maker.args or maker.keywords) and not f.mentions(maker, f.is_rank)
 
 
 def _generator(q):
@@ -686,9 +684,9 @@ def _shuffle(f, e):
         off = kw.get("shuffle", e.node.args[1] if len(e.node.args) > 1 else None)
         return not (isinstance(off, ast.Constant) and off.value is False)
     # np.random.permutation, torch.randperm, random.shuffle, rng.shuffle, sklearn.utils.shuffle, tf.data's
-    # ds.shuffle(buffer)
-    return "random" in q or q.startswith(("torch.", "sklearn.")) or last == "shuffle" and \
-        isinstance(e.node.func, ast.Attribute)
+    # ds.shuffle(buffer), a generator object's permutation (`rng = np.random.default_rng(seed)`)
+    return "random" in q or q.startswith(("torch.", "sklearn.")) or isinstance(e.node.func, ast.Attribute) and (
+        last == "shuffle" or _generator_maker(f, e.node.func.value, e) is not None)
 
 
 def _unread_split(f, e):

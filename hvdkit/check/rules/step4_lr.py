@@ -266,7 +266,30 @@ def _batch_sinks(f):
         sinks += e.node.args[:1] if isinstance(e.node.func, ast.Attribute) and e.node.func.attr == "batch" else []
         sinks += [x for x in [_batch_stride(e.node)] if x is not None]
         out += [(x, e) for x in sinks]
-    return out + f.memo("batch slices", lambda: _batch_slices(f))
+    return out + f.memo("batch slices", lambda: _batch_slices(f)) + f.memo("batch draws", lambda: _batch_draws(f))
+
+
+def _batch_draws(f):
+    """Batches drawn at random by a batch iterator (`idx = self.rng.choice(len(self.real), self.batch)` in the
+    `__iter__` / `__next__` of a class the code read makes an instance of; `next(batches)` runs it where the walk
+    does not enter it): [(the count drawn, where)]."""
+    out = []
+    for e in f.s.events:
+        func = enclosing_def(e.node)
+        if not (isinstance(e.node.func, ast.Attribute) and e.node.func.attr in _BATCH_DRAWS and func is not None
+                and func.name in ("__iter__", "__next__") and (e.ctx.reached or any(
+                    func in c.body for c in f.s.instantiated))):
+            continue
+        count = e.node.args[1] if len(e.node.args) > 1 else next(
+            (k.value for k in e.node.keywords if k.arg == "size"), None)
+        if count is not None and not isinstance(count, ast.Constant):
+            out.append((count, e))
+    return out
+
+
+# Draws of a generator given how many to pick: numpy's choice(a, size), integers / randint(low, high, size) take
+# the count elsewhere and are not read here.
+_BATCH_DRAWS = ("choice",)
 
 
 def _batch_slices(f):
@@ -933,6 +956,15 @@ def _with_multiplier_schedulers(f, verdicts):
         if fn is not None and _function_scales(f, fn):
             ok = Finding(OK, f"the LR factor of {last} grows with hvd.size(): {f.text(e.line)}", e.line)
             return [ok if v.verdict == MISSING else v for v in verdicts]
+        u = f.unread_code(fn) if isinstance(fn, ast.Call) else None
+        if u is not None and f.acts_itself(u, 4):
+            # the factor function is made by code that could not be read (`warmup_lambda(iters, world)` of a
+            # module that is not there): it may ramp the LR to hvd.size() times
+            unknown = Finding(UNKNOWN, f"the LR factor of {last} (line {e.line}) is made by "
+                              f"{f.describe(u)}: it may grow with hvd.size(): cannot tell", e.line,
+                              "make that code readable (give --root the project's folder) or run `hvdkit check "
+                              "--run`")
+            return [unknown if v.verdict == MISSING else v for v in verdicts]
     return verdicts
 
 
@@ -950,6 +982,18 @@ def _function_scales(f, fn, depth=0):
     if isinstance(fn, ast.Name):
         return any(_function_scales(f, a.node.value, depth + 1) for a in f.s.assignments_to(fn.id)
                    if a.node.value is not None)
+    if isinstance(fn, ast.Call) and isinstance(fn.func, (ast.Name, ast.Attribute)):
+        # a factory of the project returning the function (`warmup_lambda(iters, world)` returning its nested
+        # `fn`): that function's last return, its free names read as the factory's call bound them
+        factory = f.s.defined(fn.func)
+        if isinstance(factory, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            made = [f.s.defined(r.value) for r in ast.walk(factory) if isinstance(r, ast.Return)
+                    and isinstance(r.value, ast.Name)]
+            for inner in made:
+                returns = [n.value for n in ast.walk(inner) if isinstance(n, ast.Return) and n.value is not None] \
+                    if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+                if returns and _value_scales(f, max(returns, key=lambda r: r.lineno), depth):
+                    return True
     return False
 
 
