@@ -300,14 +300,27 @@ class Facts:
 
     def off_path(self, event):
         """The event is on the script's non-Horovod path: in the else branch of an `if` whose body uses
-        Horovod (`if args.horovod: ...hvd... else: torch.save(...)`)."""
+        Horovod (`if args.horovod: ...hvd... else: torch.save(...)`). Not when the test reads a loop's counter
+        (`if stage == 0:` of `for stage, ... in enumerate(stages)`): both branches run in one job."""
         for g in event.ctx.guards:
             stmt = getattr(g.test, "parent", None)
             if isinstance(stmt, ast.If) and stmt.test is g.test and g.branch is False and stmt.orelse:
                 body_api = any(self.s.api(n.func) for b in stmt.body for n in ast.walk(b) if isinstance(n, ast.Call))
                 else_api = any(self.s.api(n.func) for b in stmt.orelse for n in ast.walk(b) if isinstance(n, ast.Call))
-                if body_api and not else_api:
+                if body_api and not else_api and not self.mentions(g.test, self._loop_target):
                     return True
+        return False
+
+    def _loop_target(self, n):
+        """A name a `for` loop binds (by its reaching definitions): a value that changes within one run."""
+        if not isinstance(n, ast.Name):
+            return False
+        for d in self.s.reaching(n) or ():
+            node = d
+            while isinstance(getattr(node, "parent", None), (ast.Tuple, ast.List)):
+                node = node.parent
+            if isinstance(getattr(node, "parent", None), (ast.For, ast.AsyncFor)) and node.parent.target is node:
+                return True
         return False
 
     def local_function(self, call):

@@ -60,6 +60,7 @@ RANDOM_PICKS = ("choice", "permutation", "randint", "sample", "randperm", "train
 # --- step 4: learning rate ---------------------------------------------------------------------
 OPTIMIZER_CLASS = re.compile(r"^(torch\.optim|keras\.optimizers|tensorflow\.keras\.optimizers|tensorflow\.optimizers|"
                              r"keras\.optimizers\.legacy)(\.experimental|\.legacy)?\.[A-Z]\w*$|"
+                             r"^(keras|tensorflow\.keras)\.optimizers\.(get|deserialize)$|"  # made from a config
                              r"^tensorflow\.(compat\.v1\.)?train\.\w*Optimizer$")
 # Optimizer classes of other libraries, by the module path their import resolves to (Sonnet, TF Addons, apex,
 # torch-optimizer, timm, transformers, pytorch-pretrained-bert). Other optimizers are found by data flow: what
