@@ -2,8 +2,8 @@
 
 - Step 3: `train_loader, val_loader, sampler = make_loaders(cfg)` of a module that is not there, then
   `sampler.set_epoch(epoch)` (or `train_loader.sampler.set_epoch(epoch)`): set_epoch is a DistributedSampler's
-  method, so the absent code builds one and may partition the data: "cannot tell", not "missing". Without the set_epoch call the loaders handed only
-  the config still leave the data unsplit.
+  method, so the absent code builds one and may partition the data: "cannot tell", not "missing". Without
+  the set_epoch call the loaders handed only the config still leave the data unsplit.
 - Step 8: a `Metric` helper of a module that is not there, made before the loop over batches and updated with
   each batch's loss (`val_loss.update(...)`, reported as `val_loss.avg`): it may average over ranks (the
   example's Metric allreduces): "cannot tell". Defined in the script without an allreduce, it is missing.

@@ -91,7 +91,8 @@ def project(settle, ramp):
 
 
 def test_a_factory_whose_function_settles_at_the_number_of_ranks_scales_the_lr(tmp_path):
-    crash, flagged, findings = check_project(tmp_path, project("float(world_size)", "1.0 + (world_size - 1.0) * it / warmup_iters"), script="main.py")
+    ramp = "1.0 + (world_size - 1.0) * it / warmup_iters"
+    crash, flagged, findings = check_project(tmp_path, project("float(world_size)", ramp), script="main.py")
     assert crash is None and flagged == {}
     assert "LambdaLR" in findings[4].evidence
 
