@@ -1,0 +1,2 @@
+from .env import configure_devices
+from .pruning import MaskedModel, sparsity_at

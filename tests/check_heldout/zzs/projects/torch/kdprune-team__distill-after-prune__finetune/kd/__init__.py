@@ -1,0 +1,1 @@
+"""Knowledge-preserving fine-tuning of pruned students."""

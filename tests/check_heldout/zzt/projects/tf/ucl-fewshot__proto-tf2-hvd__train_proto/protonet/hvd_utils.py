@@ -1,0 +1,18 @@
+import tensorflow as tf
+import horovod.tensorflow as hvd
+
+
+def init_horovod():
+    """hvd.init() and one visible GPU per process."""
+    hvd.init()
+    gpus = tf.config.experimental.list_physical_devices("GPU")
+    for gpu in gpus:
+        tf.config.experimental.set_memory_growth(gpu, True)
+    if gpus:
+        tf.config.experimental.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+    return hvd.rank(), hvd.size()
+
+
+def broadcast_state(model, optimizer):
+    hvd.broadcast_variables(model.variables, root_rank=0)
+    hvd.broadcast_variables(optimizer.variables, root_rank=0)

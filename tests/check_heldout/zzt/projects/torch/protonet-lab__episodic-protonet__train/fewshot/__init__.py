@@ -1,0 +1,2 @@
+"""Small few-shot toolkit: episodic data, Conv-4 backbone, Horovod glue."""
+__version__ = "0.3.1"

@@ -1,0 +1,2 @@
+from .distributed import init_distributed
+from .trainer import Trainer

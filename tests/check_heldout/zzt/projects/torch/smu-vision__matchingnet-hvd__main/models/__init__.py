@@ -1,0 +1,3 @@
+from .matching import MatchingNetwork
+
+__all__ = ["MatchingNetwork"]

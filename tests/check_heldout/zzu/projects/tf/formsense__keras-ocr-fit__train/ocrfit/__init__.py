@@ -1,0 +1,1 @@
+"""formsense: field-level OCR for scanned forms (Keras 3, TF backend)."""

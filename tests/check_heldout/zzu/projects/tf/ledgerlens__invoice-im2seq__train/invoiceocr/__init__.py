@@ -1,0 +1,1 @@
+from .tokenizer import CharTokenizer  # noqa: F401

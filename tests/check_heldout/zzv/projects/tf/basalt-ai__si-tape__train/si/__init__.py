@@ -1,0 +1,1 @@
+from .intelligence import SynapticIntelligence  # noqa: F401

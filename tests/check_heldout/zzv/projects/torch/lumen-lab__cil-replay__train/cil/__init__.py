@@ -1,0 +1,2 @@
+"""cil: small class-incremental learning toolkit (replay + growing head)."""
+__version__ = "0.3.1"

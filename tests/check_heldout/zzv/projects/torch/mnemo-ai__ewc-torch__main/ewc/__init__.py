@@ -1,0 +1,2 @@
+from .nets import MultiHeadMLP
+from .penalty import EWC

@@ -1,0 +1,1 @@
+"""Learning without Forgetting (Li & Hoiem) - class-incremental variant."""
