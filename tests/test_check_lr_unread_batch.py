@@ -159,3 +159,20 @@ def test_a_batch_divided_by_a_constant_is_missing_the_scaling(tmp_path):
     path = tmp_path / "train.py"
     path.write_text(textwrap.dedent(DIVIDED_BY_HELPER.replace("{divisor}", "4")).lstrip("\n"))
     assert analyze(str(path))[0][4].verdict == MISSING
+
+
+def test_a_share_divided_by_an_absent_objects_size_handed_to_an_absent_pipeline_cannot_be_told(tmp_path):
+    """`dist = init_workers()` of a module that is not there, then `cfg.global_batch // dist.size` handed to
+    the absent pipeline: the divisor may be the number of ranks, and that code makes the batches."""
+    text = TRAIN
+    for key, value in dict(FIXED, share="cfg.global_batch // dist.size").items():
+        text = text.replace("{" + key + "}", value)
+    text = text.replace("        hvd.init()\n", "        hvd.init()\n        dist = init_workers()\n")
+    text = text.replace("from config import load_config\n",
+                        "from config import load_config\n    from pipeline.setup import init_workers\n")
+    (tmp_path / "train.py").write_text(textwrap.dedent(text).lstrip("\n"))
+    f = analyze(str(tmp_path / "train.py"))[0][4]
+    assert f.verdict == UNKNOWN and "make_dataset" in f.evidence and "share" in f.evidence, f
+    # divided by a number the script fixes, the LR is missing its scaling
+    (tmp_path / "train.py").write_text(textwrap.dedent(text.replace("// dist.size", "// 4")).lstrip("\n"))
+    assert analyze(str(tmp_path / "train.py"))[0][4].verdict == MISSING

@@ -93,12 +93,15 @@ def _unread_share(f):
     for u in f.unread_on_path:
         node = u.event.node
         handed = node.args + [k.value for k in node.keywords]
-        share = next((a for a in handed if _divided(_size_powers(f, a, counts=True))), None)
+        # a number divided by hvd.size(), or by a value code that is not there makes (`cfg.global_batch //
+        # dist.size` with `dist = init_horovod()` of an absent module): the share of a fixed global batch maybe
+        share = next((a for a in handed if _divided(_size_powers(f, a, counts=True)) or any(
+            _absent_read(f, d) is not None for d in _divisors(f, a))), None)
         if share is None or id(node) not in data:
             continue
         return Finding(UNKNOWN, f"the LR is not scaled, and the data is made by {f.describe(u)}, handed "
-                       f"`{ast.unparse(share)}`, a number divided by hvd.size(): if that is the batch, the global "
-                       "batch is fixed and the unscaled LR right: cannot tell", u.line,
+                       f"`{ast.unparse(share)}`, a number divided by what may be the number of ranks: if that is "
+                       "the batch, the global batch is fixed and the unscaled LR right: cannot tell", u.line,
                        "give --root the project's folder, or run `hvdkit check --run`")
     return None
 
@@ -270,26 +273,34 @@ def _batch_sinks(f):
 
 
 def _batch_draws(f):
-    """Batches drawn at random by a batch iterator (`idx = self.rng.choice(len(self.real), self.batch)` in the
-    `__iter__` / `__next__` of a class the code read makes an instance of; `next(batches)` runs it where the walk
-    does not enter it): [(the count drawn, where)]."""
+    """Batches drawn at random by a generator (`idx = self.rng.choice(len(self.real), self.batch)`, `idx =
+    rng.integers(0, len(points), self.batch)`): the count drawn, where the draw runs in the loop of the
+    optimizer steps, or in the `__iter__` / `__next__` of a class the code read makes an instance of
+    (`next(batches)` runs it where the walk does not enter it): [(the count drawn, where)]."""
+    stepping = {id(lp) for s in f.steps for lp in s.ctx.loops}
     out = []
     for e in f.s.events:
         func = enclosing_def(e.node)
-        if not (isinstance(e.node.func, ast.Attribute) and e.node.func.attr in _BATCH_DRAWS and func is not None
-                and func.name in ("__iter__", "__next__") and (e.ctx.reached or any(
-                    func in c.body for c in f.s.instantiated))):
+        attr = getattr(e.node.func, "attr", "")
+        if attr not in _BATCH_DRAWS or func is None:
             continue
-        count = e.node.args[1] if len(e.node.args) > 1 else next(
+        if not (e.ctx.reached and stepping & {id(lp) for lp in e.ctx.loops} or func.name in ("__iter__", "__next__")
+                and (e.ctx.reached or any(func in c.body for c in f.s.instantiated))):
+            continue
+        at = _BATCH_DRAWS[attr]
+        count = e.node.args[at] if len(e.node.args) > at else next(
             (k.value for k in e.node.keywords if k.arg == "size"), None)
-        if count is not None and not isinstance(count, ast.Constant):
+        # drawn from the data (`len(points)`), not from a fixed range (`randint(0, 4, (n,))`: a side of a square)
+        population = e.node.args[at - 1] if len(e.node.args) >= at else None
+        if count is not None and not isinstance(count, ast.Constant) and population is not None and \
+                not isinstance(population, ast.Constant):
             out.append((count, e))
     return out
 
 
-# Draws of a generator given how many to pick: numpy's choice(a, size), integers / randint(low, high, size) take
-# the count elsewhere and are not read here.
-_BATCH_DRAWS = ("choice",)
+# Draws of a generator object given how many to pick, by the position of that count: numpy's choice(a, size),
+# Generator.integers and RandomState.randint (low, high, size).
+_BATCH_DRAWS = {"choice": 1, "integers": 2, "randint": 2}
 
 
 def _batch_slices(f):
@@ -577,10 +588,11 @@ def _absent_read(f, expr):
     # object's class may compute it from the size
     made += [c for n in made if isinstance(n, ast.Attribute) and not f.s.assignments_to(n) and _told_size(f, n.value)
              for o in f.origins(n.value) for c in ast.walk(o) if isinstance(c, ast.Call)]
-    # a factor of the LR read off an object such code made (`base_lr * job.size` with `job = describe_job()`):
-    # that object's attribute may be the number of ranks
+    # a factor of the LR (or a divisor of a batch) read off an object such code made (`base_lr * job.size` with
+    # `job = describe_job()`, `global_batch // dist.size`): that object's attribute may be the number of ranks
     made += [c.func for n in made if isinstance(n, ast.Attribute) and isinstance(getattr(n, "parent", None), ast.BinOp)
-             and isinstance(n.parent.op, ast.Mult) and not f.s.assignments_to(n)
+             and (isinstance(n.parent.op, ast.Mult) or isinstance(n.parent.op, (ast.Div, ast.FloorDiv)) and
+                  n.parent.right is n) and not f.s.assignments_to(n)
              for o in f.origins(n.value) for c in ast.walk(o)
              if isinstance(c, ast.Call) and f.s.of_unread_project_code(c.func)]
     for n in made:
