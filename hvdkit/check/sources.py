@@ -56,7 +56,8 @@ def _bound_in(f, name, call):
 
 def _made_of(f, node, follow_call):
     if isinstance(node, ast.Name):
-        return _assigned(f, node) + list(f.frames_binding(node)) + _entered(f, node) + _appended(f, node)
+        return _assigned(f, node) + list(f.frames_binding(node)) + _entered(f, node) + _appended(f, node) + \
+            _iterated(f, node)
     if isinstance(node, ast.Attribute):
         return (_assigned(f, node) if dotted(node) else []) + _namespace_entry(f, node)
     if isinstance(node, ast.Call):
@@ -136,6 +137,27 @@ def _appended(f, name):
             e.node.func.value, ast.Name) and e.node.func.attr in ("append", "extend", "insert")])
     return [v for call in puts if defs & set(map(id, f.s.reaching(call.func.value) or ()))
             for v in call.args[-1:]]
+
+
+def _iterated(f, name):
+    """What a loop's (or a comprehension's) target is an element of: the iterable, or for `for d, s in zip(sets,
+    samplers)` the zipped sequence at the target's position (`enumerate(xs)`: xs for the second)."""
+    out = []
+    for d in f.s.reaching(name) or ():
+        node, index = d, None
+        if isinstance(getattr(node, "parent", None), ast.Tuple):
+            index, node = node.parent.elts.index(node), node.parent
+        loop = getattr(node, "parent", None)
+        if not (isinstance(loop, (ast.For, ast.AsyncFor, ast.comprehension)) and loop.target is node):
+            continue
+        it = loop.iter
+        if isinstance(it, ast.Call) and index is not None and f.s.qual(it.func) in ("zip", "enumerate") and \
+                not any(isinstance(a, ast.Starred) for a in it.args):
+            args = it.args if f.s.qual(it.func) == "zip" else [None] + it.args[:1]
+            out += [args[index]] if index < len(args) and args[index] is not None else []
+        else:
+            out.append(it)
+    return out
 
 
 def _entered(f, name):

@@ -567,8 +567,16 @@ def _reports(f):
 def _reporting(f):
     """Every call that prints or logs what it is given (REPORTERS, and the project's logging helpers), metric
     or not."""
-    reporting = [e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in names.REPORTERS]
+    reporting = [e for e in f.s.events if f.s.qual(e.node.func).split(".")[-1] in names.REPORTERS
+                 and not _arithmetic(f.s.qual(e.node.func))]
     return reporting + _reporting_helpers(f, reporting)
+
+
+def _arithmetic(qual):
+    """A numeric library's function spelled like a logger's method: `np.log(p)`, `torch.add(a, b)`,
+    `tf.math.log(x)` compute; they report nothing."""
+    return qual.split(".")[-1] in ("log", "add") and qual.split(".")[0] in (
+        "numpy", "math", "torch", "tensorflow", "jax", "scipy")
 
 
 def _sums_a_mean(f, e):
