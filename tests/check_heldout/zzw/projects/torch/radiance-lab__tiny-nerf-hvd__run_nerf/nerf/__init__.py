@@ -1,0 +1,2 @@
+from .mlp import NeRFMLP
+from .trainer import Trainer

@@ -1,0 +1,20 @@
+import tensorflow as tf
+import horovod.tensorflow as hvd
+
+
+def setup():
+    hvd.init()
+    gpus = tf.config.list_physical_devices("GPU")
+    for g in gpus:
+        tf.config.experimental.set_memory_growth(g, True)
+    if gpus:
+        tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+    return hvd.rank(), hvd.size()
+
+
+def is_chief():
+    return hvd.rank() == 0
+
+
+def global_average(value, name):
+    return float(hvd.allreduce(tf.constant(value, tf.float32), op=hvd.Average, name=name))

@@ -1,0 +1,19 @@
+import os
+
+import keras
+import horovod.tensorflow.keras as hvd
+
+
+def make_callbacks(base_lr, warmup_epochs, ckpt_dir, log_dir):
+    cbs = [
+        hvd.callbacks.BroadcastGlobalVariablesCallback(0),
+        hvd.callbacks.MetricAverageCallback(),
+        hvd.callbacks.LearningRateWarmupCallback(initial_lr=base_lr, warmup_epochs=warmup_epochs, verbose=1),
+        keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5, patience=5),
+    ]
+    if hvd.rank() == 0:
+        os.makedirs(ckpt_dir, exist_ok=True)
+        cbs.append(keras.callbacks.ModelCheckpoint(
+            os.path.join(ckpt_dir, "bnn-{epoch:03d}.weights.h5"), save_weights_only=True))
+        cbs.append(keras.callbacks.CSVLogger(os.path.join(log_dir, "history.csv")))
+    return cbs

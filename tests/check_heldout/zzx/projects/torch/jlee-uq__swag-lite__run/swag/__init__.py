@@ -1,0 +1,1 @@
+from .posterior import SWAGDiag  # noqa: F401
