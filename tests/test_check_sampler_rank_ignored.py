@@ -110,3 +110,38 @@ def test_a_sampler_that_keeps_the_rank_and_never_reads_it_gives_every_rank_the_s
     crash, flagged, findings = check_project(tmp_path, project("mine = batches[:len(self)]"))
     assert crash is None and flagged == {3: "wrong"}
     assert "`ClassBalancedSampler` the rank" in findings[3].evidence and findings[3].line == 24
+
+
+SPLIT = '''
+    import random
+
+    from torch.utils.data import Sampler
+
+
+    class _Distributed(Sampler):
+        def __init__(self, labels, num_replicas=1, rank=0, seed=0):
+            self.labels, self.num_replicas, self.rank, self.seed, self.epoch = labels, num_replicas, rank, seed, 0
+
+        def set_epoch(self, epoch):
+            self.epoch = epoch
+
+
+    class ClassBalancedSampler(_Distributed):
+        """The rank kept by the base class's __init__, read by this class."""
+        p, k = 8, 4
+
+        def __iter__(self):
+            order = list(range(len(self.labels)))
+            random.Random(self.seed + self.epoch).shuffle(order)
+            mine = order[self.rank::self.num_replicas]
+            return iter([mine[i:i + self.p * self.k] for i in range(0, len(mine), self.p * self.k)])
+
+        def __len__(self):
+            return len(self.labels) // (self.p * self.k * self.num_replicas)
+'''
+
+
+def test_a_rank_kept_by_a_base_class_and_read_by_the_sampler_partitions(tmp_path):
+    files = {"train.py": TRAIN, "metric/__init__.py": "", "metric/sampling.py": SPLIT}
+    crash, flagged, _ = check_project(tmp_path, files)
+    assert crash is None and flagged == {}

@@ -382,14 +382,16 @@ def _rank_ignored(f, e):
     if not ranks:
         return False
     func = frame.func
-    body = func.parent if isinstance(getattr(func, "parent", None), ast.ClassDef) else func
+    cls = func.parent if isinstance(getattr(func, "parent", None), ast.ClassDef) else None
+    # the class with its bases and the classes deriving from it: a subclass's __iter__ may read `self.rank`
+    bodies = list(f.s._family(cls)) if cls is not None else [func]
     for param in ranks:
         reads = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, ast.Load)]
         stored = [_kept_on_self(n) for n in reads]
         if None in stored:
             return False  # read for something else than keeping it
         if any(isinstance(n, ast.Attribute) and n.attr in stored and isinstance(n.ctx, ast.Load)
-               for n in ast.walk(body)):
+               for b in bodies for n in ast.walk(b)):
             return False
     return True
 
