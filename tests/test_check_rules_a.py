@@ -721,3 +721,19 @@ def test_absl_and_click_flags_take_their_declared_defaults(tmp_path):
         assert 2 not in flagged and any("--dp" in n for n in notes), (parts["IMPORTS"], flagged, notes)
         flagged, _, _ = check(tmp_path, _declared(parts, "True"))
         assert 2 in flagged and "DataParallel" in flagged[2].evidence, (parts["IMPORTS"], flagged)
+
+
+def test_a_projects_own_random_split_is_judged_by_its_code_not_its_name(tmp_path):
+    """`tr, va = random_split(n, frac, seed)` of the script itself, seeding a generator alike on every rank:
+    the split is the same everywhere and the sampler partitions it; a library's random_split would be drawn
+    per rank without a seed keyword."""
+    helper = ("def random_split(n, frac, seed):\n"
+              "    order = np.random.default_rng(seed).permutation(n)\n"
+              "    return order[int(n * frac):], order[:int(n * frac)]\n\n\n")
+    split = ("        tr, _ = random_split(len(data), 0.1, 1234)\n"
+             "        data = torch.utils.data.Subset(data, tr.tolist())\n"
+             "        sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())")
+    src = torch_trainer(SAMPLER=split).replace("import argparse\n", "import argparse\n\nimport numpy as np\n", 1)
+    src = src.replace("class Trainer", helper + "class Trainer", 1)
+    flagged, _, _ = check(tmp_path, src)
+    assert flagged == {}, flagged

@@ -530,12 +530,16 @@ def _branches_by_rank(f):
 
 
 def _random_picks(f):
-    """Calls that pick a random subset or split of the data: [(event, its count argument or None)]."""
+    """Calls that pick a random subset or split of the data: [(event, its count argument or None)]. A library's
+    (numpy's, torch's, sklearn's), not a function of the project spelled like one (`random_split(n, frac,
+    seed)` of its own data module): the walk reads that function's draws themselves, or cannot read them."""
     out = []
     for e in f.s.events:
         q = f.s.qual(e.node.func)
         last = q.split(".")[-1]
-        if last in names.RANDOM_PICKS and ("random" in q or last in ("train_test_split", "random_split", "randperm")):
+        if last in names.RANDOM_PICKS and ("random" in q or last in ("train_test_split", "random_split", "randperm")) \
+                and not f.local_function(e.node) and not (
+                    f.s.of_unread_project_code(e.node.func) and "random" not in q.rpartition(".")[0]):
             out.append(e)
     return out
 
