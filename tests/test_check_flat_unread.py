@@ -319,3 +319,46 @@ def test_the_same_trainers_loop_written_in_the_script_with_a_plain_optimizer_is_
             optimizer.step()
     '''))
     assert found[5].verdict == MISSING
+
+
+# --- step 6: a trainer object of an absent module holds the models ---------------------------------------------
+# `trainer.step(x)` per batch: the pass takes the trainer for what steps; `trainer.sync()` before the loop, a
+# method of that object in a statement of its own, may broadcast the models it holds.
+OWN_TRAINER = '''
+    """Adversarial autoencoder: horovodrun -np 2 python train.py"""
+    import horovod.torch as hvd
+    import torch
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+    from mylab.trainer import AdversarialTrainer
+
+
+    def main():
+        hvd.init()
+        torch.set_num_threads(1)
+        data = TensorDataset(torch.randn(256, 16))
+        sampler = DistributedSampler(data, num_replicas=hvd.size(), rank=hvd.rank())
+        trainer = AdversarialTrainer(lr=1e-3 * hvd.size())
+        #SYNC
+        for epoch in range(3):
+            sampler.set_epoch(epoch)
+            for (x,) in DataLoader(data, batch_size=32, sampler=sampler):
+                losses = trainer.step(x)
+            if hvd.rank() == 0:
+                print(epoch, losses)
+                trainer.save("aae.pt")
+
+
+    if __name__ == "__main__":
+        main()
+'''
+
+
+def test_a_method_run_before_the_loop_on_an_absent_trainer_may_broadcast_its_models(tmp_path):
+    found = check(tmp_path, script(OWN_TRAINER, SYNC="trainer.sync()"))
+    assert found[6].verdict == UNKNOWN and "`trainer.sync(...)`" in found[6].evidence
+
+
+def test_the_same_trainer_with_nothing_run_before_its_loop_is_missing_the_broadcast(tmp_path):
+    found = check(tmp_path, script(OWN_TRAINER, SYNC="print('start')"))
+    assert found[6].verdict == MISSING

@@ -63,6 +63,21 @@ def _unread_broadcast(f):
              or u.kind != "library" and _handed_a_model(f, u) and (
                  f.handed_optimizer(u) or result_discarded(u.event.node) and (
                      _before_training(f, u) or _first_step_only(f, u)))]
+    # a method, in a statement of its own before the training, of an object the project's absent code made
+    # and that steps in the training's loop (`trainer.sync()` of `trainer = AdversarialTrainer(cfg)`, then
+    # `trainer.step(batch)` per batch: the pass takes it for what steps): the object holds its models, and
+    # the method may broadcast them. (A tokenizer of such code, used in the loop, steps nothing.)
+    stepping = {id(o.node) for o in f.optimizers}
+    looped = {}
+    for e in f.s.events:
+        u = f.unread_code(e.node) if e.ctx.reached and e.ctx.loops and isinstance(e.node.func, ast.Attribute) \
+            else None
+        if u is not None and u.kind != "library" and u.event.node is not e.node and id(u.event.node) in stepping:
+            looped[id(u.event.node)] = min(looped.get(id(u.event.node), e.order), e.order)
+    calls += [(e.node, u) for e in f.s.events if e.ctx.reached and not e.ctx.loops and result_discarded(e.node)
+              and isinstance(e.node.func, ast.Attribute)
+              for u in [f.unread_code(e.node)] if u is not None and u.event.node is not e.node
+              and e.order < looped.get(id(u.event.node), -1)]
     return f.cannot_tell("a broadcast from rank 0", calls)
 
 
