@@ -122,7 +122,9 @@ class Facts:
                 seen.add(id(sub))
                 todo.extend(returns(self, sub))  # `get_world_size()` of the project: what it returns
             if isinstance(sub, ast.Name):  # by its reaching definitions: assignments, or a parameter's arguments
-                if id(sub) not in seen:
+                # (a target a comprehension binds, `_` of `for _ in range(n)`, holds what it iterates, walked
+                # beside it: not, by spelling, every other `_` of the project)
+                if id(sub) not in seen and not isinstance(sub.ctx, ast.Store):
                     seen.add(id(sub))
                     # (a name imported from a module of the project: that module's top-level assignments,
                     # `LOCAL_RANK = hvd.local_rank()` in env.py read as `from env import LOCAL_RANK`)
