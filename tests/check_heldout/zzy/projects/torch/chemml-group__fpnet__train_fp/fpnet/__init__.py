@@ -1,0 +1,1 @@
+from .config import TrainConfig, load_config  # noqa: F401

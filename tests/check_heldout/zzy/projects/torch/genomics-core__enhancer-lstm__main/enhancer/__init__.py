@@ -1,0 +1,1 @@
+"""STARR-seq enhancer activity models (genomics core)."""
