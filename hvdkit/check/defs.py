@@ -162,6 +162,22 @@ def _at_path(node, path):
     return node
 
 
+def binding_loop(target):
+    """(loop, path): the `for` loop or comprehension whose target binds the Name `target`, and the element
+    indices from the loop's target down to it, innermost first (`x` of `for i, (x, y) in ...` is at [0, 1];
+    None below a starred element); (None, None) when no loop binds it."""
+    node, path = target, []
+    while isinstance(getattr(node, "parent", None), (ast.Tuple, ast.List, ast.Starred)):
+        parent = node.parent
+        path = None if path is None or isinstance(parent, ast.Starred) or isinstance(node, ast.Starred) \
+            else path + [parent.elts.index(node)]
+        node = parent
+    loop = getattr(node, "parent", None)
+    if isinstance(loop, (ast.For, ast.AsyncFor, ast.comprehension)) and loop.target is node:
+        return loop, path
+    return None, None
+
+
 def assigned_value(target):
     """The expression a Name target of an assignment statement binds (`a, b = x, y` binds a to x alone);
     None for a target of another kind of statement (a loop, `with`, an augmented assignment) or an uneven

@@ -4,7 +4,7 @@ import ast
 import collections
 
 from hvdkit.check import flags
-from hvdkit.check.defs import assigned_value, chain_root, owner_of_arg
+from hvdkit.check.defs import assigned_value, binding_loop, chain_root, owner_of_arg
 from hvdkit.check.findings import UNKNOWN, Finding
 from hvdkit.check.names import (API_MODULES, LAUNCHERS, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
                                 UNREAD_HINTS, WRAPPERS)
@@ -315,15 +315,8 @@ class Facts:
 
     def _loop_target(self, n):
         """A name a `for` loop binds (by its reaching definitions): a value that changes within one run."""
-        if not isinstance(n, ast.Name):
-            return False
-        for d in self.s.reaching(n) or ():
-            node = d
-            while isinstance(getattr(node, "parent", None), (ast.Tuple, ast.List)):
-                node = node.parent
-            if isinstance(getattr(node, "parent", None), (ast.For, ast.AsyncFor)) and node.parent.target is node:
-                return True
-        return False
+        return isinstance(n, ast.Name) and any(
+            isinstance(binding_loop(d)[0], (ast.For, ast.AsyncFor)) for d in self.s.reaching(n) or ())
 
     def local_function(self, call):
         """The call runs a function or method defined in the project (walked into, not a library call): as

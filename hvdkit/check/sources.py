@@ -7,7 +7,7 @@ addition beside facts.py, whose `mentions` answers "does it depend on X" where t
 """
 import ast
 
-from hvdkit.check.defs import dotted, element_of, owner_of_arg
+from hvdkit.check.defs import binding_loop, dotted, element_of, owner_of_arg
 
 MAX_DEPTH = 30
 MAX_CALLS = 4  # the calls a node is followed through (`sources`)
@@ -57,7 +57,7 @@ def _bound_in(f, name, call):
 def _made_of(f, node, follow_call):
     if isinstance(node, ast.Name):
         return _assigned(f, node) + list(f.frames_binding(node)) + _entered(f, node) + _appended(f, node) + \
-            _iterated(f, node)
+            iterated(f, node)
     if isinstance(node, ast.Attribute):
         return (_assigned(f, node) if dotted(node) else []) + _namespace_entry(f, node)
     if isinstance(node, ast.Call):
@@ -139,22 +139,20 @@ def _appended(f, name):
             for v in call.args[-1:]]
 
 
-def _iterated(f, name):
+def iterated(f, name):
     """What a loop's (or a comprehension's) target is an element of: the iterable, or for `for d, s in zip(sets,
-    samplers)` the zipped sequence at the target's position (`enumerate(xs)`: xs for the second)."""
+    samplers)` the zipped sequence at the target's position (`enumerate(xs)`: xs for the second; `x` of
+    `for i, (x, y) in enumerate(xs)`: xs)."""
     out = []
     for d in f.s.reaching(name) or ():
-        node, index = d, None
-        if isinstance(getattr(node, "parent", None), ast.Tuple):
-            index, node = node.parent.elts.index(node), node.parent
-        loop = getattr(node, "parent", None)
-        if not (isinstance(loop, (ast.For, ast.AsyncFor, ast.comprehension)) and loop.target is node):
+        loop, path = binding_loop(d)
+        if loop is None:
             continue
         it = loop.iter
-        if isinstance(it, ast.Call) and index is not None and f.s.qual(it.func) in ("zip", "enumerate") and \
+        if path and isinstance(it, ast.Call) and f.s.qual(it.func) in ("zip", "enumerate") and \
                 not any(isinstance(a, ast.Starred) for a in it.args):
             args = it.args if f.s.qual(it.func) == "zip" else [None] + it.args[:1]
-            out += [args[index]] if index < len(args) and args[index] is not None else []
+            out += [args[path[-1]]] if path[-1] < len(args) and args[path[-1]] is not None else []
         else:
             out.append(it)
     return out

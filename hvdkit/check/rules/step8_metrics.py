@@ -9,7 +9,7 @@ from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_va
 from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, never, origin,
                                     property_returns, reaching, returned, sources)
 from hvdkit.check.script import assigned_name, dotted, parents, remainders, result_discarded, sums
-from hvdkit.check.sources import derived, sources as flow_sources
+from hvdkit.check.sources import derived, iterated, sources as flow_sources
 
 
 def judge(f):
@@ -656,26 +656,12 @@ def _from_evaluations(f, node, at, parts, depth=0):
             if _in_loops(a, [n], loops):
                 return True  # sum(loss(model(a), b) for a, b in loader): the evaluation is the expression
             if depth < 4 and isinstance(n, ast.Name) and any(
-                    _from_evaluations(f, it, a, parts, depth + 1) for it in _iterated(f, n)):
+                    _from_evaluations(f, it, a, parts, depth + 1) for it in iterated(f, n)):
                 return True  # `for h, r in zip(hyps, refs): matches += ...` over what the evaluation decoded
             if isinstance(n, ast.Call) and (id(n) in calls or depth < 4 and any(
                     _from_evaluations(f, v, b, parts, depth + 1) for v, b in returned(f, n, a))):
                 return True
     return False
-
-
-def _iterated(f, name):
-    """The iterables a name is a loop's target over (`h` of `for h, r in zip(hyps, refs)`, of a comprehension's
-    `for h in hyps`), by its reaching definitions."""
-    out = []
-    for d in f.s.reaching(name) or ():
-        node = d
-        while isinstance(getattr(node, "parent", None), (ast.Tuple, ast.List, ast.Starred)):
-            node = node.parent
-        loop = getattr(node, "parent", None)
-        if isinstance(loop, (ast.For, ast.AsyncFor, ast.comprehension)) and loop.target is node:
-            out.append(loop.iter)
-    return out
 
 
 def _averaging(f, node, deep=True):
