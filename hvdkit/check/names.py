@@ -56,6 +56,13 @@ DATA_SOURCES = re.compile(r"^(DataLoader|\w*Dataset\w*|from_tensor_slices|load_d
                           r"image_dataset_from_directory|load|read_\w+|fromfile|\w*Loader)$")
 RANDOM_MAKERS = re.compile(r"^(uniform|normal|randn|rand|randint|random_normal|random_uniform|truncated_normal)$")
 RANDOM_PICKS = ("choice", "permutation", "randint", "sample", "randperm", "train_test_split", "random_split")
+# Random generator objects of numpy and the standard library, made with a seed; their draws (a pick from a
+# population, as opposed to a number in a range); and the draws given how many to pick, by the position of that
+# count (numpy's choice(a, size), Generator.integers and RandomState.randint (low, high, size)).
+GENERATOR_CLASSES = ("RandomState", "default_rng", "Generator", "Random")
+GENERATOR_DRAWS = ("choice", "permutation", "sample", "randint", "integers")
+POPULATION_PICKS = ("choice", "permutation", "sample")
+COUNTED_DRAWS = {"choice": 1, "integers": 2, "randint": 2}
 
 # --- step 4: learning rate ---------------------------------------------------------------------
 OPTIMIZER_CLASS = re.compile(r"^(torch\.optim|keras\.optimizers|tensorflow\.keras\.optimizers|tensorflow\.optimizers|"

@@ -3,6 +3,7 @@ import ast
 import re
 
 from hvdkit.check import names, values
+from hvdkit.check.defs import bound_targets
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.script import Event, NodeAt, assigned_name, dotted, enclosing_def, parents, result_discarded
 from hvdkit.check.rules.data_flow import flows, over_data, random_maker, unread_training
@@ -14,12 +15,14 @@ class Shares:
     """What the ranks read: partitions found on the default run (events or nodes with a .line), shards made and
     not used, splits not given size and rank, step counts divided by hvd.size(), partitions of evaluation data,
     shard() calls given the rank as the number of shards and the size as the index, partitions indexed by the
-    local rank, and partitions made only with options that are off by default ([(part, [option])])."""
+    local rank, partitions made only with options that are off by default ([(part, [option])]), and training
+    loaders handed the rank by code that never reads it."""
 
-    def __init__(self, parts, discarded, bad_args, divided, eval_parts, swapped=(), local=(), optional=()):
+    def __init__(self, parts, discarded, bad_args, divided, eval_parts, swapped=(), local=(), optional=(),
+                 ignored=()):
         self.parts, self.discarded, self.bad_args = parts, discarded, bad_args
         self.divided, self.eval_parts, self.swapped = divided, eval_parts, list(swapped)
-        self.local, self.optional = list(local), list(optional)
+        self.local, self.optional, self.ignored = list(local), list(optional), list(ignored)
 
     @property
     def train_partitioned(self):
@@ -33,8 +36,13 @@ def shares(f):
 
 def find_shares(f):
     s = f.s
-    parts, discarded, bad_args, eval_parts, swapped, local = [], [], [], [], [], []
+    parts, discarded, bad_args, eval_parts, swapped, local, ignored = [], [], [], [], [], [], []
     for e in s.events:
+        given = _loader_given_rank(f, e)
+        if given and _rank_ignored(f, e):
+            given = False
+            if e.ctx.reached and not _is_eval(f, e):
+                ignored.append(e)
         q = s.qual(e.node.func)
         name = q.split(".")[-1]
         is_api = f.api(e, *names.SELF_PARTITIONING)  # Horovod's or hvdkit's: they read rank and size themselves
@@ -51,7 +59,7 @@ def find_shares(f):
                 discarded.append(e)
             else:
                 parts.append(e)
-        elif _loader_given_rank(f, e) and not _rank_ignored(f, e) or _per_rank_file(f, e) or \
+        elif given or _per_rank_file(f, e) or \
                 name == "scatter" and e.ctx.reached:
             (eval_parts if _is_eval(f, e) else parts).append(e)
         elif _per_rank_file(f, e, f.is_local_rank) and not _is_eval(f, e):
@@ -73,7 +81,7 @@ def find_shares(f):
     optional = [(p, _off_default(f, p)) for p in parts]
     optional = [(p, o) for p, o in optional if o]
     parts = [p for p in parts if not any(p is q for q, _ in optional)]
-    return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts, swapped, local, optional)
+    return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts, swapped, local, optional, ignored)
 
 
 def _index_range(s, node):
@@ -133,10 +141,8 @@ def judge(f):
                        "nodes ranks 0 and 4 (local rank 0 on each) read the same part, and the parts of local ranks "
                        "the nodes do not have are never read", e.line,
                        "pick the part by the global rank: hvd.rank() (with hvd.size() parts)")
-    ignored = [] if parts else [e for e in f.s.events if e.ctx.reached and _loader_given_rank(f, e) and
-                                _rank_ignored(f, e) and not _is_eval(f, e)]
-    if ignored:
-        e = ignored[0]
+    if sh.ignored and not parts:
+        e = sh.ignored[0]
         return Finding(WRONG, f"line {e.line} hands `{ast.unparse(e.node.func)}` the rank, but its code never uses it "
                        "(the rank is not read, or kept on the instance and never read back): every rank reads the "
                        "same data", e.line, "use the rank in that code to pick this rank's part (indices[rank::size]), "
@@ -251,7 +257,7 @@ def _drawn_per_rank(f):
     for e in f.s.events:
         func = e.node.func
         # a pick from a population (an array of indices, the classes), not a number in a range (a crop's offset)
-        if not (e.ctx.reached and isinstance(func, ast.Attribute) and func.attr in ("choice", "permutation", "sample")
+        if not (e.ctx.reached and isinstance(func, ast.Attribute) and func.attr in names.POPULATION_PICKS
                 and e.node.args and not isinstance(e.node.args[0], ast.Constant)
                 and stepping & {id(lp) for lp in e.ctx.loops}):
             continue
@@ -263,9 +269,6 @@ def _drawn_per_rank(f):
                 for n in ast.walk(holder)):
             return e
     return None
-
-
-_DRAWS = ("choice", "permutation", "sample", "randint", "integers")
 
 
 def _unread_sampler(f):
@@ -399,17 +402,10 @@ def _rank_ignored(f, e):
 def _kept_on_self(name):
     """The attribute `self.<attr> = name` (or `self.a, self.b = x, name`) stores the name in; None when the name
     is read otherwise."""
-    value, target = name, None
     stmt = getattr(name, "parent", None)
-    if isinstance(stmt, ast.Tuple) and isinstance(getattr(stmt, "parent", None), ast.Assign):
-        assign = stmt.parent
-        t = assign.targets[0] if len(assign.targets) == 1 else None
-        if assign.value is stmt and isinstance(t, ast.Tuple) and len(t.elts) == len(stmt.elts):
-            target = t.elts[stmt.elts.index(name)]
-    elif isinstance(stmt, ast.Assign) and stmt.value is value and len(stmt.targets) == 1:
-        target = stmt.targets[0]
-    if isinstance(target, ast.Attribute) and dotted(target.value) == "self":
-        return target.attr
+    targets = bound_targets(name) or (stmt.targets if isinstance(stmt, ast.Assign) and stmt.value is name else [])
+    if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and dotted(targets[0].value) == "self":
+        return targets[0].attr
     return None
 
 
@@ -567,10 +563,6 @@ def _seeded(f, e):
     return False
 
 
-# Random generator objects of numpy and the standard library, made with a seed.
-_GENERATORS = ("RandomState", "default_rng", "Generator", "Random")
-
-
 def _generator_maker(f, receiver, at):
     """The call of a generator class that made the object a draw is called on (`self.rng =
     np.random.RandomState(seed)`, `np.random.RandomState(0).permutation(n)`), through names, attributes and
@@ -582,7 +574,7 @@ def _generator_maker(f, receiver, at):
         if id(n) in seen:
             continue
         seen.add(id(n))
-        if isinstance(n, ast.Call) and f.s.qual(n.func).split(".")[-1] in _GENERATORS:
+        if isinstance(n, ast.Call) and f.s.qual(n.func).split(".")[-1] in names.GENERATOR_CLASSES:
             return n
         if isinstance(n, (ast.Name, ast.Attribute)):
             todo += reaching(f, n, a)
@@ -1186,7 +1178,7 @@ def _same_seed(f):
         seed = next((k.value for k in e.node.keywords if k.arg == "seed"), None)
         if seed is not None and f.s.qual(e.node.func).split(".")[-1] == "shuffle" and f.mentions(seed, f.is_rank):
             return None
-        if e.ctx.reached and f.s.qual(e.node.func).split(".")[-1] in _GENERATORS and \
+        if e.ctx.reached and f.s.qual(e.node.func).split(".")[-1] in names.GENERATOR_CLASSES and \
                 any(f.mentions(a, f.is_rank) for a in e.node.args[:1] + [k.value for k in e.node.keywords]):
             return None
     for e in f.s.events:
@@ -1212,7 +1204,7 @@ def _shuffled(f):
         kw = {k.arg: k.value for k in e.node.keywords}
         if last == "shuffle" and isinstance(e.node.func, ast.Attribute):
             return True
-        if last in _DRAWS and e.ctx.reached and \
+        if last in names.GENERATOR_DRAWS and e.ctx.reached and \
                 isinstance(e.node.func, ast.Attribute) and _generator_maker(f, e.node.func.value, e) is not None:
             return True
         if last == "DataLoader" and isinstance(kw.get("shuffle"), ast.Constant) and kw["shuffle"].value:

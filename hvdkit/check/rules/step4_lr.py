@@ -282,12 +282,12 @@ def _batch_draws(f):
     for e in f.s.events:
         func = enclosing_def(e.node)
         attr = getattr(e.node.func, "attr", "")
-        if attr not in _BATCH_DRAWS or func is None:
+        if attr not in names.COUNTED_DRAWS or func is None:
             continue
         if not (e.ctx.reached and stepping & {id(lp) for lp in e.ctx.loops} or func.name in ("__iter__", "__next__")
                 and (e.ctx.reached or any(func in c.body for c in f.s.instantiated))):
             continue
-        at = _BATCH_DRAWS[attr]
+        at = names.COUNTED_DRAWS[attr]
         count = e.node.args[at] if len(e.node.args) > at else next(
             (k.value for k in e.node.keywords if k.arg == "size"), None)
         # drawn from the data (`len(points)`), not from a fixed range (`randint(0, 4, (n,))`: a side of a square)
@@ -296,11 +296,6 @@ def _batch_draws(f):
                 not isinstance(population, ast.Constant):
             out.append((count, e))
     return out
-
-
-# Draws of a generator object given how many to pick, by the position of that count: numpy's choice(a, size),
-# Generator.integers and RandomState.randint (low, high, size).
-_BATCH_DRAWS = {"choice": 1, "integers": 2, "randint": 2}
 
 
 def _batch_slices(f):

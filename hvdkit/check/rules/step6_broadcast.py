@@ -68,15 +68,14 @@ def _unread_broadcast(f):
     # `trainer.step(batch)` per batch: the pass takes it for what steps): the object holds its models, and
     # the method may broadcast them. (A tokenizer of such code, used in the loop, steps nothing.)
     stepping = {id(o.node) for o in f.optimizers}
+    methods = [(e, u) for e in f.s.events if e.ctx.reached and isinstance(e.node.func, ast.Attribute)
+               for u in [f.unread_code(e.node)] if u is not None and u.kind != "library" and u.event.node is not e.node
+               and id(u.event.node) in stepping]
     looped = {}
-    for e in f.s.events:
-        u = f.unread_code(e.node) if e.ctx.reached and e.ctx.loops and isinstance(e.node.func, ast.Attribute) \
-            else None
-        if u is not None and u.kind != "library" and u.event.node is not e.node and id(u.event.node) in stepping:
+    for e, u in methods:
+        if e.ctx.loops:
             looped[id(u.event.node)] = min(looped.get(id(u.event.node), e.order), e.order)
-    calls += [(e.node, u) for e in f.s.events if e.ctx.reached and not e.ctx.loops and result_discarded(e.node)
-              and isinstance(e.node.func, ast.Attribute)
-              for u in [f.unread_code(e.node)] if u is not None and u.event.node is not e.node
+    calls += [(e.node, u) for e, u in methods if not e.ctx.loops and result_discarded(e.node)
               and e.order < looped.get(id(u.event.node), -1)]
     return f.cannot_tell("a broadcast from rank 0", calls)
 
