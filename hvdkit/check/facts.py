@@ -122,9 +122,7 @@ class Facts:
                 seen.add(id(sub))
                 todo.extend(returns(self, sub))  # `get_world_size()` of the project: what it returns
             if isinstance(sub, ast.Name):  # by its reaching definitions: assignments, or a parameter's arguments
-                # (a target a comprehension binds, `_` of `for _ in range(n)`, holds what it iterates, walked
-                # beside it: not, by spelling, every other `_` of the project)
-                if id(sub) not in seen and not isinstance(sub.ctx, ast.Store):
+                if id(sub) not in seen:
                     seen.add(id(sub))
                     # (a name imported from a module of the project: that module's top-level assignments,
                     # `LOCAL_RANK = hvd.local_rank()` in env.py read as `from env import LOCAL_RANK`)
@@ -218,9 +216,10 @@ class Facts:
         `lr` of train() is not `lr` of build(). Given a string, every walked function's parameter so named (the
         spelling fallback)."""
         if isinstance(name, ast.Name):
-            defs = self.s.reaching(name)
-            if defs is None or not defs:
-                return self.frames_binding(name.id) if defs is None else []
+            store = isinstance(getattr(name, "ctx", None), ast.Store)  # a target binds no parameter
+            defs = None if store else self.s.reaching(name)
+            if defs is None or not defs:  # a node the rules made: by spelling
+                return self.frames_binding(name.id) if defs is None and not store else []
             out = []
             for d in defs:
                 if isinstance(d, ast.arg):

@@ -1483,6 +1483,8 @@ class Script:
                             self._by_target.setdefault(key, []).append(one)
                         self._by_node.setdefault(sub, []).append(one)
         if isinstance(name, ast.Name):
+            if isinstance(getattr(name, "ctx", None), ast.Store):  # a target: the assignment it is a target of, if any
+                return list(self._by_node.get(name, ()))
             defs = self.reaching(name)
             if defs is None or (not defs and name.id not in _BUILTINS):
                 return list(self._by_target.get(name.id, ()))  # not a read beniget knows: by spelling
