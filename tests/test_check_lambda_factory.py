@@ -6,6 +6,8 @@ leaves the LR unscaled (flagged). The script alone, its `tools` module absent, c
 Written from scratch for these tests: a torch project with a `tools` package."""
 import textwrap
 
+import pytest
+
 from crash_scripts import Source, check_project
 from hvdkit.check import UNKNOWN
 from hvdkit.check.static import analyze
@@ -109,3 +111,14 @@ def test_the_factory_of_a_module_that_is_not_there_cannot_be_told(tmp_path):
     findings, _, info = analyze(str(path))
     assert info["crash"] is None
     assert findings[4].verdict == UNKNOWN and "`warmup_lambda(...)`" in findings[4].evidence
+
+
+# The factor's value once the warm-up is over is the return under `if it >= warmup_iters`, written first here:
+# not the ramp, which is the last return by line (it read the ramp before the rule).
+@pytest.mark.parametrize("settle, ramp, flagged", [
+    ("float(world_size)", "(it + 1) / warmup_iters", {}),
+    ("1.0", "world_size * (it + 1) / warmup_iters", {4: "missing"}),
+])
+def test_the_factor_settles_at_the_return_past_the_warmup_not_the_last_by_line(tmp_path, settle, ramp, flagged):
+    crash, found, _ = check_project(tmp_path, project(settle, ramp), script="main.py")
+    assert crash is None and found == flagged

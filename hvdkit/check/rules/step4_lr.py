@@ -428,7 +428,7 @@ def _with_keras_schedules(f, opts, verdicts, same):
             if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else [func.body] if func else []
         if not returns:
             continue
-        value = max(returns, key=lambda r: r.lineno)  # the value the schedule settles at, after a warmup's returns
+        value = settled(returns)
         current = func.args.args[1].arg if len(func.args.args) > 1 else None
         if current and any(isinstance(n, ast.Name) and n.id == current for n in ast.walk(value)):
             continue
@@ -685,8 +685,8 @@ def _size_powers(f, node, pred=None, seen=None, depth=0, counts=False):
         return down(mappings.entry_of(f, node, stores=not before) or node.value)
     parts = []
     if isinstance(node, ast.Call) and f.local_function(node) and returns(f, node):
-        # the script's own function: the value it settles at, its last return (after a warmup's early ones)
-        parts = [max(returns(f, node), key=lambda r: r.lineno)]
+        # the script's own function: the value it settles at (not a warmup's early return)
+        parts = [settled(returns(f, node))]
     elif isinstance(node, ast.Call) and f.s.qual(node.func) != "len":  # a count of items is no factor of the LR
         # and a callable value (a schedule object called with the step) carries the LR it was made with
         parts = _lr_arguments(f, node) + ([node.func] if isinstance(node.func, (ast.Name, ast.Attribute)) else [])
@@ -983,9 +983,9 @@ def _function_scales(f, fn, depth=0):
         return _value_scales(f, fn.body, depth)
     if isinstance(fn, ast.Name) and fn.id in f.s.funcs:
         func = f.s.funcs[fn.id]
-        # the last return is the value the factor settles at (after a warmup's early returns)
+        # the value the factor settles at (not a warmup's early return)
         returns = [n.value for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None]
-        return bool(returns) and _value_scales(f, max(returns, key=lambda r: r.lineno), depth)
+        return bool(returns) and _value_scales(f, settled(returns), depth)
     if isinstance(fn, ast.Name):
         return any(_function_scales(f, a.node.value, depth + 1) for a in f.s.assignments_to(fn.id)
                    if a.node.value is not None)
@@ -999,9 +999,43 @@ def _function_scales(f, fn, depth=0):
             for inner in made:
                 returns = [n.value for n in ast.walk(inner) if isinstance(n, ast.Return) and n.value is not None] \
                     if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
-                if returns and _value_scales(f, max(returns, key=lambda r: r.lineno), depth):
+                if returns and _value_scales(f, settled(returns), depth):
                     return True
     return False
+
+
+def settled(values):
+    """Of a schedule function's returned values, the one it settles at once the step is past every warm-up:
+    not one an `if` on a parameter keeps to small steps (`if step < warmup: return ramp`), rather one an `if`
+    keeps to large steps (`if step >= warmup: return peak` written before the ramp), else the last by line."""
+    def rank(v):
+        ret = getattr(v, "parent", None)
+        func = enclosing_def(ret) if ret is not None else None
+        params = {a.arg for a in func.args.args + func.args.kwonlyargs} if func is not None else set()
+        says, child = set(), ret
+        for p in parents(ret) if ret is not None else ():
+            if p is func:
+                break
+            large = _large_steps(p.test, params) if isinstance(p, ast.If) else None
+            if large is not None:
+                says.add(large == (child in p.body))
+            child = p
+        return 0 if False in says else 2 if True in says else 1
+    ranks = [rank(v) for v in values]
+    return max((v for v, r in zip(values, ranks) if r == max(ranks)), key=lambda v: v.lineno)
+
+
+def _large_steps(test, params):
+    """For `step >= warmup` (a comparison of a parameter with what is not one): True when the test holds for
+    large values of the parameter, False when for small ones (`step < warmup`, `warmup > step`); else None."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    def reads(n):
+        return any(isinstance(m, ast.Name) and m.id in params for m in ast.walk(n))
+    left, right = reads(test.left), reads(test.comparators[0])
+    if left == right or not isinstance(test.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+        return None
+    return isinstance(test.ops[0], (ast.Gt, ast.GtE)) == left
 
 
 def _value_scales(f, expr, depth):
