@@ -902,11 +902,20 @@ class Script:
             b = self._binding(func, ctx.env)
             if b is not None and isinstance(b.expr, (ast.Name, ast.Attribute)) and not b.default:
                 return self._local_target(b.expr, Ctx(frames=[b.frame] if b.frame else []))
+            if b is None:
+                return self._instance_call(func, ctx)
             return None
         if not isinstance(func, ast.Attribute):
             return None
         owner = self._class_of(func.value, ctx.env)
-        return self._method_of(owner, func.attr) if owner is not None else None
+        method = self._method_of(owner, func.attr) if owner is not None else None
+        return method if method is not None else self._instance_call(func, ctx)
+
+    def _instance_call(self, func, ctx):
+        """An instance of a project class called (`early(val_loss, model, path)` with `early =
+        EarlyStopping(...)`, `self.stopper(...)`): the `__call__` its class family defines, else None."""
+        owner = self._class_of(func, ctx.env)
+        return self._method_of(owner, "__call__") if owner is not None else None
 
     def _class_of(self, node, frame, depth=0):
         """The project's class of `self` inside a walked method, of a parameter bound to an instance, of
