@@ -8,7 +8,7 @@ from hvdkit.check.defs import assigned_value, binding_loop, chain_root, owner_of
 from hvdkit.check.findings import UNKNOWN, Finding
 from hvdkit.check.names import (API_MODULES, LAUNCHERS, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
                                 UNREAD_HINTS, WRAPPERS)
-from hvdkit.check.sources import returns
+from hvdkit.check.sources import returns, unpacked
 from hvdkit.check.script import (SCHEDULER_MAKERS, SELF_RETURNING, dotted, same_walk, spelled_scheduler,
                                  training_call)
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
@@ -127,8 +127,19 @@ class Facts:
                     # (a name imported from a module of the project: that module's top-level assignments,
                     # `LOCAL_RANK = hvd.local_rank()` in env.py read as `from env import LOCAL_RANK`)
                     for a in self.s.assignments_to(sub) or self.s.module_assignments(sub):
-                        if pred(a.node) or a.node.value is not None and mentions(a.node.value, pred, seen):
+                        if pred(a.node):
                             return True  # pred sees the assignment too (`x /= n` is a division of x)
+                        # `rank, local_rank, world = init_distributed()`: for the queries, which follow what the
+                        # project's functions return, local_rank is the returned tuple's second element, and what
+                        # the call is handed (`x, y = load(my_years)`); pred is still asked about the call itself
+                        values = unpacked(self, a, sub.id) if queried and isinstance(a.node, ast.Assign) and \
+                            isinstance(a.node.targets[0], ast.Tuple) else [a.node.value]
+                        if values != [a.node.value]:
+                            if pred(a.node.value):
+                                return True
+                            values += a.node.value.args + [k.value for k in a.node.value.keywords]
+                        if any(v is not None and mentions(v, pred, seen) for v in values):
+                            return True
                     for f in self.frames_binding(sub):
                         if mentions(f, pred, seen):
                             return True

@@ -723,7 +723,7 @@ def _unaveraged_step(f, wraps):
         if not s.ctx.reached or attr not in ("step", "fit", "fit_generator") or f.on_rank0_alone(s):
             continue  # rank 0 alone stepping (an LR range test on a copy) is no data-parallel step to wrap
         plain = _plain_stepped(f, s) if attr == "step" else _plain_compile(f, s)
-        if plain is not None:
+        if plain is not None and not (attr == "step" and _grads_set_averaged(f, s)):
             value, made = plain
             where = f"line {made.line}" if made is not s else f"line {s.line}"
             return Finding(WRONG, f"{condition(f, made)}the optimizer that steps at line {s.line} ({where}: "
@@ -731,6 +731,24 @@ def _unaveraged_step(f, wraps):
                            "this rank's own", made.line,
                            "wrap it too: opt = hvd.DistributedOptimizer(opt, named_parameters=...)")
     return None
+
+
+def _grads_set_averaged(f, s):
+    """Before the plain `opt.step()`, in the same function, the code sets parameters' gradients to ones averaged
+    by hand (`a.grad = hvd.allreduce(g)` over `torch.autograd.grad(loss, alphas)`, `p.grad.copy_(avg)`): that
+    optimizer steps with the job's gradients, no wrapper needed."""
+    here = enclosing_def(s.node)
+    for e in gradient_allreduces(f):
+        if e.order > s.order or enclosing_def(e.node) is not here:
+            continue
+        stmt = getattr(e.node, "parent", None)
+        stored = isinstance(stmt, ast.Assign) and stmt.value is e.node and any(
+            isinstance(t, ast.Attribute) and t.attr == "grad" for t in stmt.targets)
+        copied = isinstance(stmt, ast.Call) and getattr(stmt.func, "attr", "") == "copy_" and isinstance(
+            stmt.func.value, ast.Attribute) and stmt.func.value.attr in ("grad", "data")
+        if stored or copied or f.s.qual(e.node.func).endswith("allreduce_"):
+            return True
+    return False
 
 
 def unaveraged_optimizers(f):
@@ -743,7 +761,8 @@ def unaveraged_optimizers(f):
              and not f.on_rank0_alone(s)]
     # and TensorFlow's: an optimizer applying the gradients of a tape no wrapper took (`w_opt` of a
     # task-weighting module beside the network's wrapped tape)
-    return {id(plain[0]) for plain in (_plain_stepped(f, s) for s in steps) if plain is not None} | \
+    return {id(plain[0]) for plain in (_plain_stepped(f, s) for s in steps if not _grads_set_averaged(f, s))
+            if plain is not None} | \
         {id(plain[0]) for _, _, plain in unaveraged_applies(f, _plain_optimizer)}
 
 
