@@ -294,3 +294,42 @@ def test_calls_whose_target_or_arguments_the_source_does_not_fix_are_not_crashes
 def test_the_committed_horovod_facts_are_the_installed_horovods():
     from hvdkit.check import horovod_api
     assert horovod_api.main(["--check"]) == 0, "run python -m hvdkit.check.horovod_api"
+
+
+# A hyperparameter sweep: each trial trains in a function called from a list comprehension over the trials.
+# The comprehension's element runs for every trial, as a `for` loop's body does; with an `if` clause it may
+# run for none, and the crash is not certain.
+SWEEP = Source(textwrap.dedent("""
+    import tensorflow as tf
+    import horovod.tensorflow.keras as hvd
+
+    hvd.init()
+    (x, y), _ = tf.keras.datasets.fashion_mnist.load_data()
+    data = tf.data.Dataset.from_tensor_slices((x / 255.0, y)).shard(hvd.size(), hvd.rank()).batch(64)
+
+
+    def trial(lr, epochs):
+        model = tf.keras.Sequential([tf.keras.Input((28, 28)), tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])
+        model.compile(optimizer=hvd.DistributedOptimizer(tf.keras.optimizers.Adam(lr * hvd.size())),
+                      loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        cbs = [hvd.callbacks.BroadcastGlobalVariablesCallback(0),
+               hvd.callbacks.LearningRateWarmupCallback(#WARMUP#)]
+        return model.fit(data, epochs=epochs, callbacks=cbs, verbose=0).history["loss"][-1]
+
+
+    grid = [1e-3, 3e-3, 1e-2]
+    losses = [trial(lr, 2) for lr in grid#IF#]
+    if hvd.rank() == 0:
+        print(min(zip(losses, grid)))
+"""))
+
+
+def test_a_crash_in_a_trial_run_from_a_list_comprehension_is_certain(tmp_path):
+    right = SWEEP.replace("#WARMUP#", "initial_lr=lr * hvd.size(), warmup_epochs=1").replace("#IF#", "")
+    assert check(tmp_path, right)[0] is None
+    broken = SWEEP.replace("#WARMUP#", "warmup_epochs=1").replace("#IF#", "")
+    crash, _ = check(tmp_path, broken)
+    assert crash["line"] == line_of(broken, "LearningRateWarmupCallback")
+    assert crash["error"].startswith("TypeError: LearningRateWarmupCallback.__init__() missing 1 required")
+    filtered = SWEEP.replace("#WARMUP#", "warmup_epochs=1").replace("#IF#", " if lr < 1.0")
+    assert check(tmp_path, filtered)[0] is None

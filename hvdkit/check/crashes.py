@@ -478,11 +478,15 @@ def _conditional(node, stop=None):
     """The conditions under which `node` is evaluated within its statement (or within `stop`, a lambda):
     [(test, value it must have)] for a branch of `a if c else b` or a later operand of `and` / `or`; None
     when it may not be evaluated at all for a reason no condition says (a lambda's or a comprehension's
-    body, an assert's message)."""
+    body, an assert's message). The element of a list, set or dict comprehension with no `if` clause is
+    evaluated for each item, as a `for` loop's body is."""
     out = []
     child, parent = node, getattr(node, "parent", None)
     while parent is not None and parent is not stop and not isinstance(child, ast.stmt):
-        if isinstance(parent, ast.IfExp) and child is not parent.test:
+        if isinstance(parent, (ast.ListComp, ast.SetComp, ast.DictComp)) and \
+                not any(g.ifs for g in parent.generators) and not isinstance(child, ast.comprehension):
+            pass  # `[run(cfg) for cfg in trials]`: runs per trial, as the body of `for cfg in trials:` does
+        elif isinstance(parent, ast.IfExp) and child is not parent.test:
             out.append((parent.test, child is parent.body))
         elif isinstance(parent, ast.BoolOp) and child is not parent.values[0]:
             for earlier in parent.values[:parent.values.index(child)]:
