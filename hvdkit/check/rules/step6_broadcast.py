@@ -34,7 +34,7 @@ def judge(f):
                        "hvd.broadcast_parameters(model.state_dict(), root_rank=0) / hvd.broadcast_variables(model."
                        "variables, 0) / callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)]")
     whole = _root_is_own_rank(f, casts) or _callback_reused(f, casts) or _trained_not_broadcast(f, casts) or \
-        _loaded_after_broadcast(f, casts) or _rebuilt_after_broadcast(f, casts) or \
+        _loaded_after_broadcast(f, casts) or _rebuilt_after_broadcast(f, casts) or _once_per_object(f, casts) or \
         _optimizer_state_on_rank0(f, opt_only + [e for e in casts if f.api(e, "broadcast_state")])
     if whole is not None:
         return whole
@@ -568,6 +568,62 @@ def _rebuilt_after_broadcast(f, casts):
                                "start different on each rank", a.line,
                                "broadcast after loading the pretrained weights and replacing the head")
     return None
+
+
+def _once_per_object(f, casts):
+    """A broadcast behind a flag it sets (`if not self._synced: ...broadcast...; self._synced = True`), in a
+    loop whose every pass makes the broadcast model anew (a walk-forward trainer's `reset(LSTM(...))` per
+    period): the broadcast runs on the first pass only, and from the second on each rank trains its own fresh
+    initialisation. Not when the flag is set back within the loop."""
+    for b in casts:
+        flag = _latch(b)
+        if flag is None:
+            continue
+        for o, at in _sent_owners(f, b):
+            name = dotted(o)
+            for a in f.s.assignments_to(resolve(at, name)) if name else ():
+                loops = [lp for lp in a.ctx.loops if any(lp is m for m in b.ctx.loops)]
+                if not loops or not a.ctx.reached or not _made_anew(f, a) or any(
+                        _resets(x, flag) and any(lp is m for m in x.ctx.loops for lp in loops) for x in f.s.assigns):
+                    continue
+                return Finding(WRONG, f"{condition(f, b)}the broadcast at line {b.line} runs once, behind `not "
+                               f"{flag}` (which it sets), while `{name}` is made anew at line {a.line} on every pass "
+                               f"of the loop at line {loops[0].lineno}: from the second pass on each rank trains "
+                               "its own initialisation", b.line,
+                               "broadcast every time the model (and its optimizer) is built")
+    return None
+
+
+def _latch(b):
+    """The flag of an `if not flag:` around the broadcast whose body sets the flag to True; None when none."""
+    for g in b.ctx.guards:
+        stmt = getattr(g.test, "parent", None)
+        test = g.test
+        if not (isinstance(stmt, ast.If) and stmt.test is test and g.branch is True and isinstance(test, ast.UnaryOp)
+                and isinstance(test.op, ast.Not)):
+            continue
+        flag = dotted(test.operand)
+        if flag and any(isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant) and n.value.value is True
+                        and any(dotted(t) == flag for t in n.targets) for n in ast.walk(stmt)):
+            return flag
+    return None
+
+
+def _resets(a, flag):
+    """The assignment sets `flag` back to a false constant."""
+    return isinstance(a.node, ast.Assign) and isinstance(a.node.value, ast.Constant) and not a.node.value.value \
+        and any(dotted(t) == flag for t in a.node.targets)
+
+
+def _made_anew(f, a):
+    """The assignment gives its target a module freshly built: a layer or model class called there, or handed
+    in by the caller (`self.model = model.to(device)` in `reset(self, model)` called `reset(LSTM(n))`)."""
+    value = unmoved(getattr(a.node, "value", None))
+    if isinstance(value, ast.Call):
+        return _builds_layer(f, value)
+    if isinstance(value, ast.Name):
+        return any(_builds_layer(f, x) for x in f.frames_binding(value))
+    return False
 
 
 def _another_run(a, b):
