@@ -1,0 +1,21 @@
+import tensorflow as tf
+import horovod.tensorflow as hvd
+
+
+def setup():
+    hvd.init()
+    gpus = tf.config.list_physical_devices("GPU")
+    for g in gpus:
+        tf.config.experimental.set_memory_growth(g, True)
+    if gpus:
+        tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+    return hvd.rank(), hvd.size()
+
+
+def is_chief():
+    return hvd.rank() == 0
+
+
+def allreduce_sums(values):
+    t = tf.constant(values, dtype=tf.float64)
+    return hvd.allreduce(t, op=hvd.Sum, name="eval_sums").numpy()

@@ -1,0 +1,1 @@
+from .informer_lite import InformerLite

@@ -1,0 +1,2 @@
+from .model import build_mlp, widen
+from .schedule import GrowthSchedule

@@ -1,0 +1,3 @@
+from .model import SearchNetwork
+from .architect import Architect
+from .genotype import derive_genotype, PRIMITIVES

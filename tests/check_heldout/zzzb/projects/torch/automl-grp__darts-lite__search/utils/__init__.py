@@ -1,0 +1,1 @@
+from .misc import AverageMeter, accuracy, save_checkpoint
