@@ -67,6 +67,16 @@ class Defs:
                     self._top.setdefault(key, []).append(d)
         return list(self._top.get(name, ()))
 
+    def set_globally(self, name):
+        """The Name targets that bind the module's `name` from inside its functions (`global _hvd` then
+        `_hvd = hvd` in a backend's init): what `module.name` may also be once that function has run."""
+        out = []
+        for func in ast.walk(self.tree):
+            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and declares_global(func, name):
+                out += [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == name and
+                        isinstance(n.ctx, ast.Store)]
+        return out
+
 
 def _module_scope(body):
     """The statements of a module's own scope, in order: those under if/try/with/for/while too."""

@@ -8,7 +8,7 @@ from hvdkit.check.defs import assigned_value, binding_loop, chain_root, owner_of
 from hvdkit.check.findings import UNKNOWN, Finding
 from hvdkit.check.names import (API_MODULES, LAUNCHERS, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
                                 UNREAD_HINTS, WRAPPERS)
-from hvdkit.check.sources import returns, unpacked
+from hvdkit.check.sources import called_def, returns, unpacked
 from hvdkit.check.script import (SCHEDULER_MAKERS, SELF_RETURNING, dotted, same_walk, spelled_scheduler,
                                  training_call)
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
@@ -374,6 +374,8 @@ class Facts:
                 cls = self.s.self_class(n.func) if func is None and isinstance(n.func, ast.Attribute) else None
                 if isinstance(cls, ast.ClassDef):  # `callbacks=self.callbacks(phase)`: the method of its class
                     func = self.s.method_of(cls, n.func.attr)
+                if func is None:  # `cluster.callbacks() + [...]`: the method the walk entered at this call
+                    func = called_def(self, n)
                 funcs = [func]
             else:  # `FACTORIES[name](cfg)`: each function the registry holds
                 funcs = self.s.in_dict(n.func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript) else []

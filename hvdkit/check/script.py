@@ -242,12 +242,52 @@ class Script:
         if not isinstance(node, ast.Name):
             return ""
         q = ".".join([self._name_qual(node)] + parts[::-1])
+        if parts and api_name(q) is None:
+            held = self._module_held(node, parts[-1])  # `ctx.hvd.DistributedOptimizer`: ctx made with hvd=hvd
+            if held is not None:
+                return ".".join([held] + parts[-2::-1])
         if not parts or self.project is None:
             return q
         # `dist.hvd.size` with `from kd import dist`: kd/dist.py's `hvd` is Horovod's module. Only for a name an
         # import binds: a variable (`data = Catalog(...)`) is no module, whatever folder of that name there is.
         defs = self._defs_of(node) if getattr(node, "hk_module", None) is not None else None
         return self._through_modules(q) if defs and all(isinstance(d, ast.alias) for d, _ in defs) else q
+
+    def _module_held(self, name, attr, depth=0):
+        """The Horovod (or hvdkit) module an object holds in `attr`, where `name` holds an object made with it as
+        that keyword (`ctx = DistContext("horovod", hvd=hvd)`, or a project function returning such a call, a
+        parameter bound to one) or `name.attr` is assigned it (`self.hvd = hvd`): a backend's context carrying
+        the module; else None."""
+        if depth > 3 or getattr(name, "hk_module", None) is None:
+            return None
+        # `self.hvd = hvd` in a backend class's __init__: an attribute by its spelled assignments (the fallback)
+        for a in self.assignments_to(f"{name.id}.{attr}") if getattr(self, "assigns", None) else ():
+            value = getattr(a.node, "value", None)
+            q = self.qual(value) if isinstance(value, (ast.Name, ast.Attribute)) else ""
+            if api_name(q + ".x") is not None:
+                return q
+        values = []
+        for d, _ in self._defs_of(name) or ():
+            if isinstance(d, ast.arg):  # a parameter: the arguments the walked calls bound it to
+                values += [b.expr for fr in getattr(self, "frames", ()) if fr.func is owner_of_arg(d)
+                           for p, b in fr.bindings.items() if p == d.arg and not b.default]
+            elif isinstance(d, ast.Name):
+                values.append(assigned_value(d))
+        for value in values:
+            calls = [value] if isinstance(value, ast.Call) else []
+            made = self.defined(value.func) if calls and isinstance(value.func, (ast.Name, ast.Attribute)) else None
+            if isinstance(made, (ast.FunctionDef, ast.AsyncFunctionDef)):  # a factory: the calls it returns
+                calls = [r.value for r in ast.walk(made) if isinstance(r, ast.Return) and isinstance(r.value, ast.Call)]
+            for call in calls:
+                given = next((k.value for k in call.keywords if k.arg == attr), None)
+                q = self.qual(given) if isinstance(given, (ast.Name, ast.Attribute)) else ""
+                if api_name(q + ".x") is not None:
+                    return q
+            if isinstance(value, ast.Name):
+                found = self._module_held(value, attr, depth + 1)
+                if found is not None:
+                    return found
+        return None
 
     def _name_qual(self, name):
         mod = getattr(name, "hk_module", None)
@@ -282,8 +322,8 @@ class Script:
         return q
 
     def _def_qual(self, d, mod, depth=0):
-        """The dotted module path a definition binds: an import, or an assignment of a module's attribute
-        chain (`layers = tf.keras.layers`); None for any other definition."""
+        """The dotted module path a definition binds: an import, or an assignment of a module or of its
+        attribute chain (`layers = tf.keras.layers`, `_hvd = hvd`); None for any other definition."""
         if isinstance(d, ast.alias):
             imp = getattr(d, "parent", None)
             if isinstance(imp, ast.Import):
@@ -298,11 +338,14 @@ class Script:
         if isinstance(d, ast.Name) and depth < 4:
             value = assigned_value(d)
             root = chain_root(value)
-            if isinstance(value, ast.Attribute) and isinstance(root, ast.Name):
+            # `_hvd = hvd` after `import horovod.torch as hvd` in a backend's init (`global _hvd`): the module
+            if isinstance(value, (ast.Attribute, ast.Name)) and isinstance(root, ast.Name):
                 rmod = getattr(root, "hk_module", mod)
                 rdefs = rmod.defs.reaching(root) or []
                 if any(isinstance(x, ast.alias) for x in rdefs):
                     return self.qual(value)
+                if isinstance(value, ast.Attribute) and api_name(self.qual(value) + ".x") is not None:
+                    return self.qual(value)  # `hvd = ctx.hvd`: the module a backend's context holds
         return None
 
     def _through_modules(self, q, depth=0):
@@ -326,7 +369,7 @@ class Script:
                     continue
                 if self.project.find(".".join(parts[:i + 1])) is not None:
                     break  # a submodule, not a name bound in the package
-                for d in reversed(m.defs.top_level(parts[i])):
+                for d in reversed(m.defs.top_level(parts[i]) + m.defs.set_globally(parts[i])):
                     sub = self._def_qual(d, m, depth + 1)
                     if sub:
                         out = self._through_modules(".".join([sub] + parts[i + 1:]), depth + 1)
@@ -944,6 +987,14 @@ class Script:
             if b is not None:
                 return self._class_of(b.expr, b.frame, depth + 1)
             defs = self.reaching(node)
+            if defs and all(isinstance(d, ast.arg) for d in defs):
+                # a parameter read where no frame is at hand: what the walked calls of its function bound it to
+                bound = [fr.bindings[d.arg] for d in defs for fr in getattr(self, "frames", ())
+                         if fr.func is owner_of_arg(d) and d.arg in fr.bindings and not fr.bindings[d.arg].default]
+                found = next((c for c in (self._class_of(b.expr, b.frame, depth + 1) for b in bound) if c is not None),
+                             None)
+                if found is not None:
+                    return found
             if defs is not None:
                 values = [b for v, _ in self.values_of(node) for b in _branches(v) if isinstance(b, ast.Call)]
                 return next((c for c in (self._class_of(v, frame, depth + 1) for v in values) if c is not None),

@@ -15,7 +15,7 @@ from hvdkit.check import flags, mappings
 from hvdkit.check.defs import declares_global
 from hvdkit.check.names import (LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES, TORCHRUN_ONLY_ENV,
                                WRAPPERS)
-from hvdkit.check.script import dotted, enclosing_def, in_handler, instance_names, same_walk
+from hvdkit.check.script import dotted, enclosing_def, in_handler, instance_names, parents, same_walk
 
 POS, RANK = "POS", "RANK"
 NONE = ("None",)  # Python's None as a known value (None itself means: cannot tell)
@@ -60,6 +60,8 @@ class Evaluator:
                 return NONE
             return node.value if is_num(node.value) or isinstance(node.value, str) else None
         if isinstance(node, ast.Name):
+            if any(isinstance(d, ast.alias) for d in self.s.reaching(node) or ()):
+                return None  # `hvd = None`, then `import horovod.tensorflow.keras as hvd` under a backend's test
             return self._name(node.id, frame, event, depth)
         if self.s.is_hvd_query(node, *RANK_QUERIES, *LOCAL_RANK_QUERIES):
             return RANK if self.where.rank is None else self.where.rank
@@ -256,14 +258,14 @@ class Evaluator:
         if not isinstance(made, ast.Call):
             return None
         found = set()
-        for call, call_frame in self._made_by(made, made_frame):
+        for call, call_frame in self._made_by(made, made_frame, event):
             v = self._given(call, call_frame, node.attr, event, depth)
             if v is None or isinstance(v, ast.AST):
                 return None
             found.add(v)
         return found.pop() if len(found) == 1 else None
 
-    def _made_by(self, call, frame):
+    def _made_by(self, call, frame, event=None):
         """[(call of a dataclass, its frame)] that `call` makes its object with."""
         if _dataclass(self.s, self.s.class_called(call.func)) is not None:
             return [(call, frame)]
@@ -274,7 +276,33 @@ class Evaluator:
         if not returns or not all(isinstance(r, ast.Call) and _dataclass(self.s, self.s.class_called(r.func))
                                   is not None for r in returns):
             return []
-        return [(r, None) for r in returns]
+        # `setup(kind)` returning `DistContext("horovod", ...)` under `if kind == "horovod":`, another context
+        # under another kind: the returns the call's arguments can reach (the first one certain ends the list)
+        made = next((fr for fr in self.s.frames if fr.call is call), None)
+        taken = []
+        for r in sorted(returns, key=lambda r: (r.lineno, r.col_offset)):
+            reach = self.reaches(r, func, made, event) if made is not None else None
+            if reach is not False:
+                taken.append((r, made))
+            if reach is True:
+                break
+        return taken
+
+    def reaches(self, node, func, frame, event):
+        """Within one call of `func` (its frame): True when every `if` around `node` is decided its way, False
+        when one is decided against it, None when some is unknown."""
+        out, child = True, node
+        for p in parents(node):
+            if p is func:
+                break
+            if isinstance(p, ast.If) and child is not p.test:
+                v = truthy(self.value(p.test, frame, event, 1))
+                if v is None or v == RANK:
+                    out = None
+                elif v != (child in p.body):
+                    return False
+            child = p
+        return out
 
     def _given(self, call, frame, attr, event, depth):
         """The value `call` gives the dataclass field `attr` (its default where not given); None: unknown."""

@@ -685,8 +685,9 @@ def _size_powers(f, node, pred=None, seen=None, depth=0, counts=False):
         return down(mappings.entry_of(f, node, stores=not before) or node.value)
     parts = []
     if isinstance(node, ast.Call) and f.local_function(node) and returns(f, node):
-        # the script's own function: the value it settles at (not a warmup's early return)
-        parts = [settled(returns(f, node))]
+        # the script's own function: the values it may settle at (not a warmup's early return), on the run
+        # with the defaults (`if args.use_adasum: return local_size` is not taken by default)
+        parts = _by_default(f, node, settled_values(returns(f, node)))
     elif isinstance(node, ast.Call) and f.s.qual(node.func) != "len":  # a count of items is no factor of the LR
         # and a callable value (a schedule object called with the step) carries the LR it was made with
         parts = _lr_arguments(f, node) + ([node.func] if isinstance(node.func, (ast.Name, ast.Attribute)) else [])
@@ -773,8 +774,9 @@ def _name_powers(f, node, seen, down):
     seen.add(key)
     plain, out = set(), set()
     # a Name by the definitions that reach it, an attribute by spelling; a name read from a module of the project
-    # (`C.LR`, `from config import LR`) by that module's own assignments
-    assigned = f.s.assignments_to(node) or f.s.module_assignments(node)
+    # (`C.LR`, `from config import LR`) by that module's own assignments; an instance's attribute (`cluster.size`
+    # of `cluster = Cluster(...)`) by what its class's methods set on `self`
+    assigned = f.s.assignments_to(node) or f.s.module_assignments(node) or f.s.instance_attribute_assigns(node)
     for a in _default_run(f, assigned):
         if isinstance(a.node, ast.AugAssign) and isinstance(a.node.op, (ast.Mult, ast.Div, ast.FloorDiv)):
             continue
@@ -985,7 +987,7 @@ def _function_scales(f, fn, depth=0):
         func = f.s.funcs[fn.id]
         # the value the factor settles at (not a warmup's early return)
         returns = [n.value for n in ast.walk(func) if isinstance(n, ast.Return) and n.value is not None]
-        return bool(returns) and _value_scales(f, settled(returns), depth)
+        return any(_value_scales(f, v, depth) for v in settled_values(returns)) if returns else False
     if isinstance(fn, ast.Name):
         return any(_function_scales(f, a.node.value, depth + 1) for a in f.s.assignments_to(fn.id)
                    if a.node.value is not None)
@@ -999,19 +1001,24 @@ def _function_scales(f, fn, depth=0):
             for inner in made:
                 returns = [n.value for n in ast.walk(inner) if isinstance(n, ast.Return) and n.value is not None] \
                     if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
-                if returns and _value_scales(f, settled(returns), depth):
+                if returns and any(_value_scales(f, v, depth) for v in settled_values(returns)):
                     return True
     return False
 
 
-def settled(values):
-    """Of a schedule function's returned values, the one it settles at once the step is past every warm-up:
-    not one an `if` on a parameter keeps to small steps (`if step < warmup: return ramp`), rather one an `if`
-    keeps to large steps (`if step >= warmup: return peak` written before the ramp), else the last by line."""
+def settled_values(values):
+    """Of a function's returned values, those it may settle at once the step is past every warm-up: not one an
+    `if` on a parameter keeps to small steps (`if step < warmup: return ramp`), rather one an `if` keeps to
+    large steps (`if step >= warmup: return peak` written before the ramp); returns under other conditions
+    are each a path (`get_world_size()` returning `hvd.size()` under one backend, 1 under none)."""
     def rank(v):
         ret = getattr(v, "parent", None)
         func = enclosing_def(ret) if ret is not None else None
-        params = {a.arg for a in func.args.args + func.args.kwonlyargs} if func is not None else set()
+        # the step: a parameter without a default (`warmup=2` beside it is a setting, not the step)
+        given = func.args.posonlyargs + func.args.args if func is not None else []
+        params = {a.arg for a in given[:len(given) - len(func.args.defaults)]} if func is not None else set()
+        if given and isinstance(getattr(func, "parent", None), ast.ClassDef):
+            params.discard(given[0].arg)  # a method's instance
         says, child = set(), ret
         for p in parents(ret) if ret is not None else ():
             if p is func:
@@ -1022,7 +1029,26 @@ def settled(values):
             child = p
         return 0 if False in says else 2 if True in says else 1
     ranks = [rank(v) for v in values]
-    return max((v for v, r in zip(values, ranks) if r == max(ranks)), key=lambda v: v.lineno)
+    return [v for v, r in zip(values, ranks) if r == max(ranks)]
+
+
+def settled(values):
+    """The one value of settled_values a schedule is read by: the last by line."""
+    return max(settled_values(values), key=lambda v: v.lineno)
+
+
+def _by_default(f, call, returned):
+    """Of the values a walked call of the project's function may return, those whose `if`s a run with every
+    option at its default does not decide against (all of them when that leaves none)."""
+    if len(returned) < 2:
+        return returned
+    frame = next((fr for fr in f.s.frames if fr.call is call), None)
+    event = next((e for e in f.s.events if e.node is call), None)
+    if frame is None or event is None:
+        return returned
+    ev = values.Evaluator(f.s, values.Where(0, defaults=True))
+    kept = [v for v in returned if ev.reaches(v, frame.func, frame, event) is not False]
+    return kept or returned
 
 
 def _large_steps(test, params):

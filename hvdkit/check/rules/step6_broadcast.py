@@ -9,7 +9,7 @@ from hvdkit.check.rules.held import Ref, origin, reaching, resolve, sources, wit
 from hvdkit.check.rules.models import STATE, elements, trained, wrapper
 from hvdkit.check.project import module_of
 from hvdkit.check.script import dotted, enclosing_def, result_discarded, unmoved
-from hvdkit.check.values import off_by_default
+from hvdkit.check.values import off_by_default, runs
 
 
 def judge(f):
@@ -190,6 +190,8 @@ def _broadcast_problem(f, e):
         return Finding(WRONG, f"the broadcast at line {e.line} runs only when {', '.join(off)} is set, which is off "
                        "by default: a run with the defaults starts the replicas from different weights", e.line,
                        "broadcast on every run, not only when that option is set")
+    if kind == "unknown" and runs(f.s, e, f.path_guards(e), defaults=True).kind == "always":
+        return None  # `if _BACKEND == "horovod":` with the backend option's default "horovod": runs by default
     if kind == "unknown":
         test = " and ".join(ast.unparse(g.test) for g in e.ctx.guards)
         return Finding(UNKNOWN, f"the broadcast at line {e.line} is behind `{test}`: cannot tell if it is true on the "

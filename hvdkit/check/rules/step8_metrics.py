@@ -9,7 +9,7 @@ from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_va
 from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, never, origin,
                                     property_returns, reaching, returned, sources)
 from hvdkit.check.script import assigned_name, dotted, parents, remainders, result_discarded, sums
-from hvdkit.check.sources import derived, iterated, sources as flow_sources
+from hvdkit.check.sources import called_def, derived, iterated, sources as flow_sources
 
 
 def judge(f):
@@ -349,8 +349,8 @@ def _reduced(f):
     def pred(n):
         if collective(n) or f.is_size(n):
             return True
-        func = f.s.defined(n.func) if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute)) \
-            else None
+        # the project's function, or the method the walk entered there (`env.sum(t)` of a parameter `env`)
+        func = called_def(f, n) if isinstance(n, ast.Call) else None
         return isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(collective(c) for c in ast.walk(func))
     return pred
 
