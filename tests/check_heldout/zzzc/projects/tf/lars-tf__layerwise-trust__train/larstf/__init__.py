@@ -1,0 +1,1 @@
+from .lars import LARSUpdate  # noqa: F401

@@ -1,0 +1,1 @@
+"""Hourly grid-load forecasting."""

@@ -1,0 +1,1 @@
+from .toy import ToyShapes, build_dataloader  # noqa: F401
