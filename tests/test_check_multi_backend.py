@@ -551,3 +551,33 @@ def test_a_return_an_option_off_by_default_selects_is_not_the_default_runs(tmp_p
     # lr_scaler's Adasum return runs only with --use-adasum: by default the LR is base * size, warmed up to it
     crash, flagged = check(tmp_path, WARMUP)
     assert crash is None and flagged == {}
+
+
+CYCLE = Source('''
+    import horovod.torch as hvd
+    import torch
+
+
+    class Holder:
+        def __init__(self):
+            self.a = self.b
+            self.b = self.a
+
+        def run(self):
+            self.a.allreduce(torch.zeros(1))
+
+
+    def main():
+        hvd.init()
+        Holder().run()
+
+
+    if __name__ == "__main__":
+        main()
+''')
+
+
+def test_attributes_assigned_each_other_hold_no_module_and_end(tmp_path):
+    # looking for a module in `self.a` follows `self.b` and back: the cycle ends (it raised RecursionError)
+    crash, flagged = check(tmp_path, CYCLE)
+    assert crash is None and flagged[5] == "missing"

@@ -258,8 +258,20 @@ class Script:
         that keyword (`ctx = DistContext("horovod", hvd=hvd)`, or a project function returning such a call, a
         parameter bound to one) or `name.attr` is assigned it (`self.hvd = hvd`): a backend's context carrying
         the module; else None."""
-        if depth > 3 or getattr(name, "hk_module", None) is None:
-            return None
+        key = (id(name), attr)
+        if self._holding is None:
+            self._holding = set()
+        if depth > 3 or getattr(name, "hk_module", None) is None or key in self._holding:
+            return None  # (`self.a = self.b; self.b = self.a`: a cycle holds no module)
+        self._holding.add(key)
+        try:
+            return self._module_held_by(name, attr, depth)
+        finally:
+            self._holding.discard(key)
+
+    _holding = None  # the (name, attribute) pairs _module_held is following: a cycle ends there
+
+    def _module_held_by(self, name, attr, depth):
         # `self.hvd = hvd` in a backend class's __init__: an attribute by its spelled assignments (the fallback)
         for a in self.assignments_to(f"{name.id}.{attr}") if getattr(self, "assigns", None) else ():
             value = getattr(a.node, "value", None)
