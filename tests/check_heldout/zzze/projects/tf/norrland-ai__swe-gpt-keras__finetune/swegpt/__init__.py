@@ -1,0 +1,1 @@
+from .runtime import setup_runtime  # noqa: F401

@@ -1,0 +1,1 @@
+from .config import Config, parse_config  # noqa: F401

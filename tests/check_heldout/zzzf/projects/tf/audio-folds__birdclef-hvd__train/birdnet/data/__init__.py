@@ -1,0 +1,2 @@
+from .folds import FoldSplitter
+from .spec import SpecSequence

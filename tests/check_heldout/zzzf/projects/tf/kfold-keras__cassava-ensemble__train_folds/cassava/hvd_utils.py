@@ -1,0 +1,16 @@
+import tensorflow as tf
+import horovod.tensorflow.keras as hvd
+
+
+def init_horovod():
+    hvd.init()
+    gpus = tf.config.list_physical_devices("GPU")
+    for g in gpus:
+        tf.config.experimental.set_memory_growth(g, True)
+    if gpus:
+        tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+    return hvd.rank(), hvd.size()
+
+
+def is_chief():
+    return hvd.rank() == 0

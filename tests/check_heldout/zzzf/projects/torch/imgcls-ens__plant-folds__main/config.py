@@ -1,0 +1,13 @@
+FOLDS_CSV = "data/folds.csv"
+TEST_CSV = "data/test.csv"
+OUT_DIR = "weights"
+N_FOLDS = 5
+NUM_CLASSES = 4
+IMG_SIZE = 224
+BATCH_PER_GPU = 32
+LR = 0.01
+WD = 5e-4
+EPOCHS = 20
+MILESTONES = [12, 17]
+WORKERS = 4
+FP16_ALLREDUCE = False

@@ -1,0 +1,2 @@
+from .datamodule import FoldDataModule
+from .trainer import Trainer
