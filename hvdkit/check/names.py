@@ -166,6 +166,12 @@ def api_name(qual):
     return None
 
 
+def in_api(qual):
+    """True when the dotted name `qual` is one of Horovod's or hvdkit's modules, or a name inside one
+    (`horovod.torch`, `hvdkit.torch.hvd`): what a module kept in a variable or an attribute is checked by."""
+    return bool(qual) and api_name(qual + ".x") is not None
+
+
 def signature(qual):
     """The keywords Horovod accepts for the dotted name `qual`, or None when not in the table."""
     for (module, name), keywords in SIGNATURES.items():

@@ -17,7 +17,7 @@ import sys
 from typing import NamedTuple, Optional
 
 from hvdkit.check.defs import assigned_value, chain_root, declares_global, dotted, owner_of_arg
-from hvdkit.check.names import API_MODULES, API_PREFIXES, OPTIMIZER_STEPS, SUM_OPS, api_name
+from hvdkit.check.names import API_MODULES, API_PREFIXES, OPTIMIZER_STEPS, SUM_OPS, api_name, in_api
 from hvdkit.check.project import Module, module_of, sys_path_edits
 
 MAX_DEPTH = 12
@@ -276,13 +276,12 @@ class Script:
         for a in self.assignments_to(f"{name.id}.{attr}") if getattr(self, "assigns", None) else ():
             value = getattr(a.node, "value", None)
             q = self.qual(value) if isinstance(value, (ast.Name, ast.Attribute)) else ""
-            if api_name(q + ".x") is not None:
+            if in_api(q):
                 return q
         values = []
         for d, _ in self._defs_of(name) or ():
             if isinstance(d, ast.arg):  # a parameter: the arguments the walked calls bound it to
-                values += [b.expr for fr in getattr(self, "frames", ()) if fr.func is owner_of_arg(d)
-                           for p, b in fr.bindings.items() if p == d.arg and not b.default]
+                values += [b.expr for b in self.arguments_of(d)]
             elif isinstance(d, ast.Name):
                 values.append(assigned_value(d))
         for value in values:
@@ -293,7 +292,7 @@ class Script:
             for call in calls:
                 given = next((k.value for k in call.keywords if k.arg == attr), None)
                 q = self.qual(given) if isinstance(given, (ast.Name, ast.Attribute)) else ""
-                if api_name(q + ".x") is not None:
+                if in_api(q):
                     return q
             if isinstance(value, ast.Name):
                 found = self._module_held(value, attr, depth + 1)
@@ -356,7 +355,7 @@ class Script:
                 rdefs = rmod.defs.reaching(root) or []
                 if any(isinstance(x, ast.alias) for x in rdefs):
                     return self.qual(value)
-                if isinstance(value, ast.Attribute) and api_name(self.qual(value) + ".x") is not None:
+                if isinstance(value, ast.Attribute) and in_api(self.qual(value)):
                     return self.qual(value)  # `hvd = ctx.hvd`: the module a backend's context holds
         return None
 
@@ -1001,8 +1000,7 @@ class Script:
             defs = self.reaching(node)
             if defs and all(isinstance(d, ast.arg) for d in defs):
                 # a parameter read where no frame is at hand: what the walked calls of its function bound it to
-                bound = [fr.bindings[d.arg] for d in defs for fr in getattr(self, "frames", ())
-                         if fr.func is owner_of_arg(d) and d.arg in fr.bindings and not fr.bindings[d.arg].default]
+                bound = [b for d in defs for b in self.arguments_of(d)]
                 found = next((c for c in (self._class_of(b.expr, b.frame, depth + 1) for b in bound) if c is not None),
                              None)
                 if found is not None:
@@ -1533,6 +1531,34 @@ class Script:
                 index.setdefault(id(e.node), []).append(e)
             self._at = (len(self.events) + len(self.assigns), index)
         return self._at[1].get(id(node), [])
+
+    def frames_of_call(self, call):
+        """The frames the walk made entering the project's code at `call`, in walk order (one call site may be
+        walked in several frames of its function); [] when the walk never entered code there."""
+        return self._index("_frames_at", self.frames, lambda fr: fr.call).get(id(call), [])
+
+    def arguments_of(self, arg):
+        """The bindings (not defaults) the walked calls of its function gave the parameter `arg` (an ast.arg),
+        in walk order: per (function, parameter), never by the parameter's name."""
+        frames = self._index("_frames_by_func", getattr(self, "frames", ()), lambda fr: fr.func)
+        out = []
+        for fr in frames.get(id(owner_of_arg(arg)), ()):
+            b = fr.bindings.get(arg.arg)
+            if b is not None and not b.default:
+                out.append(b)
+        return out
+
+    def _index(self, attr, items, key):
+        # one index per list, rebuilt when the list has grown since (a query made during the walk)
+        index, size = getattr(self, attr, None) or ({}, -1)
+        if size != len(items):
+            index = {}
+            for x in items:
+                k = key(x)
+                if k is not None:
+                    index.setdefault(id(k), []).append(x)
+            setattr(self, attr, (index, len(items)))
+        return index
 
     def assignments_to(self, name):
         """Assignment events that bind `name`. Given a Name node (a read), by its reaching definitions: the

@@ -196,8 +196,8 @@ def called_def(f, call):
     func = call.func
     body = f.s.defined(func) if isinstance(func, (ast.Name, ast.Attribute)) else None  # by its definition
     if body is None and isinstance(func, ast.Attribute):  # the method the walk entered there (`self.get_lr()`)
-        entered = f.memo("entered_at", lambda: {id(fr.call): fr.func for fr in f.s.frames if fr.call is not None})
-        body = entered.get(id(call))
+        frames = f.s.frames_of_call(call)
+        body = frames[-1].func if frames else None
     if body is None and isinstance(func, ast.Attribute):
         found = f.s.methods.get(func.attr, [])
         body = found[0] if len(found) == 1 else None

@@ -278,7 +278,7 @@ class Evaluator:
             return []
         # `setup(kind)` returning `DistContext("horovod", ...)` under `if kind == "horovod":`, another context
         # under another kind: the returns the call's arguments can reach (the first one certain ends the list)
-        made = next((fr for fr in self.s.frames if fr.call is call), None)
+        made = next(iter(self.s.frames_of_call(call)), None)
         taken = []
         for r in sorted(returns, key=lambda r: (r.lineno, r.col_offset)):
             reach = self.reaches(r, func, made, event) if made is not None else None

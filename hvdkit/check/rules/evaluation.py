@@ -357,7 +357,7 @@ def _unused_here(f, call, arg):
 
 
 def _unused_in_call(f, call, arg):
-    frames = [fr for fr in f.s.frames if fr.call is call]
+    frames = f.s.frames_of_call(call)
     if not frames:
         return False
     frame = frames[0]

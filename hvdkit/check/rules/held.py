@@ -78,7 +78,7 @@ def _bound(f, frame, name, at, depth):
     """What a walked call bound the parameter `name` of its function to, read at that call: [(value, call
     event)]; None when the parameter kept its default or the call is not before `at`."""
     b = frame.bindings.get(name)
-    call = next((e for e in reversed(f.s.events) if e.node is frame.call and e.order < at.order), None)
+    call = next((e for e in reversed(f.s.events_at(frame.call)) if e.order < at.order), None)
     if b is None or b.default or call is None:
         return None
     if isinstance(b.expr, (ast.Name, ast.Attribute)):
@@ -167,7 +167,7 @@ def _returned_unobserved(f, call, frames):
     call, no assignment: `def value(self): return self.rate`), read in a frame made for that call."""
     if frames is None or call not in f.s.local_calls:
         return []
-    at = next((e for e in f.s.events if e.node is call and e.ctx.frames == frames), None)
+    at = next((e for e in f.s.events_at(call) if e.ctx.frames == frames), None)
     func = callee(f, call, at) if at is not None else None
     if func is None:
         return []

@@ -378,7 +378,7 @@ def _rank_ignored(f, e):
     """The call runs the project's own code, which never uses the rank it is handed: the parameter is not read,
     or only stored on the instance in attributes nothing reads (`self.rank = rank` in a sampler whose batches
     are drawn alike on every rank). Judged by the code the walk entered at this call."""
-    frame = next((fr for fr in f.s.frames if fr.call is e.node), None)
+    frame = next(iter(f.s.frames_of_call(e.node)), None)
     if frame is None:
         return False
     ranks = [p for p, b in frame.bindings.items() if not b.default and f.mentions(b.expr, f.is_rank)]

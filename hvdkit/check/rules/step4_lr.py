@@ -1042,8 +1042,8 @@ def _by_default(f, call, returned):
     option at its default does not decide against (all of them when that leaves none)."""
     if len(returned) < 2:
         return returned
-    frame = next((fr for fr in f.s.frames if fr.call is call), None)
-    event = next((e for e in f.s.events if e.node is call), None)
+    frame = next(iter(f.s.frames_of_call(call)), None)
+    event = next(iter(f.s.events_at(call)), None)
     if frame is None or event is None:
         return returned
     ev = values.Evaluator(f.s, values.Where(0, defaults=True))

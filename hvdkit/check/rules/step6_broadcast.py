@@ -586,7 +586,8 @@ def _once_per_object(f, casts):
             for a in f.s.assignments_to(resolve(at, name)) if name else ():
                 loops = [lp for lp in a.ctx.loops if any(lp is m for m in b.ctx.loops)]
                 if not loops or not a.ctx.reached or not _made_anew(f, a) or any(
-                        _resets(x, flag) and any(lp is m for m in x.ctx.loops for lp in loops) for x in f.s.assigns):
+                        _resets(x, flag) and any(lp is m for m in x.ctx.loops for lp in loops)
+                        for x in f.s.assignments_to(flag)):
                     continue
                 return Finding(WRONG, f"{condition(f, b)}the broadcast at line {b.line} runs once, behind `not "
                                f"{flag}` (which it sets), while `{name}` is made anew at line {a.line} on every pass "
