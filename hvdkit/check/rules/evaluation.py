@@ -101,7 +101,19 @@ def _find_evaluations(f):
     for fit in f.fits:
         for v in validation_inputs(fit.node):
             out.append(Evaluation(fit, v, data_per_rank(f, v, fit), fit.line, None))
-    return out
+    return [ev._replace(per_rank=True) if ev.per_rank is False and _outputs_split(f, ev) else ev for ev in out]
+
+
+def _outputs_split(f, ev):
+    """The loop runs the model on the same data on every rank, and then the same function cuts a part by the
+    rank out of what it computed (`mine = torch.arange(hvd.rank(), len(queries), hvd.size())`, then
+    `queries[mine]`): the metrics it goes on to compute are this rank's part's."""
+    func = enclosing_def(ev.loop) if isinstance(ev.loop, (ast.For, ast.AsyncFor, ast.While)) else None
+    if func is None:
+        return False
+    end = ev.loop.end_lineno
+    sh = f.shares
+    return any(getattr(p.node, "lineno", 0) > end and enclosing_def(p.node) is func for p in sh.parts + sh.eval_parts)
 
 
 def _own_loop(f, e):

@@ -331,12 +331,20 @@ def _whole_data_size(f):
         # `data.shard(...)`): the whole set's size, by the name's definitions
         whole = [n.args[0] for n in ast.walk(div.right) if isinstance(n, ast.Call) and f.s.qual(n.func) == "len"
                  and len(n.args) == 1 and isinstance(n.args[0], ast.Name)]
-        split = [x for p in sh.parts + sh.eval_parts if isinstance(p.node, ast.Call) for x in (
-            p.node.args[:1] + ([p.node.func.value] if isinstance(p.node.func, ast.Attribute) else []))
-            if isinstance(x, ast.Name)]
+        split = [x for p in sh.parts + sh.eval_parts for x in _partitioned(p.node) if isinstance(x, ast.Name)]
         defs = lambda name: {id(d) for d in f.s.reaching(name) or ()}  # noqa: E731 - a local shorthand
         return any(defs(w) and defs(w) == defs(x) for w in whole for x in split)
     return test
+
+
+def _partitioned(node):
+    """What a partition is cut from: the data a sampler or `shard` call is given (`DistributedSampler(data)`,
+    `data.shard(...)`) or the sequence a slice takes every size-th element of (`files[hvd.rank()::hvd.size()]`)."""
+    if isinstance(node, ast.Call):
+        return node.args[:1] + ([node.func.value] if isinstance(node.func, ast.Attribute) else [])
+    if isinstance(node, ast.Subscript):
+        return [node.value]
+    return []
 
 
 def _reduced(f):
