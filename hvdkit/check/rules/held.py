@@ -569,13 +569,25 @@ def field_values(f, call, attr, depth=0):
             # `field(default_factory=lambda: 5e-4 * hvd.size())`: what the factory returns, run when the
             # object is made
             factory = kw.get("default_factory")
+            # (`field(default_factory=hvd.size)`: the call of the function named)
             default = kw.get("default") if factory is None else factory.body if isinstance(factory, ast.Lambda) \
-                else None
+                else _called(factory) if isinstance(factory, (ast.Name, ast.Attribute)) else None
         if default is not None:
             return [default]
     read = {n.attr for r in property_returns(f, cls, attr) for n in ast.walk(r)
             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"}
     return [v for a in sorted(read) for v in field_values(f, call, a, depth + 1)]
+
+
+def _called(func):
+    """A call of `func` with no arguments, made for reading what a factory returns (kept, so that a query asked
+    twice gets the same node)."""
+    call = getattr(func, "hk_called", None)
+    if call is None:
+        call = ast.copy_location(ast.Call(func=func, args=[], keywords=[]), func)
+        call.parent = getattr(func, "parent", None)
+        func.hk_called = call
+    return call
 
 
 def property_returns(f, cls, attr):

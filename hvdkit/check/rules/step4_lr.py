@@ -295,7 +295,43 @@ def _batch_draws(f):
         if count is not None and not isinstance(count, ast.Constant) and population is not None and \
                 not isinstance(population, ast.Constant):
             out.append((count, e))
+    return out + _one_by_one(f, stepping)
+
+
+def _one_by_one(f, stepping):
+    """Batches filled one sample at a time in a counted loop (`for _ in range(local_batch): img =
+    images[np.random.randint(len(images))]`, `random.choice(self.images)`), run by the optimizer steps' loop:
+    [(the count, where)]. Only a draw of one element of the data counts (a crop's offset or a scale picked
+    from a literal tuple is no sample)."""
+    out = []
+    for e in f.s.events:
+        if not (e.ctx.reached and stepping & {id(lp) for lp in e.ctx.loops} and _draws_one(f, e.node)):
+            continue
+        func = enclosing_def(e.node)
+        loop = next((p for p in parents(e.node) if p is func or isinstance(p, (ast.For, ast.AsyncFor))), None)
+        it = getattr(loop, "iter", None)
+        if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(it, ast.Call) and \
+                f.s.qual(it.func) == "range" and len(it.args) == 1 and not isinstance(it.args[0], ast.Constant):
+            count = it.args[0]
+            frame = e.ctx.frames[-1] if e.ctx.frames else None
+            b = frame.bindings.get(count.id) if isinstance(count, ast.Name) and frame is not None and \
+                frame.func is func else None
+            # a parameter (`def sample_batch(streams, rng, batch)`): what this call hands it (`cfg.micro_batch`)
+            out.append((b.expr if b is not None and not b.default else count, NodeAt(it)))
     return out
+
+
+def _draws_one(f, call):
+    """`random.choice(items)` of data (not of a literal), or an index drawn below a data's length
+    (`np.random.randint(len(images))`, `rng.integers(0, len(x))`, `random.randrange(len(x))`)."""
+    q = f.s.qual(call.func)
+    if q.split(".")[0] not in ("random", "numpy") and getattr(call.func, "attr", "") not in names.GENERATOR_DRAWS:
+        return False
+    attr = q.split(".")[-1]
+    if attr == "choice" and len(call.args) == 1:
+        return not isinstance(call.args[0], (ast.Constant, ast.Tuple, ast.List, ast.Set))
+    return attr in ("randint", "integers", "randrange") and 0 < len(call.args) <= 2 and not call.keywords and any(
+        isinstance(n, ast.Call) and f.s.qual(n.func) == "len" for n in ast.walk(call.args[-1]))
 
 
 def _batch_slices(f):
