@@ -185,6 +185,11 @@ def _broadcast_problem(f, e):
     empty = _before_variables(f, e)
     if empty is not None:
         return empty
+    resumed = _on_resume_only(f, e) if kind == "unknown" else None
+    if resumed is not None:
+        return Finding(WRONG, f"the broadcast at line {e.line} runs only when `{resumed}` exists, a checkpoint this "
+                       "script writes: a fresh run has none, and starts the replicas from different weights",
+                       e.line, "broadcast on every run, after the checkpoint is loaded (or not)")
     off = off_by_default(f.s, e, f.path_guards(e)) if kind == "unknown" else []
     if off:
         return Finding(WRONG, f"the broadcast at line {e.line} runs only when {', '.join(off)} is set, which is off "
@@ -743,3 +748,39 @@ def _broadcast_models(f, b):
     """The models whose weights a broadcast sends (owners of .state_dict() / .variables / .parameters() ... in
     its argument, through names and a helper's arguments)."""
     return [Ref(f, dotted(o), at) for o, at in _sent_owners(f, b) if dotted(o)]
+
+
+_EXISTS = ("os.path.exists", "os.path.isfile", "os.path.isdir")
+
+
+def _on_resume_only(f, e):
+    """The path (as written) of a checkpoint this script writes, where the event runs only if that file exists
+    (`if not os.path.exists(path): return 0` before it, or `if os.path.isfile(ckpt):` around it): a run
+    started fresh has no such file. The file is the script's own when a name of it written as a literal
+    (`"last.pth.tar"`) is also in the path of one of its checkpoint writes."""
+    skip = f.path_guards(e)
+    written = {c for w in f.checkpoint_writes for c in _path_literals(f, w.node)}
+    for g in e.ctx.guards:
+        if any(g.test is t and g.branch == b for t, b in skip):
+            continue
+        test, needs = g.test, g.branch
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, needs = test.operand, not needs
+        if needs and isinstance(test, ast.Call) and f.s.qual(test.func) in _EXISTS and test.args and \
+                _path_literals(f, test.args[0]) & written:
+            return ast.unparse(test.args[0])
+    return None
+
+
+def _path_literals(f, node, depth=0):
+    """The file-name literals (`"last.pth.tar"`, `"ckpt.pt"`) a path is written with, through the plain
+    assignments of the names it is made of."""
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and "." in n.value.strip("."):
+            out.add(n.value.rsplit("/", 1)[-1])
+        elif isinstance(n, ast.Name) and depth < 3:
+            for a in f.s.assignments_to(n):
+                if isinstance(a.node, ast.Assign) and a.node.value is not None:
+                    out |= _path_literals(f, a.node.value, depth + 1)
+    return out
