@@ -7,7 +7,9 @@
 2. A retrieval project's evaluator embeds the whole gallery on every rank, then each rank scores only its
    own queries (`torch.arange(hvd.rank(), n, hvd.size())`): the recall it returns is this rank's part's, and
    rank 0 reports it unaveraged. Averaged over the ranks, or scored on every query, it is right.
-Before these rules both broken scripts passed step 8 as ok.
+3. Per-rank recalls (means, made in a module's dict comprehension) summed with op=hvd.Sum and printed
+   through `" ".join(f"{k} {v:.3f}" for k, v in metrics.items())`: hvd.size() times the recall.
+Before these rules the three broken scripts passed step 8 as ok.
 
 Written from scratch for these tests."""
 import pytest
@@ -217,4 +219,102 @@ def test_recall_on_this_ranks_queries_reported_unaveraged_is_flagged(tmp_path):
 @pytest.mark.parametrize("queries, result", [(OWN_QUERIES, AVERAGED_RECALL), (EVERY_QUERY, OWN_RECALL)])
 def test_recall_averaged_or_on_every_query_is_right(tmp_path, queries, result):
     crash, flagged, _ = check_project(tmp_path, retrieval(queries, result))
+    assert crash is None and flagged == {}
+
+
+# 3. Each rank scores its own shard of the held-out pairs and the per-rank recalls (means) are summed over the
+#    ranks: the sum of hvd.size() means, reported as the recall. Averaged, or divided by hvd.size(), it is
+#    right (the shards are equal: a DistributedSampler pads them).
+SCORING = '''
+    import torch
+
+
+    def recall_at(img, txt, ks=(1, 5)):
+        order = (txt @ img.t()).argsort(1, descending=True)
+        place = (order == torch.arange(len(img))[:, None]).nonzero()[:, 1]
+        return {f"R@{k}": (place < k).float().mean().item() for k in ks}
+'''
+
+SHARDED_TRAIN = Source('''
+    """Contrastive image-text training: horovodrun -np 4 python train.py"""
+    import argparse
+
+    import horovod.torch as hvd
+    import torch
+    from torch import nn
+    from torch.utils.data import DataLoader, TensorDataset
+    from torch.utils.data.distributed import DistributedSampler
+
+    from twotower.models import TwoTower
+    from twotower.scoring import recall_at
+
+
+    def validate(model, loader):
+        model.eval()
+        images, texts = [], []
+        with torch.no_grad():
+            for pixels, tokens in loader:
+                a, b = model(pixels, tokens)
+                images.append(a)
+                texts.append(b)
+        local = recall_at(torch.cat(images), torch.cat(texts))
+        model.train()
+        return {k: #REDUCE# for k, v in local.items()}
+
+
+    def main():
+        ap = argparse.ArgumentParser()
+        ap.add_argument("--lr", type=float, default=5e-4)
+        ap.add_argument("--epochs", type=int, default=3)
+        args = ap.parse_args()
+        hvd.init()
+        torch.manual_seed(3)
+        pairs = TensorDataset(torch.rand(1024, 3, 32, 32), torch.randint(0, 1000, (1024, 12)))
+        sampler = DistributedSampler(pairs, num_replicas=hvd.size(), rank=hvd.rank())
+        loader = DataLoader(pairs, batch_size=64, sampler=sampler, drop_last=True)
+        held = TensorDataset(torch.rand(400, 3, 32, 32), torch.randint(0, 1000, (400, 12)))
+        held_sampler = DistributedSampler(held, num_replicas=hvd.size(), rank=hvd.rank(), shuffle=False)
+        held_loader = DataLoader(held, batch_size=100, sampler=held_sampler)
+        model = TwoTower()
+        opt = torch.optim.AdamW(model.parameters(), lr=args.lr * hvd.size())
+        opt = hvd.DistributedOptimizer(opt, named_parameters=model.named_parameters())
+        hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+        hvd.broadcast_optimizer_state(opt, root_rank=0)
+        for epoch in range(args.epochs):
+            sampler.set_epoch(epoch)
+            for pixels, tokens in loader:
+                opt.zero_grad()
+                img, txt = model(pixels, tokens)
+                logits = model.scale.exp() * img @ txt.t()
+                nn.functional.cross_entropy(logits, torch.arange(len(img))).backward()
+                opt.step()
+            metrics = validate(model, held_loader)
+            if hvd.rank() == 0:
+                print(f"epoch {epoch} val " + " ".join(f"{k} {v:.3f}" for k, v in metrics.items()))
+                torch.save(model.state_dict(), "twotower.pt")
+
+
+    if __name__ == "__main__":
+        main()
+''')
+
+SUMMED_MEANS = 'hvd.allreduce(torch.tensor(v), op=hvd.Sum, name=f"val_{k}").item()'
+AVERAGED_MEANS = 'hvd.allreduce(torch.tensor(v), name=f"val_{k}").item()'
+SUMMED_OVER_SIZE = 'hvd.allreduce(torch.tensor(v), op=hvd.Sum, name=f"val_{k}").item() / hvd.size()'
+
+
+def sharded(reduce):
+    return {"train.py": SHARDED_TRAIN.replace("#REDUCE#", reduce), "twotower/__init__.py": "",
+            "twotower/models.py": MODELS, "twotower/scoring.py": SCORING}
+
+
+def test_per_rank_recalls_summed_over_ranks_and_reported_are_wrong(tmp_path):
+    crash, flagged, findings = check_project(tmp_path, sharded(SUMMED_MEANS))
+    assert crash is None and flagged == {8: "wrong"}
+    assert "reports the sum" in findings[8].evidence
+
+
+@pytest.mark.parametrize("reduce", [AVERAGED_MEANS, SUMMED_OVER_SIZE])
+def test_per_rank_recalls_averaged_over_ranks_are_right(tmp_path, reduce):
+    crash, flagged, _ = check_project(tmp_path, sharded(reduce))
     assert crash is None and flagged == {}

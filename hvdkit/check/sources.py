@@ -149,6 +149,9 @@ def iterated(f, name):
         if loop is None:
             continue
         it = loop.iter
+        if path == [0] and isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
+                it.func.attr == "items" and not it.args:
+            continue  # `k` of `for k, v in metrics.items()`: a key names an entry, it holds none of its value
         if path and isinstance(it, ast.Call) and f.s.qual(it.func) in ("zip", "enumerate") and \
                 not any(isinstance(a, ast.Starred) for a in it.args):
             args = it.args if f.s.qual(it.func) == "zip" else [None] + it.args[:1]

@@ -95,13 +95,38 @@ def _loop_elements(f, name, at, depth):
         if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             break
         for g in loop_bindings(p):
-            if isinstance(g.target, ast.Name) and g.target.id == name:
-                it = g.iter
-                if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "values" \
-                        and not it.args:
-                    it = it.func.value
-                return _container_elements(f, it, at, depth + 1)
+            found = _iterated_elements(f, g, name, at, depth)
+            if found is not None:
+                return found
     return []
+
+
+def comprehended(f, node, at, depth=0):
+    """For a name bound by a comprehension around it, inside the expression `at` reads (`v` of `" ".join(f"{k}
+    {v}" for k, v in metrics.items())` in a report): [(element, event)] of what the comprehension iterates;
+    None for any other name."""
+    for p in parents(node):
+        if p is at.node or isinstance(p, (ast.stmt, ast.Lambda)):
+            break
+        for g in getattr(p, "generators", ()):
+            found = _iterated_elements(f, g, node.id, at, depth)
+            if found is not None:
+                return found
+    return None
+
+
+def _iterated_elements(f, g, name, at, depth):
+    """The elements the loop binding `g` (a for loop or a comprehension's generator) gives `name`: each element
+    of the list, tuple or dict values it iterates (`for opt in optimizers.values()`, `for k, v in
+    metrics.items()`); None when `g` does not bind `name` so."""
+    it = g.iter
+    listed = isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args
+    if isinstance(g.target, ast.Name) and g.target.id == name:
+        return _container_elements(f, it.func.value if listed and it.func.attr == "values" else it, at, depth + 1)
+    if listed and it.func.attr == "items" and isinstance(g.target, ast.Tuple) and len(g.target.elts) == 2 and \
+            isinstance(g.target.elts[1], ast.Name) and g.target.elts[1].id == name:
+        return _container_elements(f, it.func.value, at, depth + 1)
+    return None
 
 
 def _container_elements(f, node, at, depth):
@@ -113,6 +138,8 @@ def _container_elements(f, node, at, depth):
         return [(el, at) for el in node.elts if not isinstance(el, ast.Starred)]
     if isinstance(node, ast.Dict):
         return [(v, at) for v in node.values if v is not None]
+    if isinstance(node, ast.DictComp):  # `{f"R@{k}": (pos < k).float().mean() for k in ks}`: its values
+        return [(node.value, at)]
     found = returned(f, node, at) if isinstance(node, ast.Call) else \
         reaching(f, node, at, depth + 1) if isinstance(node, (ast.Name, ast.Attribute)) else []
     return [x for v, a in found for x in _container_elements(f, v, a, depth + 1)]

@@ -6,7 +6,7 @@ from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_value, per_batch, running, training_data,
                                            training_events, unread_calls)
-from hvdkit.check.rules.held import (depends_on_rank, imported, makers, mutations, never, origin,
+from hvdkit.check.rules.held import (comprehended, depends_on_rank, imported, makers, mutations, never, origin,
                                     property_returns, reaching, returned, sources)
 from hvdkit.check.script import assigned_name, dotted, parents, remainders, result_discarded, sums
 from hvdkit.check.sources import called_def, derived, iterated, sources as flow_sources
@@ -392,7 +392,16 @@ def _undivided(f, node, at, total, depth=0):
         rets = returned(f, node, at)
         if rets:
             return any(deeper(v, a) for v, a in rets)
+        joined = isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1
+        if joined and isinstance(node.func.value, ast.Constant):
+            return deeper(node.args[0])  # `" ".join(parts)`: the text shows each part
         return deeper(_kept_operand(f, node))
+    if isinstance(node, ast.JoinedStr):
+        return any(deeper(v.value) for v in node.values if isinstance(v, ast.FormattedValue))
+    if isinstance(node, (ast.GeneratorExp, ast.ListComp)):
+        return deeper(node.elt)
+    if isinstance(node, ast.Name) and at is not None and (inner := comprehended(f, node, at)) is not None:
+        return any(deeper(v, a) for v, a in inner)  # `v` of `for k, v in metrics.items()` in the report
     if isinstance(node, (ast.Name, ast.Attribute)):
         if at is None:  # in a property's body (not walked): what the class's methods assign the attribute
             values = [(a.node.value, a) for a in f.s.assignments_to(node) if a.node.value is not None]
@@ -593,7 +602,8 @@ def _sums_a_mean(f, e):
     call = e.node
     value = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "tensor"), None)
     return value is not None and any(
-        isinstance(n, ast.Call) and f.s.qual(n.func).split(".")[-1] in ("mean", "reduce_mean", "nanmean", "average")
+        isinstance(n, ast.Call) and (f.s.qual(n.func).split(".")[-1] or getattr(n.func, "attr", "")) in (
+            "mean", "reduce_mean", "nanmean", "average")
         or isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) for x, _ in sources(f, value, e)
         for n in ast.walk(x))
 
@@ -716,8 +726,12 @@ def _averaged(f, node, at):
         return True
     # what is put into the objects its value is made of, as _from_evaluations follows them (`best =
     # min(scores, key=scores.get)` after `scores[trial] = run_trial(...)` returning an average)
-    if any(f.mentions(v, lambda n: _averaging(f, n)) for expr, a in sources(f, node, at)[1:] for sub in ast.walk(expr)
+    found = sources(f, node, at)[1:]
+    if any(f.mentions(v, lambda n: _averaging(f, n)) for expr, a in found for sub in ast.walk(expr)
            if isinstance(sub, (ast.Name, ast.Attribute)) and dotted(sub) for v, _ in mutations(f, sub, a)):
+        return True
+    # the values that reach it (`v` of `for k, v in metrics.items()` with `metrics = {"val": float(avg)}`)
+    if any(f.mentions(expr, lambda n: _averaging(f, n)) for expr, _ in found):
         return True
     for sub in ast.walk(node):
         if not isinstance(sub, (ast.Name, ast.Attribute)) or not dotted(sub):
