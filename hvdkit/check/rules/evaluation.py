@@ -10,7 +10,7 @@ import sys
 from typing import NamedTuple, Optional
 
 from hvdkit.check import names
-from hvdkit.check.defs import chain_root
+from hvdkit.check.defs import chain_root, dotted
 from hvdkit.check.rules.held import (depends_on_rank, memo, imported, mutations, never, placement, reaching, returned,
                                     sources)
 from hvdkit.check.rules.models import MODEL_METHODS, STATE, is_model
@@ -577,6 +577,8 @@ def _metric_value(f, node, at, depth):
         if isinstance(func, ast.Attribute) and imported(f, func) is None:
             parts = [func.value] + parts  # loss.item(), total.cpu(), acc.numpy()
         return _any(inside(p) for p in parts)
+    if isinstance(node, ast.Attribute) and dotted(node) is None:
+        return inside(node.value)  # `sim.topk(k).indices`: a field of what the call computes
     if isinstance(node, (ast.Name, ast.Attribute)):
         values = reaching(f, node, at) + mutations(f, node, at)
         if not values:

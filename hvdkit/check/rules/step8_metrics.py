@@ -130,8 +130,27 @@ def _shard_logs(f, whole):
     every = {id(ev.event) for ev in whole if not _rank0_only(f, ev.event)}
     logs = [fit for fit in f.fits if id(fit) not in every]
     logs += [r for r in _reports(f) if r.ctx.reached and not never(f, r) and not per_batch(f, r) and not any(
-        _from_evaluations(f, v, r, whole) for v in _report_values(r.node))]
+        _from_evaluations(f, v, r, whole) for v in _report_values(r.node)) and not _last_step_only(f, r)]
     return logs
+
+
+def _last_step_only(f, report):
+    """The report runs in the training's loop (once an epoch), and every value of the model it prints is the
+    last training step's (`loss.item()` with `loss` assigned anew at each step): progress, not a measure of
+    rank 0's shard over the epoch (a running accuracy, a meter's average, fit's log), nor the result printed
+    once the training is done."""
+    stepping = {id(lp) for s in training_events(f) for lp in s.ctx.loops}
+    values = [v for v in _report_values(report.node) if metric_value(f, v, report)]
+    if not values or not stepping & {id(lp) for lp in report.ctx.loops}:
+        return False
+    for v in values:
+        while isinstance(v, ast.Call) and _kept_operand(f, v) is not None:
+            v = _kept_operand(f, v)  # loss.item(), float(loss)
+        assigned = reaching(f, v, report) if isinstance(v, ast.Name) else []
+        if not assigned or not all(isinstance(a.node, ast.Assign) and stepping & {id(lp) for lp in a.ctx.loops}
+                                   for _, a in assigned):
+            return False
+    return True
 
 
 def _reported(f, ev):
@@ -184,7 +203,7 @@ def _summed(f, avgs):
         if clocked:
             printed = [r for r in printed if _called_a_mean(r.node)]
         report = next((r for r in printed if r.ctx.reached and any(
-            _undivided(f, v, r, e.node) for v in _report_values(r.node))), None)
+            _undivided(f, v, r, e.node, walk=e.ctx.frames) for v in _report_values(r.node))), None)
         unread = unread_calls(f, e.node.args[0], e) if report is not None and e.node.args and not clocked else []
         if unread:
             unknown = unknown or Finding(
@@ -378,18 +397,28 @@ def _kept_operand(f, call):
         call.args[0] if call.args else None)
 
 
-def _undivided(f, node, at, total, depth=0):
+def _another_call(f, call, walk):
+    """`call` runs a function of the project that the walk `walk` (an event's frames) entered at another call:
+    what it returns there is another walk's value (`reduce_sum` called for the throughput and for the loss)."""
+    funcs = {id(fr.func) for fr in walk}
+    return not any(fr.call is call for fr in walk) and any(id(fr.func) in funcs for fr in f.s.frames_of_call(call))
+
+
+def _undivided(f, node, at, total, depth=0, walk=None):
     """The value of `node` where `at` reads it is the sum `total` (a call node) itself, or an element of it,
     converted or added to, through names, attributes, the returns of the project's functions and the
     properties of its classes; not once it is divided, or given to a computation (`miou(conf)` with conf
-    summed: a metric computed from summed counts)."""
+    summed: a metric computed from summed counts). With `walk` (the frames of the sum's event), not through
+    another call of a function that walk entered."""
     if node is total:
         return True
     if depth > 12 or node is None:
         return False
-    deeper = lambda n, a=at: _undivided(f, n, a, total, depth + 1)  # noqa: E731 - a local shorthand
+    deeper = lambda n, a=at: _undivided(f, n, a, total, depth + 1, walk)  # noqa: E731 - a local shorthand
     if isinstance(node, ast.Call):
         rets = returned(f, node, at)
+        if rets and walk is not None and _another_call(f, node, walk):
+            return False  # `wps = reduce_sum([rate])` beside this walk's `reduce_sum([tot, ntok])`: not its sum
         if rets:
             return any(deeper(v, a) for v, a in rets)
         joined = isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1
