@@ -273,11 +273,12 @@ class Certain:
 
     def __init__(self, facts, names):
         self.f, self.names = facts, names
-        self.index, self.frames = {}, {}
+        self.index = {}
         for e in facts.s.events + facts.s.assigns:
             self.index.setdefault(id(e.node), []).append(e)
-            for fr in e.ctx.frames:
-                self.frames.setdefault(fr.func, {})[id(fr)] = fr
+        # every walked call's frame, also of a function in whose body nothing is recorded (`def lr_at(e):
+        # return args.lr / args.warmup_iters`)
+        self.frames = {func: {id(fr): fr for fr in frames} for func, frames in facts.frames_of().items()}
 
     def __call__(self, node, error):
         conditions = _conditional(node)
@@ -300,9 +301,16 @@ class Certain:
 
     def _called_at_construction(self, node):
         """The constructor call that runs the lambda `node` is in, with nothing in the lambda's body
-        deciding whether `node` is evaluated: LambdaLR's constructor calls its lr_lambda for step 0."""
+        deciding whether `node` is evaluated: LambdaLR's constructor calls its lr_lambda for step 0, a
+        dataclass's generated __init__ the default_factory of a field it is not given."""
         lam = next((p for p in parents(node) if isinstance(p, ast.Lambda)), None)
         call = getattr(lam, "parent", None)
+        if lam is not None and _conditional(node, stop=lam) == [] and isinstance(call, ast.keyword) and \
+                call.arg == "default_factory":
+            # a dataclass field's factory: it runs where an instance is made without that field (the walk's
+            # call of it, Script._default_factories, hangs below the instance's call)
+            made = [e.node.parent for e in self.f.s.events if e.node.func is lam]
+            return made[0] if made else None
         if lam is None or _conditional(node, stop=lam) != [] or not isinstance(call, ast.Call) or \
                 self.names.qual(call.func) not in CALLED_AT_CONSTRUCTION:
             return None
@@ -348,13 +356,19 @@ class Certain:
         """The event runs whenever the script trains: reached, no guard that may be false, not a
         condition's branch, and neither are the call sites that lead to it."""
         if not (event.ctx.reached and _conditional(event.node) == [] and
-                self.f.guard_kind(event) in ("always", "rank")):
+                (self.f.guard_kind(event) in ("always", "rank") or self._by_default(event))):
             return False
         for fr in event.ctx.frames:
             conditions = _conditional(fr.call) if fr.call is not None else []
             if conditions is None or conditions and not _holds(self.f, conditions, event):
                 return False
         return True
+
+    def _by_default(self, event):
+        """The event's guards hold on the first step with every option at its declared default (`if epoch <
+        args.warmup_epochs:` with --warmup-epochs 10): the run a crash is reported for."""
+        from hvdkit.check.values import runs
+        return runs(self.f.s, event, defaults=True).kind in ("always", "rank")
 
     def _import_caught(self, mod, error, seen):
         """An import that runs `mod` (or a module that imports it) is in a `try` that catches `error`."""
@@ -501,11 +515,12 @@ def _conditional(node, stop=None):
 
 
 def _holds(facts, conditions, event):
-    """Each condition has its value whenever `event` runs, on some rank at least (`hvd.rank() == 0 and
-    ...`: rank 0 evaluates the rest)."""
-    from hvdkit.check.values import RANK, truthy
+    """Each condition has its value whenever `event` runs with every option at its declared default (the run
+    a crash is reported for), on some rank at least (`hvd.rank() == 0 and ...`: rank 0 evaluates the rest)."""
+    from hvdkit.check.values import RANK, Evaluator, Where, truthy
+    ev = facts.memo("crash conditions", lambda: Evaluator(facts.s, Where(defaults=True)))
     for test, value in conditions:
-        v = truthy(facts.ev.value(test, event.ctx.env, event))
+        v = truthy(ev.value(test, event.ctx.env, event))
         if v != RANK and v is not value:
             return False
     return True

@@ -234,18 +234,18 @@ class Facts:
             out = []
             for d in defs:
                 if isinstance(d, ast.arg):
-                    out += [b.expr for fr in self._frames_of().get(owner_of_arg(d), ())
+                    out += [b.expr for fr in self.frames_of().get(owner_of_arg(d), ())
                             for p, b in fr.bindings.items() if p == d.arg]
             return out
         if self._bindings is None:
             self._bindings = {}
-            for fr in self._frames_of(flat=True):
+            for fr in self.frames_of(flat=True):
                 for param, b in fr.bindings.items():
                     if not b.default:  # an argument, also of a call at the module's level (main(CONFIG))
                         self._bindings.setdefault(param, []).append(b.expr)
         return self._bindings.get(name, [])
 
-    def _frames_of(self, flat=False):
+    def frames_of(self, flat=False):
         """The walked frames, by function ({func: [Frame]}), or all of them (flat)."""
         if self._frames is None:
             frames = {id(fr): fr for fr in self.s.frames}  # `def f(base): def g(e): ...; return g` has no event

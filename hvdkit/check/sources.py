@@ -48,7 +48,7 @@ def _bound_in(f, name, call):
     args = [d for d in defs or () if isinstance(d, ast.arg)]
     if not args or len(args) != len(defs):
         return None
-    frames = [fr for d in args for fr in f._frames_of().get(owner_of_arg(d), ()) if fr.call is call]
+    frames = [fr for d in args for fr in f.frames_of().get(owner_of_arg(d), ()) if fr.call is call]
     if not frames:
         return None
     return [b.expr for fr in frames for p, b in fr.bindings.items() if any(p == d.arg for d in args)]

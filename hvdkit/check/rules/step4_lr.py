@@ -892,7 +892,12 @@ def _fields(f, node):
         if id(made) in seen or not isinstance(made, ast.Call):
             continue
         seen.add(id(made))
-        if f.s.class_called(made.func) is not None:
+        if f.s.qual(made.func) in ("dataclasses.replace", "copy.replace") and made.args:
+            # `dataclasses.replace(cfg, data_dir=...)`: the fields given anew, the others the object's
+            given = {k.arg: k.value for k in made.keywords if k.arg}
+            out += [given[node.attr]] if node.attr in given else []
+            todo += [] if node.attr in given else list(f.origins(made.args[0]))
+        elif f.s.class_called(made.func) is not None:
             out += field_values(f, made, node.attr)
         elif (fields := _namedtuple_fields(f, made.func)) is not None:  # `DistContext(rank=..., size=hvd.size())`
             given = dict(zip(fields, made.args)) if not any(isinstance(a, ast.Starred) for a in made.args) else {}
