@@ -84,6 +84,18 @@ def find_shares(f):
     return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts, swapped, local, optional, ignored)
 
 
+def _feeds_training(f, part):
+    """The partition is of the training data: its node flows into what the optimizer steps consume, or it is
+    cut in a method of a project class (a sampler's `__iter__`: `batches[self.rank::self.world]`) whose
+    instance does."""
+    train = flows(f).train
+    if id(part.node) in train:
+        return True
+    cls = next((p for p in parents(part.node) if isinstance(p, ast.ClassDef)), None)
+    return cls is not None and any(id(e.node) in train and f.s.class_called(e.node.func) is cls
+                                   for e in f.s.events if e.ctx.reached)
+
+
 def _index_range(s, node):
     """A range of indices a rank may set: `range(rank, n, size)` (a stride) or a block, `range(rank * per,
     (rank + 1) * per)` / `np.arange(...)` / `torch.arange(...)` with per = n // size."""
@@ -134,7 +146,7 @@ def judge(f):
                            "`hvdkit check --run`")
         return Finding(WRONG, f"line {e.line} splits the data without hvd.size() and hvd.rank(): {f.text(e.line)}",
                        e.line, "pass num_replicas=hvd.size(), rank=hvd.rank() (or shard(hvd.size(), hvd.rank()))")
-    local = [p for p in sh.local if id(p.node) in flows(f).train]
+    local = [p for p in sh.local if _feeds_training(f, p)]
     if local:
         e = local[0]
         return Finding(WRONG, f"line {e.line} picks this rank's part by hvd.local_rank() ({f.text(e.line)}): on 2 "
