@@ -1,0 +1,3 @@
+from .edsr import EDSR
+
+__all__ = ["EDSR"]

@@ -1,0 +1,1 @@
+"""Outfit retrieval: match product photos with their catalogue descriptions."""

@@ -1,0 +1,2 @@
+from .center import CenterLoss
+from .triplet import triplet_semihard
