@@ -1525,22 +1525,17 @@ class Script:
     def events_at(self, node):
         """The walk's events (calls and assignments) of the statement or call `node`: one per walk that reached it
         ([] for code no walk reached)."""
-        if getattr(self, "_at", None) is None or self._at[0] != len(self.events) + len(self.assigns):
-            index = {}
-            for e in list(self.events) + list(self.assigns):
-                index.setdefault(id(e.node), []).append(e)
-            self._at = (len(self.events) + len(self.assigns), index)
-        return self._at[1].get(id(node), [])
+        return self._index("_at", (self.events, self.assigns), lambda e: e.node).get(id(node), [])
 
     def frames_of_call(self, call):
         """The frames the walk made entering the project's code at `call`, in walk order (one call site may be
         walked in several frames of its function); [] when the walk never entered code there."""
-        return self._index("_frames_at", self.frames, lambda fr: fr.call).get(id(call), [])
+        return self._index("_frames_at", (self.frames,), lambda fr: fr.call).get(id(call), [])
 
     def arguments_of(self, arg):
         """The bindings (not defaults) the walked calls of its function gave the parameter `arg` (an ast.arg),
         in walk order: per (function, parameter), never by the parameter's name."""
-        frames = self._index("_frames_by_func", getattr(self, "frames", ()), lambda fr: fr.func)
+        frames = self._index("_frames_by_func", (getattr(self, "frames", ()),), lambda fr: fr.func)
         out = []
         for fr in frames.get(id(owner_of_arg(arg)), ()):
             b = fr.bindings.get(arg.arg)
@@ -1548,16 +1543,18 @@ class Script:
                 out.append(b)
         return out
 
-    def _index(self, attr, items, key):
-        # one index per list, rebuilt when the list has grown since (a query made during the walk)
+    def _index(self, attr, lists, key):
+        # {id(key(x)): [x, ...]} over the lists in order, kept in `attr`; rebuilt when they have grown since (a
+        # query made during the walk)
         index, size = getattr(self, attr, None) or ({}, -1)
-        if size != len(items):
+        if size != sum(len(items) for items in lists):
             index = {}
-            for x in items:
-                k = key(x)
-                if k is not None:
-                    index.setdefault(id(k), []).append(x)
-            setattr(self, attr, (index, len(items)))
+            for items in lists:
+                for x in items:
+                    k = key(x)
+                    if k is not None:
+                        index.setdefault(id(k), []).append(x)
+            setattr(self, attr, (index, sum(len(items) for items in lists)))
         return index
 
     def assignments_to(self, name):

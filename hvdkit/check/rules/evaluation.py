@@ -57,7 +57,7 @@ def evaluations(f):
 def _find_evaluations(f):
     out, seen = [], set()
     # loops that train, and loops that act in an environment (a rollout collects experience: no evaluation)
-    stepping = {id(lp) for s in training_events(f) for lp in s.ctx.loops}
+    stepping = set(training_loops(f))
     stepping |= {id(lp) for e in f.s.events if e.ctx.reached and environment_step(e.node) for lp in e.ctx.loops[-1:]}
     for e in f.s.events:
         if not e.ctx.reached or not calls_model(f, e):
@@ -189,6 +189,12 @@ def training_events(f):
     whatever the step is called, `optimizer.apply(grads, vars)` included). Computed once: asked per event."""
     return f.memo("evaluation.training_events", lambda: f.steps + [e for e in f.s.events if e.ctx.reached and (
         getattr(e.node.func, "attr", "") in ("backward", "gradient") or session_run(f, e.node) == "trains")])
+
+
+def training_loops(f):
+    """Ids of the loops around the training events (training_events): the loops that train. Computed once."""
+    return f.memo("evaluation.training_loops", lambda: frozenset(
+        id(lp) for s in training_events(f) for lp in s.ctx.loops))
 
 
 def per_batch(f, e):

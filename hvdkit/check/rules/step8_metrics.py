@@ -5,7 +5,7 @@ import re
 from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_value, per_batch, running, training_data,
-                                           training_events, unread_calls)
+                                           training_events, training_loops, unread_calls)
 from hvdkit.check.rules.held import (comprehended, depends_on_rank, imported, makers, mutations, never, origin,
                                     property_returns, reaching, returned, sources)
 from hvdkit.check.script import assigned_name, dotted, parents, remainders, result_discarded, sums
@@ -139,7 +139,7 @@ def _last_step_only(f, report):
     last training step's (`loss.item()` with `loss` assigned anew at each step): progress, not a measure of
     rank 0's shard over the epoch (a running accuracy, a meter's average, fit's log), nor the result printed
     once the training is done."""
-    stepping = {id(lp) for s in training_events(f) for lp in s.ctx.loops}
+    stepping = training_loops(f)
     values = [v for v in _report_values(report.node) if metric_value(f, v, report)]
     if not values or not stepping & {id(lp) for lp in report.ctx.loops}:
         return False
