@@ -67,8 +67,8 @@ class Crash(NamedTuple):
 def find(facts, names=None):
     """[Crash] certain to happen when the script trains, first to happen first. `names`: the script's
     crash_names.Names, when the caller has made it."""
-    from hvdkit.check import (crash_batches, crash_calls, crash_eager, crash_imports, crash_keras, crash_numbers,
-                              crash_shapes, crash_torch)
+    from hvdkit.check import (crash_absl, crash_batches, crash_calls, crash_eager, crash_imports, crash_keras,
+                              crash_numbers, crash_shapes, crash_torch)
     from hvdkit.check.crash_args import Args
     from hvdkit.check.rules.step5_optimizer import accumulation_crashes, unnamed_parameter_crashes
     names = names or Names(facts.s)
@@ -90,6 +90,7 @@ def find(facts, names=None):
     candidates += unnamed_parameter_crashes(facts)
     candidates += crash_batches.find(names, args)
     candidates += crash_imports.find(names)
+    candidates += crash_absl.find(names)
     certain, out, seen = Certain(facts, names), [], set()
     for node, error, why, kind in candidates:
         witness = certain(node, kind) if (id(node), error) not in seen else None
@@ -368,7 +369,11 @@ class Certain:
         """The event's guards hold on the first step with every option at its declared default (`if epoch <
         args.warmup_epochs:` with --warmup-epochs 10): the run a crash is reported for."""
         from hvdkit.check.values import runs
-        return runs(self.f.s, event, defaults=True).kind in ("always", "rank")
+        if runs(self.f.s, event, defaults=True).kind in ("always", "rank"):
+            return True
+        # or on the second step, in the branch a first-step test leaves for later (`if step == 0: ... else:
+        # ema.assign(args.ema_decay * ...)`): a loop of the training runs it from its second pass
+        return bool(event.ctx.loops) and _second_step(self.f.s, event)
 
     def _import_caught(self, mod, error, seen):
         """An import that runs `mod` (or a module that imports it) is in a `try` that catches `error`."""
@@ -396,6 +401,23 @@ class Certain:
             if any(t == mod.name or t.startswith(mod.name + ".") for t in targets if t):
                 out.append(node)
         return out
+
+
+def _second_step(script, event):
+    """The event's guards hold by default, but for first-step tests it is in the other branch of: true on the
+    first step (`step == 0`, `epoch == start`) and told by the step, so false from the second pass on."""
+    from hvdkit.check.values import RANK, Evaluator, Where, truthy
+    first, later = Evaluator(script, Where(0, True, True)), Evaluator(script, Where(0, False, True))
+    flipped = False
+    for g in event.ctx.guards:
+        v = truthy(first.value(g.test, g.frame, event))
+        if v is g.branch or v == RANK:
+            continue
+        if v is (not g.branch) and g.branch is False and truthy(later.value(g.test, g.frame, event)) is None:
+            flipped = True
+            continue
+        return False
+    return flipped
 
 
 def _before(body, i):

@@ -138,9 +138,15 @@ class ImportFailure(NamedTuple):
     evident: bool = False
 
 
-# Libraries whose functions the rules know, or that do no Horovod step: their calls are not unread code.
+# Libraries whose functions the rules know, or that do no Horovod step: their calls are not unread code. The
+# second row: configuration, file-format, logging and tracking libraries, which never import Horovod (a
+# `yaml.safe_load(fh)` cannot init it, shard the data or average a metric).
 KNOWN_LIBRARIES = ("torch", "tensorflow", "keras", "tf_keras", "numpy", "horovod", "hvdkit", "torchvision", "jax",
-                   "scipy", "sklearn", "pandas", "matplotlib", "PIL", "cv2", "tqdm", "mpi4py")
+                   "scipy", "sklearn", "pandas", "matplotlib", "PIL", "cv2", "tqdm", "mpi4py",
+                   "yaml", "omegaconf", "easydict", "yacs", "munch", "attr", "attrs", "pydantic", "toml", "tomli",
+                   "h5py", "xarray", "zarr", "netCDF4", "einops", "wandb", "mlflow", "tensorboardX", "seaborn",
+                   "skimage", "imageio", "rich", "termcolor", "colorama", "psutil", "pynvml", "GPUtil", "filelock",
+                   "click", "typer", "fire")
 
 
 class Script:
@@ -757,6 +763,10 @@ class Script:
         class of the project that has that method (its own or a base's) runs it; [] when the name is not
         known or no such class was made."""
         name = None
+        if isinstance(func, ast.Name) and not _loop_variable(func):
+            # `factory = OPTIMIZERS[cfg.name]`, then `factory(params, cfg)`: the lookup the name holds
+            lookups = [v for v, _ in self.values_of(func) if isinstance(v, ast.Subscript)]
+            return [d for v in lookups for d in self._dispatched(v, ctx)]
         if isinstance(func, ast.Subscript):
             return self._registered(func, ctx) or [
                 f for f in (self.constructor(d) if isinstance(d, ast.ClassDef) else d for d in self.in_dict(func))
@@ -1068,7 +1078,7 @@ class Script:
         trainer calls through the event's name (`getattr(hook, "on_epoch_end")(self)`; the on_* convention of
         Keras, Lightning, Hugging Face and hand-made trainers: a documented spelling fallback)."""
         cls = self.defined(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
-        if not isinstance(cls, ast.ClassDef) or not (self._keras_callback(cls) or self._hook_class(cls)):
+        if not isinstance(cls, ast.ClassDef) or not (self.keras_callback(cls) or self._hook_class(cls)):
             return []
         names, todo, seen = set(), [cls], set()
         while todo and len(seen) < 100:
@@ -1092,7 +1102,7 @@ class Script:
                                     if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
         return not hooks & self._called_methods
 
-    def _keras_callback(self, cls, seen=0):
+    def keras_callback(self, cls, seen=0):
         """The class derives (through the project's classes) from Keras' Callback (tf.keras, keras, or
         Horovod's)."""
         for base in cls.bases:
@@ -1100,7 +1110,7 @@ class Script:
             if q.split(".")[-1] == "Callback" and q.split(".")[0] in ("tensorflow", "keras", "tf_keras", "horovod"):
                 return True
             b = self.defined(base) if isinstance(base, (ast.Name, ast.Attribute)) and seen < 5 else None
-            if isinstance(b, ast.ClassDef) and b is not cls and self._keras_callback(b, seen + 1):
+            if isinstance(b, ast.ClassDef) and b is not cls and self.keras_callback(b, seen + 1):
                 return True
         return False
 
@@ -1945,7 +1955,17 @@ def same_walk(a, b):
     """Both events come from the same walk of their outermost function (not two separate calls of main)."""
     fa, fb = a.ctx.frames, b.ctx.frames
     return (not fa and not fb) or (bool(fa) and bool(fb) and (fa[0] is fb[0] or _chained(fa[0], fb[0])
-                                                              or _chained(fb[0], fa[0]))) or not fa or not fb
+                                                              or _chained(fb[0], fa[0]) or _one_object(fa[0], fb[0])
+                                                              )) or not fa or not fb
+
+
+def _one_object(a, b):
+    """`learner.restore(path)`, then `learner.train()`: two methods called on the object one name holds, in
+    the same function (or at the same module's level)."""
+    fa = a.call.func if a.call is not None else None
+    fb = b.call.func if b.call is not None else None
+    return isinstance(fa, ast.Attribute) and isinstance(fb, ast.Attribute) and isinstance(fa.value, ast.Name) and \
+        isinstance(fb.value, ast.Name) and fa.value.id == fb.value.id and enclosing_def(a.call) is enclosing_def(b.call)
 
 
 def _chained(made, method):

@@ -207,6 +207,10 @@ class Evaluator:
             # walk's call of `Trainer(...)` or `trainer.setup()` names the instance)
             inner = "self." + name.split(".", 1)[1]
             every = [a for a in self.s.assignments_to(inner) if name in instance_names(inner, a)[1:]]
+        elif name.startswith("self.") and hasattr(event, "ctx"):
+            # and the other way: `learner.step = hvd.broadcast_object(learner.step)` before `learner.train()`
+            # sets the `self.step` that train() reads
+            every = every + [a for n in instance_names(name, event)[1:] for a in self.s.assignments_to(n)]
         plain = [a for a in every if a.order < event.order and not in_handler(a)
                  and isinstance(a.node, (ast.Assign, ast.AnnAssign))]
         # another walk's assignment (main run as `horovod.run(train_fn)` or as `train_fn(cfg)`) is another run's

@@ -67,6 +67,8 @@ def _find_evaluations(f):
             if data is None:
                 continue
             if _counter(f, data):  # for i in range(0, n, bs): model(x[i:i + bs]) reads what it is given
+                if _in_training_step(f, e, lp):
+                    break  # `for k in range(K): h = model(h)` of a rollout loss the batch loop computes
                 data = _fed(e.node) if session_run(f, e.node) else \
                     (e.node.args or [k.value for k in e.node.keywords] or [None])[0]
                 if data is None:
@@ -189,6 +191,17 @@ def training_events(f):
     whatever the step is called, `optimizer.apply(grads, vars)` included). Computed once: asked per event."""
     return f.memo("evaluation.training_events", lambda: f.steps + [e for e in f.s.events if e.ctx.reached and (
         getattr(e.node.func, "attr", "") in ("backward", "gradient") or session_run(f, e.node) == "trains")])
+
+
+def _in_training_step(f, e, lp):
+    """The loop `lp` around the model's call runs on every pass of a batch loop of the training: the next loop
+    out is the innermost loop around an optimizer's step (or a training event), and no condition inside that
+    loop decides whether `lp` runs (a validation every N steps is under one)."""
+    loops = list(e.ctx.loops)
+    at = loops.index(lp) if lp in loops else 0
+    outer = loops[at - 1] if at > 0 else None
+    return outer is not None and any(s.ctx.loops and s.ctx.loops[-1] is outer for s in training_events(f)) and \
+        not any(g.loop_depth == at for g in e.ctx.guards)
 
 
 def training_loops(f):
@@ -508,7 +521,24 @@ def _data_sources(f, node, at, depth=0, seen=None):
                 seen.add(id(n))
                 for v, b in returned(f, n, a):
                     out += _data_sources(f, v, b, depth + 1, seen)
+            elif isinstance(n, ast.Name) and id(n) not in seen and depth < 6 and not reaching(f, n, a):
+                seen.add(id(n))
+                loop = _batch_loop(n, a)  # `for sic, frc, tgt in loader:` then `sic.to(device)`: from the loader
+                if loop is not None:
+                    out += _data_sources(f, loop.iter, a, depth + 1, seen)
     return out
+
+
+def _batch_loop(name, at):
+    """The `for` loop around the event, in its function, whose target binds the name (a batch: a name, or one
+    of a tuple's names); None when no loop binds it."""
+    for p in parents(at.node):
+        if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return None
+        if isinstance(p, (ast.For, ast.AsyncFor)) and any(
+                isinstance(t, ast.Name) and t.id == name.id for t in ast.walk(p.target)):
+            return p
+    return None
 
 
 def unread_calls(f, node, at, depth=0):

@@ -51,7 +51,8 @@ def find_shares(f):
                 eval_parts.append(e)
             elif name == "shard" and not is_api and _swapped(f, e):
                 swapped.append(e)
-            elif not is_api and f.mentions(e.node, f.is_local_rank) and not f.mentions(e.node, f.is_rank):
+            elif not is_api and any(f.mentions(a, f.is_local_rank) for a in _split_by(e, name)) and \
+                    not any(f.mentions(a, f.is_rank) for a in _split_by(e, name)):
                 local.append(e)
             elif not is_api and not (f.mentions(e.node, f.is_size) and f.mentions(e.node, f.is_rank)):
                 bad_args.append(e)
@@ -82,6 +83,13 @@ def find_shares(f):
     optional = [(p, o) for p, o in optional if o]
     parts = [p for p in parts if not any(p is q for q, _ in optional)]
     return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts, swapped, local, optional, ignored)
+
+
+def _split_by(e, name):
+    """The arguments that say which part a rank takes: a sampler's all but the data set it is handed (whose
+    contents may well depend on the rank: statistics rank 0 computed and broadcast), shard's all."""
+    given = [k.value for k in e.node.keywords if k.arg not in ("dataset", "data_source")]
+    return (e.node.args[1:] if name in names.SAMPLERS else e.node.args) + given
 
 
 def _feeds_training(f, part):
@@ -547,9 +555,18 @@ def _random_picks(f):
         last = q.split(".")[-1]
         if last in names.RANDOM_PICKS and ("random" in q or last in ("train_test_split", "random_split", "randperm")) \
                 and not f.local_function(e.node) and not (
-                    f.s.of_unread_project_code(e.node.func) and "random" not in q.rpartition(".")[0]):
+                    f.s.of_unread_project_code(e.node.func) and "random" not in q.rpartition(".")[0]) \
+                and not _made_up_values(e.node, last):
             out.append(e)
     return out
+
+
+def _made_up_values(call, last):
+    """`np.random.randint(0, 10, size=n)`: random values between constant bounds (synthetic labels or pixels),
+    no indices into a data set: nothing of the data is picked."""
+    bounds = call.args[:2] if last == "randint" else []
+    return bool(bounds) and all(isinstance(b, ast.Constant) or isinstance(b, ast.UnaryOp) and
+                                isinstance(b.operand, ast.Constant) for b in bounds)
 
 
 def _seeded(f, e):

@@ -706,7 +706,11 @@ def _size_powers(f, node, pred=None, seen=None, depth=0, counts=False):
             return _combine(down(node.left), down(node.right), -1)
         if isinstance(node.op, ast.Mult):
             return _combine(down(node.left), down(node.right), 1)
-        return down(node.left) | (down(node.right) if not isinstance(node.op, (ast.Pow, ast.Mod)) else set())
+        if isinstance(node.op, (ast.Pow, ast.Mod)):
+            return down(node.left)
+        # each side of a sum on its own: `start + (target - start) * t` reads target's name on both
+        before = set(seen)
+        return down(node.left) | _size_powers(f, node.right, pred, before, depth + 1, counts)
     if isinstance(node, ast.Name) and (container := _comprehended(node)) is not None:
         return down(container)  # `v` of `{k: v * decay for k, v in lrs.items()}`: an entry of lrs
     if isinstance(node, ast.Name) and (bound := _loop_values(node)):
@@ -966,10 +970,24 @@ def _divided(powers):
 def _lr_arguments(f, call):
     """The arguments of a call that carry the LR value: all but step counts and curve shapes."""
     last = f.s.qual(call.func).split(".")[-1]
-    params = _SCHEDULE_PARAMS.get(last, ())
+    params = _SCHEDULE_PARAMS.get(last, ()) or _own_params(f, call)
     out = [a for i, a in enumerate(call.args)
            if not (i < len(params) and _NOT_LR_ARGS.search(params[i])) and not isinstance(a, ast.Starred)]
     return out + [k.value for k in call.keywords if k.arg and not _NOT_LR_ARGS.search(k.arg)]
+
+
+def _own_params(f, call):
+    """The positional parameter names of the project's function or class a call runs (`PolyLR(base_lr,
+    total_iters, power)`: its __init__'s, after self); () when it is not the project's."""
+    d = f.s.defined(call.func) if isinstance(call.func, (ast.Name, ast.Attribute)) else None
+    if isinstance(d, ast.ClassDef):
+        init = f.s.constructor(d)
+        names_ = [a.arg for a in init.args.posonlyargs + init.args.args][1:] if init is not None else []
+    elif isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        names_ = [a.arg for a in d.args.posonlyargs + d.args.args]
+    else:
+        return ()
+    return tuple(names_)
 
 
 def _schedule_scaled(f, node):

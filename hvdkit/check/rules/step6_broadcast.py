@@ -34,6 +34,7 @@ def judge(f):
                        "hvd.broadcast_parameters(model.state_dict(), root_rank=0) / hvd.broadcast_variables(model."
                        "variables, 0) / callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)]")
     whole = _root_is_own_rank(f, casts) or _callback_reused(f, casts) or _trained_not_broadcast(f, casts) or \
+        _dict_entry_not_broadcast(f, casts) or \
         _loaded_after_broadcast(f, casts) or _rebuilt_after_broadcast(f, casts) or _once_per_object(f, casts) or \
         _optimizer_state_on_rank0(f, opt_only + [e for e in casts if f.api(e, "broadcast_state")])
     if whole is not None:
@@ -378,9 +379,13 @@ def _trained_not_broadcast(f, casts):
     `model`), and a broadcast of a module covers its sub-modules."""
     if not casts or any(f.api(e, *names.BROADCAST_CALLBACKS, "broadcast_global_variables") for e in casts):
         return None
-    covered = [Ref(f, dotted(o), at) for e in casts for o, at in _sent_owners(f, e) if dotted(o)]
+    sent = [(o, at) for e in casts for o, at in _sent_owners(f, e) if dotted(o)]
+    covered = [Ref(f, dotted(o), at) for o, at in sent]
+    fitted = any(_fitted_model(f, o) for o, _ in sent)
     for model, e in trained(f):
         ref = Ref(f, model, e)
+        if fitted and _in_keras_model(f, e.node, model):
+            continue  # a sub-model the Keras model trains in its own train_step: the fitted model's weights
         if ref.name and ref.name != "self" and not any(ref.within(c) for c in covered) and \
                 not _member_of_covered(f, model, e, covered) and not _starts_alike(f, model, e) and \
                 not _copied_from_covered(f, ref, e, covered):
@@ -390,6 +395,62 @@ def _trained_not_broadcast(f, casts):
                            f"broadcast it too: hvd.broadcast_parameters({ref.name}.state_dict(), root_rank=0) / "
                            f"hvd.broadcast_variables({ref.name}.variables, 0)")
     return None
+
+
+def _dict_entry_not_broadcast(f, casts):
+    """Models kept in a dict (`models["encoder"] = Encoder()`, `models["depth"] = Decoder(...)`), all trained by a
+    loop over it (`for k in models: params += list(models[k].parameters())`), while the broadcasts send some
+    entries by their keys: the entries left out start from different weights."""
+    sent = {}
+    for e in casts:
+        for n in ast.walk(e.node.args[0]) if e.node.args else ():
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name):
+                key = n.slice.value if isinstance(n.slice, ast.Constant) else None
+                sent.setdefault(n.value.id, set()).add(key)
+    for name, keys in sent.items():
+        if None in keys or not _trained_by_loop(f, name):
+            continue  # a key computed (a loop over the dict broadcasts every entry) or entries trained apart
+        for a in f.s.assigns:
+            t = a.node.targets[0] if isinstance(a.node, ast.Assign) and len(a.node.targets) == 1 else None
+            if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name and \
+                    isinstance(t.slice, ast.Constant) and t.slice.value not in keys and a.ctx.reached:
+                shown = f"{name}[{t.slice.value!r}]"
+                return Finding(WRONG, f"`{shown}` (line {a.line}) is trained with the other entries of `{name}`, "
+                               "but no broadcast covers it: its replicas start from different weights", a.line,
+                               f"broadcast every entry: for m in {name}.values(): "
+                               "hvd.broadcast_parameters(m.state_dict(), root_rank=0)")
+    return None
+
+
+def _trained_by_loop(f, name):
+    """The parameters of every entry of the dict `name` are gathered in a loop over it (`for k in models:
+    ... models[k].parameters()`, `for m in models.values(): ... m.parameters()`)."""
+    for lp in (n for n in f.s.nodes() if isinstance(n, ast.For)):
+        it = lp.iter.func.value if isinstance(lp.iter, ast.Call) and isinstance(lp.iter.func, ast.Attribute) and \
+            lp.iter.func.attr in ("keys", "values", "items") else lp.iter
+        if isinstance(it, ast.Name) and it.id == name and any(
+                isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and
+                c.func.attr in ("parameters", "named_parameters", "trainable_variables")
+                for st in lp.body for c in ast.walk(st)):
+            return True
+    return False
+
+
+def _fitted_model(f, node):
+    """`self.model` read in a method of a Keras callback: the model that fit trains (every model fit is given
+    the callback with)."""
+    cls = f.s.self_class(node) if dotted(node) == "self.model" else None
+    return cls is not None and f.s.keras_callback(cls)
+
+
+def _in_keras_model(f, at, model):
+    """`self.net` trained in a method of the project's keras.Model subclass (its train_step): a part of the
+    model that fit trains."""
+    if not model.startswith("self."):
+        return False
+    func = enclosing_def(at)
+    cls = getattr(func, "parent", None)
+    return isinstance(cls, ast.ClassDef) and _keras_subclass(f, cls)
 
 
 # Whole-state copies (`fast.set_weights(meta.get_weights())`, `student.load_state_dict(teacher.state_dict())`),

@@ -11,6 +11,7 @@ import ast
 
 from hvdkit.check.rules.held import reaching
 from hvdkit.check.rules.models import wrapper
+from hvdkit.check.script import dotted
 
 _MAX_DEPTH = 6
 
@@ -65,8 +66,12 @@ def _averaged(f, node, at, depth):
         if api and "allreduce" in api[1]:
             return True, None
         kept = elt.args[0] if isinstance(elt, ast.Call) and _keeps_gradients(f, elt) and elt.args else elt
+        if isinstance(kept, ast.Call) and isinstance(kept.func, ast.Attribute) and kept.func.attr in _READS \
+                and not kept.args:
+            kept = kept.func.value  # `[a.read_value() for a in self.accum]`: the accumulators' contents
         if isinstance(kept, ast.Name) and isinstance(var, ast.Name) and kept.id == var.id:
-            return down(node.generators[0].iter)
+            accumulated = _accumulated(f, node.generators[0].iter, depth)
+            return accumulated if accumulated[0] is not None else down(node.generators[0].iter)
         return None, None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # `depth_grads + pose_grads`
         parts = [down(node.left), down(node.right)]
@@ -80,6 +85,32 @@ def _averaged(f, node, at, depth):
             return values[0]
         return (True, None) if values and all(v[0] for v in values) else (None, None)
     return None, None
+
+
+_READS = ("read_value", "value")
+
+
+def _accumulated(f, accumulators, depth):
+    """What gradient accumulators hold: the gradients added into them, `for a, g in zip(self.accum, grads):
+    a.assign_add(g)` (the adds found by the accumulators' spelling in the zip); (None, None) when no add is
+    seen."""
+    key, found = dotted(accumulators), []
+    for e in f.s.events if key else ():
+        func = e.node.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "assign_add" and isinstance(func.value, ast.Name)
+                and e.node.args and e.ctx.reached):
+            continue
+        for lp in e.ctx.loops:
+            if isinstance(lp, ast.For) and isinstance(lp.target, ast.Tuple) and isinstance(lp.iter, ast.Call) and \
+                    dotted(lp.iter.func) == "zip" and len(lp.iter.args) == len(lp.target.elts):
+                slots = [getattr(t, "id", None) for t in lp.target.elts]
+                if func.value.id in slots and dotted(lp.iter.args[slots.index(func.value.id)]) == key:
+                    added = e.node.args[0]
+                    if isinstance(added, ast.Name) and added.id in slots:  # the gradient the zip pairs with it
+                        found.append(_averaged(f, lp.iter.args[slots.index(added.id)], e, depth + 1))
+    if found and all(v[0] is False for v in found):
+        return found[0]
+    return (True, None) if found and all(v[0] for v in found) else (None, None)
 
 
 # TensorFlow's clipping: the gradients it returns are those it is given, rescaled alike on every rank when
