@@ -530,13 +530,13 @@ def _data_sources(f, node, at, depth=0, seen=None):
 
 
 def _batch_loop(name, at):
-    """The `for` loop around the event, in its function, whose target binds the name (a batch: a name, or one
-    of a tuple's names); None when no loop binds it."""
+    """The `for` loop around the event, in its function, that unpacks batches into names, one of them the
+    name (`for x, y in loader:`); None when no such loop binds it (a loop over segments or keys is no batch)."""
     for p in parents(at.node):
         if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return None
-        if isinstance(p, (ast.For, ast.AsyncFor)) and any(
-                isinstance(t, ast.Name) and t.id == name.id for t in ast.walk(p.target)):
+        if isinstance(p, (ast.For, ast.AsyncFor)) and isinstance(p.target, ast.Tuple) and any(
+                isinstance(t, ast.Name) and t.id == name.id for t in p.target.elts):
             return p
     return None
 
