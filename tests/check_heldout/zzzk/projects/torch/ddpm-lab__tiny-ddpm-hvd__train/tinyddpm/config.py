@@ -1,0 +1,25 @@
+import argparse
+
+
+def get_args(argv=None):
+    p = argparse.ArgumentParser("tiny-ddpm")
+    p.add_argument("--data_dir", default="./data/cifar_npz")
+    p.add_argument("--out_dir", default="./runs/tiny-ddpm")
+    p.add_argument("--image_size", type=int, default=32)
+    p.add_argument("--ch", type=int, default=64)
+    p.add_argument("--ch_mult", type=int, nargs="+", default=[1, 2, 2])
+    p.add_argument("--timesteps", type=int, default=1000)
+    p.add_argument("--beta_schedule", default="linear", choices=["linear", "cosine"])
+    p.add_argument("--batch_size", type=int, default=64, help="per worker micro-batch")
+    p.add_argument("--accum_steps", type=int, default=2)
+    p.add_argument("--lr", type=float, default=1e-4)
+    p.add_argument("--wd", type=float, default=0.0)
+    p.add_argument("--grad_clip", type=float, default=1.0)
+    p.add_argument("--ema_decay", type=float, default=0.9999)
+    p.add_argument("--total_steps", type=int, default=800000)
+    p.add_argument("--log_every", type=int, default=100)
+    p.add_argument("--save_every", type=int, default=5000)
+    p.add_argument("--num_workers", type=int, default=4)
+    p.add_argument("--no_cuda", action="store_true")
+    p.add_argument("--resume", action="store_true")
+    return p.parse_args(argv)

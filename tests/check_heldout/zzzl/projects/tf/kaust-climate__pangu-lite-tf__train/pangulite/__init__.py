@@ -1,0 +1,1 @@
+__all__ = ["flags", "dataio", "model", "trainer", "lr_sched"]

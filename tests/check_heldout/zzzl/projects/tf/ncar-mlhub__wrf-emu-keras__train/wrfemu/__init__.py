@@ -1,0 +1,1 @@
+"""WRF surface-field emulator (regional, 3 km) - Keras 3 / TF2 + Horovod."""

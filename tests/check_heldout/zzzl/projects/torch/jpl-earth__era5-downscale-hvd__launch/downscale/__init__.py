@@ -1,0 +1,1 @@
+from downscale.options import DEFAULTS  # noqa: F401

@@ -1,0 +1,15 @@
+from absl import flags
+
+flags.DEFINE_string("model", "small_cnn", "Model name from the registry (akh.models).")
+flags.DEFINE_string("optimizer", "adam", "Optimizer name from the registry.")
+flags.DEFINE_integer("num_classes", 10, "")
+flags.DEFINE_integer("batch_size", 64, "Per-worker batch size.")
+flags.DEFINE_integer("epochs", 30, "")
+flags.DEFINE_float("base_lr", 1e-3, "Single-worker learning rate; scaled by hvd.size().")
+flags.DEFINE_integer("warmup_epochs", 3, "")
+flags.DEFINE_integer("n_train", 8192, "Synthetic train examples.")
+flags.DEFINE_integer("n_val", 1024, "Synthetic validation examples.")
+flags.DEFINE_integer("seed", 7, "")
+flags.DEFINE_bool("fp16_allreduce", False, "Compress gradients to fp16 for allreduce.")
+flags.DEFINE_bool("mixed_precision", False, "")
+flags.DEFINE_string("model_dir", "/tmp/akh", "Checkpoints and TensorBoard logs.")

@@ -1,0 +1,13 @@
+import tensorflow as tf
+import horovod.tensorflow.keras as hvd
+
+
+def init_and_pin(mixed_precision=False):
+    hvd.init()
+    gpus = tf.config.experimental.list_physical_devices("GPU")
+    for gpu in gpus:
+        tf.config.experimental.set_memory_growth(gpu, True)
+    if gpus:
+        tf.config.experimental.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+    if mixed_precision:
+        tf.keras.mixed_precision.set_global_policy("mixed_float16")

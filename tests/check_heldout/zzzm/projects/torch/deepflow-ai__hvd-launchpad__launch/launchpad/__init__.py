@@ -1,0 +1,1 @@
+from launchpad.options import parse_args  # noqa: F401
