@@ -169,7 +169,7 @@ def _call(call, names):
         if error:
             return [(call, f"TypeError: {error}", f"Horovod {_version()}'s {q}({_signature(params)})", "TypeError")]
         return _op_and_average(call, q, params) + _generator_params(call, q, names) + \
-            _state_dict_optimizer(call, q, names)
+            _state_dict_optimizer(call, q, names) + _predivide_not_average(call, q, params, names)
     target = _local_signature(call, names)
     if target is None:
         return []
@@ -198,6 +198,27 @@ def _op_and_average(call, q, params):
         return []
     return [(call, "ValueError: The op parameter supersedes average. Please provide only one of them.",
              f"Horovod {_version()}'s {q} takes `op` or the older `average`, never both", "ValueError")]
+
+
+def _predivide_not_average(call, q, params, names):
+    """A DistributedOptimizer / DistributedGradientTape given `op=hvd.Sum` (or Adasum) and a
+    gradient_predivide_factor that is not 1 on more than one rank (a literal, or made of hvd.size()): Horovod
+    raises ValueError when it wraps (horovod/torch/optimizer.py, horovod/tensorflow/__init__.py)."""
+    if "gradient_predivide_factor" not in {p[0] for p in params}:
+        return []
+    given = _given(call, params)
+    op, factor = given.get("op"), given.get("gradient_predivide_factor")
+    if op is None or factor is None or names.qual(op).rsplit(".", 1)[-1] not in ("Sum", "Adasum") or \
+            not names.qual(op).startswith("horovod."):
+        return []
+    literal = isinstance(factor, ast.Constant) and isinstance(factor.value, (int, float)) and factor.value != 1
+    sized = any(isinstance(n, ast.Call) and names.qual(n.func).startswith("horovod.") and
+                names.qual(n.func).endswith(".size") for n in ast.walk(factor))
+    if not (literal or sized):
+        return []
+    return [(call, "ValueError: gradient_predivide_factor not supported with op != Average",
+             f"Horovod {_version()}'s {q} takes a gradient_predivide_factor other than 1 only with op=Average"
+             + (" (hvd.size() is more than 1 on a distributed run)" if sized and not literal else ""), "ValueError")]
 
 
 # nn.Module's methods that return generators, not the dict or list horovod.torch.broadcast_parameters takes.

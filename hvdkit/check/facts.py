@@ -682,6 +682,14 @@ class Facts:
         by_node, todo, seen = self._unread_by_node(), [expr], set()
         while todo:
             for o in self.objects(todo.pop()):
+                if isinstance(o, ast.Name):  # `opt_g, opt_d = build_optimizers(...)`: an element of what the
+                    # project's absent code made (a library's call, `amp.initialize(model, opt)`, gives back what
+                    # it was handed)
+                    made = next((by_node[id(v)] for d in self.s.reaching(o) or () for v, index in _bound_value(d)
+                                 if index is not None and id(v) in by_node and by_node[id(v)].kind != "library"),
+                                None)
+                    if made is not None:
+                        return made
                 if id(o) in seen or not isinstance(o, ast.Call):
                     continue
                 seen.add(id(o))

@@ -1521,9 +1521,12 @@ class Script:
         return [self.tree] + [m.tree for m in self.imported]
 
     def nodes(self):
-        """Every node of trees(), as ast.walk gives them."""
+        """Every node of trees(), as ast.walk gives them (each tree walked once: the rules scan them often)."""
+        walked = self.__dict__.setdefault("_walked", {})
         for tree in self.trees():
-            yield from ast.walk(tree)
+            if id(tree) not in walked:
+                walked[id(tree)] = (tree, list(ast.walk(tree)))  # the tree kept: its id is not reused
+            yield from walked[id(tree)][1]
 
     def calls(self, pred):
         return [e for e in self.events if pred(e)]

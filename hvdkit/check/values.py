@@ -694,6 +694,21 @@ def off_by_default(script, event, skip=()):
     return out
 
 
+def rank_test_off_by_default(script, event, guard):
+    """The options that, at their declared defaults, keep a rank test from telling ranks apart: the guard joins
+    an option and a rank test (`if opt.rank0_only and hvd.rank() != 0: return`), and with every option at its
+    default it lets the event run on rank 0 and rank 1 alike. [] when the rank test decides by default."""
+    test = guard.test.operand if isinstance(guard.test, ast.UnaryOp) and isinstance(guard.test.op, ast.Not) \
+        else guard.test
+    if not isinstance(test, ast.BoolOp):
+        return []
+    for rank in (0, 1):
+        if truthy(Evaluator(script, Where(rank, False, True)).value(guard.test, guard.frame, event)) is not \
+                guard.branch:
+            return []
+    return _options(script, Evaluator(script, Where(0, defaults=True)), guard)
+
+
 def _options(script, ev, guard):
     """The options a guard's test reads, as the user writes them: `--amp`, `config["amp"]`."""
     out = []

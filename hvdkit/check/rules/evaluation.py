@@ -200,8 +200,14 @@ def _in_training_step(f, e, lp):
     loops = list(e.ctx.loops)
     at = loops.index(lp) if lp in loops else 0
     outer = loops[at - 1] if at > 0 else None
-    return outer is not None and any(s.ctx.loops and s.ctx.loops[-1] is outer for s in training_events(f)) and \
+    return outer is not None and id(outer) in _innermost_training_loops(f) and \
         not any(g.loop_depth == at for g in e.ctx.guards)
+
+
+def _innermost_training_loops(f):
+    """Ids of the innermost loop around each training event (a batch loop of the training). Computed once."""
+    return f.memo("evaluation.innermost_training_loops", lambda: frozenset(
+        id(s.ctx.loops[-1]) for s in training_events(f) if s.ctx.loops))
 
 
 def training_loops(f):

@@ -464,6 +464,9 @@ class Ref:
         # two calls of one factory of the project make two objects, though its code makes both at one line
         root = (name or "").split(".")[0]
         self.factory = factory_call(f, ast.parse(root, mode="eval").body, at) if root.isidentifier() else None
+        if self.factory is None and root.isidentifier() and "." in (name or ""):
+            # `self.D_a, self.D_b = net(), net()`: each attribute made by its own call of the factory
+            self.factory = factory_call(f, ast.parse(name, mode="eval").body, at)
         self.outer = []  # (made, rest) of the shorter prefixes: `model.fc` is `fc` of what made `model`
         parts = (name or "").split(".")
         for i in range(len(parts), 0, -1):

@@ -28,7 +28,10 @@ def elements(f, node, at):
             index = next((i for i, t in enumerate(getattr(g.target, "elts", [])) if dotted(t) == name), None)
             items = isinstance(g.iter, ast.Call) and getattr(g.iter.func, "attr", "") == "items"
             out = []
-            for expr in with_values(f, g.iter):
+            made = with_values(f, g.iter)
+            if items and isinstance(g.iter.func.value, ast.Call):  # `self.nets().items()`: what nets() returns
+                made += [v for r, _ in returned(f, g.iter.func.value, at) for v in with_values(f, r)]
+            for expr in made:
                 if isinstance(expr, ast.Dict) and items:
                     out += [x for x in (expr.values if index == 1 else []) if dotted(x)]
                     continue
@@ -62,10 +65,24 @@ def trained(f):
             # + b.trainable_variables`, then `tape.gradient(loss, variables)`)
             for made in [e.node.args[1], *f.origins(e.node.args[1])]:
                 for n in ast.walk(made):
-                    if isinstance(n, ast.Attribute) and n.attr in ("trainable_variables", "trainable_weights") \
-                            and (dotted(n.value), e) not in out:
-                        out.append((dotted(n.value), e))
+                    if isinstance(n, ast.Attribute) and dotted(n.value) and (dotted(n.value), e) not in out and (
+                            n.attr in ("trainable_variables", "trainable_weights") or _model_object(f, n.value, e)):
+                        out.append((dotted(n.value), e))  # (`model.dense_vars`, a list the model class keeps)
     return out
+
+
+_MODEL_BASES = ("keras.", "tensorflow.keras.", "tf_keras.", "torch.nn.")
+
+
+def _model_object(f, node, at):
+    """`node` holds an instance of the project's class built on a framework's model or layer class."""
+    if not isinstance(node, (ast.Name, ast.Attribute)):
+        return False
+    made = origin(f, node, at)
+    cls = f.s.defined(made.func) if made is not None and isinstance(made.func, (ast.Name, ast.Attribute)) else None
+    if made is not None and cls is None and f.unread_maker(node) is not None:
+        return True  # made by the project's code that is not there (`CTRModel(...)` of an absent module)
+    return isinstance(cls, ast.ClassDef) and any(b.startswith(_MODEL_BASES) for b in f.s.library_bases(cls))
 
 
 def feeds_optimizer(f, e):

@@ -47,12 +47,13 @@ def find_shares(f):
         name = q.split(".")[-1]
         is_api = f.api(e, *names.SELF_PARTITIONING)  # Horovod's or hvdkit's: they read rank and size themselves
         if (name == "shard" and isinstance(e.node.func, ast.Attribute)) or is_api or name in names.SAMPLERS:
+            if _factory_calls(f, e) is not None and f.runs(e).kind == "never":
+                continue  # `make_loader(ds, distributed=False)`: this call of the factory makes no part
             if _is_eval(f, e):
                 eval_parts.append(e)
             elif name == "shard" and not is_api and _swapped(f, e):
                 swapped.append(e)
-            elif not is_api and any(f.mentions(a, f.is_local_rank) for a in _split_by(e, name)) and \
-                    not any(f.mentions(a, f.is_rank) for a in _split_by(e, name)):
+            elif not is_api and _local_only(f, _split_by(e, name)):
                 local.append(e)
             elif not is_api and not (f.mentions(e.node, f.is_size) and f.mentions(e.node, f.is_rank)):
                 bad_args.append(e)
@@ -83,6 +84,11 @@ def find_shares(f):
     optional = [(p, o) for p, o in optional if o]
     parts = [p for p in parts if not any(p is q for q, _ in optional)]
     return Shares(parts, discarded, bad_args, _divided_steps(f), eval_parts, swapped, local, optional, ignored)
+
+
+def _local_only(f, args):
+    """The split arguments read the local rank and never the global one."""
+    return any(f.mentions(a, f.is_local_rank) for a in args) and not any(f.mentions(a, f.is_rank) for a in args)
 
 
 def _split_by(e, name):
@@ -950,6 +956,9 @@ def _is_eval(f, e):
     consume. When the walk sees it reach neither (it goes into code not read), the names say (a documented
     fallback: val/test/eval/dev in the name it is assigned to or the data it splits)."""
     seen, node = flows(f), e.node
+    made_by = _factory_calls(f, e)
+    if made_by is not None:  # one factory called for training and again for evaluation: by this call's use
+        return not made_by[0] and any(made_by[1:])
     if id(node) in seen.train:
         return False
     if id(node) in seen.evaluation:
@@ -964,24 +973,62 @@ def _is_eval(f, e):
     return bool(names.EVAL_NAMES.search(text))
 
 
+def _factory_calls(f, e):
+    """For a partition made inside a function the walk entered at several calls (`make_loader(train=True)`
+    and `make_loader(train=False)`): [does this call feed the training loop, does each other call]; None when
+    it is made at one call only, or outside functions."""
+    if not isinstance(e, Event) or not e.ctx.frames:
+        return None
+    others = [o for o in f.s.events if o.node is e.node and o is not e and o.ctx.frames]
+    if not others:
+        return None
+    return [_feeds_training_loop(f, x.ctx.frames[-1].call) for x in [e] + others]
+
+
+def _feeds_training_loop(f, call):
+    """What `call` returns is assigned to a name the training loop reads (`train_loader, sampler =
+    make_loader(...)`, then `for x, y in train_loader`), by the names' definitions."""
+    stmt = getattr(call, "parent", None)
+    if not isinstance(stmt, ast.Assign) or stmt.value is not call:
+        return False
+    targets = {id(n) for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return any(id(d) in targets for i in f.flows.inputs for n in ast.walk(i) if isinstance(n, ast.Name)
+               for d in f.s.reaching(n) or ())
+
+
 def _sampler_used(f, e):
     """The sampler reaches a loader's `sampler=` / `batch_sampler=`: through names, containers (a dict of
     samplers built in a comprehension and passed as `sampler=samplers[split]`), parameters and the script's
     own functions. One given to a loader as its data set is used too, wrongly (judge() says so first)."""
     given = _sampler_as_data(f)
-    return any(n is e.node for n in sources(f, _sampler_sinks(f))) or given is not None and given[1].node is e.node
+    if given is not None and given[1].node is e.node:
+        return True
+    if _factory_calls(f, e) is not None:
+        # a factory called more than once that makes the sampler and the loaders: this call's loaders decide
+        # (`make_loader(ds, train=True)` that builds a sampler and then, for training, `DataLoader(ds,
+        # shuffle=True)` without it), leaving out those its branches keep from running in this call
+        frame = e.ctx.frames[-1]
+        mine = [o for o in f.s.events if o.ctx.frames and o.ctx.frames[-1] is frame and f.runs(o).rank0 is not False]
+        if any(f.s.qual(o.node.func).split(".")[-1] == "DataLoader" for o in mine):
+            return any(n is e.node for n in sources(f, _sampler_sinks(f, mine)))
+    return any(n is e.node for n in sources(f, _sampler_sinks(f)))
 
 
-def _sampler_sinks(f):
+def _given_sampler(f, other):
+    """What one loader call is given as its sampler (`sampler=`, `batch_sampler=`, or positional)."""
+    out = [k.value for k in other.node.keywords if k.arg in ("sampler", "batch_sampler")]
+    return out + other.node.args[3:5] if f.s.qual(other.node.func).split(".")[-1] == "DataLoader" else out
+
+
+def _sampler_sinks(f, events=None):
     """What the script gives DataLoaders as their sampler (`sampler=`, `batch_sampler=`, or positional), and
-    batch samplers the sampler they group (torchvision's references: `BatchSampler(train_sampler, ...)`)."""
+    batch samplers the sampler they group (torchvision's references: `BatchSampler(train_sampler, ...)`); of
+    `events` only, when given."""
     out = []
-    for other in f.s.events:
-        out += [k.value for k in other.node.keywords if k.arg in ("sampler", "batch_sampler")]
+    for other in f.s.events if events is None else events:
+        out += _given_sampler(f, other)  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, ...)
         name = f.s.qual(other.node.func).split(".")[-1]
-        if name == "DataLoader":
-            out += other.node.args[3:5]  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, ...)
-        elif name.endswith("BatchSampler") and not _off_default(f, other):
+        if name.endswith("BatchSampler") and not _off_default(f, other):
             out += other.node.args[:1]  # BatchSampler(sampler, batch_size, drop_last), given as batch_sampler=
     return out
 

@@ -218,8 +218,9 @@ def _full_batch(f):
     nodes = [p for p in f.shares.parts if isinstance(p, NodeAt)]
     # an index cut by rank, assigned to a name that the steps' code reads whole, never sliced or indexed again
     for p in nodes:
-        stmt = getattr(p.node, "parent", None)
-        if not (isinstance(stmt, ast.Assign) and stmt.value is p.node and len(stmt.targets) == 1 and
+        value = _converted_up(p.node)  # `torch.from_numpy(np.array_split(idx, size)[rank]).long()`
+        stmt = getattr(value, "parent", None)
+        if not (isinstance(stmt, ast.Assign) and stmt.value is value and len(stmt.targets) == 1 and
                 isinstance(stmt.targets[0], ast.Name)):
             continue
         reads = [n for n in loads if n.id == stmt.targets[0].id]
@@ -241,6 +242,23 @@ def _full_batch(f):
     if made and not any(isinstance(n.parent, ast.Subscript) and n.parent.value is n for n, _ in made.values()):
         return next(iter(made.values()))[1]
     return None
+
+
+def _converted_up(node):
+    """The outermost expression that only converts or moves `node` (_CONVERSIONS, and `.long()`-like casts):
+    `torch.from_numpy(part).long()` for `part`."""
+    while True:
+        parent = getattr(node, "parent", None)
+        call = parent.parent if isinstance(parent, ast.Attribute) and parent.value is node else parent
+        if not isinstance(call, ast.Call):
+            return node
+        name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+        if name not in _CONVERSIONS + _CASTS or not (call.func is parent or node in call.args[:1]):
+            return node
+        node = call
+
+
+_CASTS = ("long", "int", "float32", "to_numpy", "numpy")
 
 
 # Calls whose value is the array they are given, converted or moved (`torch.from_numpy(x).to(dev)`).

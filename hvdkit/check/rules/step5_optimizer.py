@@ -6,7 +6,7 @@ from hvdkit.check import mappings, names, values
 from hvdkit.check.facts import handed, same_walk
 from hvdkit.check.findings import MISSING, OK, WRONG, Finding
 from hvdkit.check.rules.flags import condition, enabled_by
-from hvdkit.check.rules.held import Ref, holds, origin, reaching, returned, sources
+from hvdkit.check.rules.held import Ref, holds, origin, reaching, resolve, returned, sources
 from hvdkit.check.rules.models import is_model, wrapper
 from hvdkit.check.rules.optimizers import lr_expr
 from hvdkit.check.rules.tapes import unaveraged_apply, unaveraged_applies
@@ -14,7 +14,7 @@ from hvdkit.check.sources import derived, sources as flow_sources, unpacked
 from hvdkit.check.project import module_of
 from hvdkit.check.script import (assigned_name, dotted, enclosing_def, loop_bindings, parents, remainders,
                                  result_discarded, sums)
-from hvdkit.check.values import Evaluator, Where
+from hvdkit.check.values import Evaluator, Where, off_by_default
 
 
 def judge(f):
@@ -304,16 +304,17 @@ def _find_accumulation(f, e):
                 known = counts[0] if len(counts) == 1 and isinstance(counts[0], int) else None
                 return Accumulation(x, passes[0], f"on every pass and line {x.line} steps only when "
                                     f"`{ast.unparse(g.test)}`", ast.unparse(mods[0].right), known)
-        inner = _micro_batches(f, x, calls, default_run)
+        inner = _micro_batches(f, e, x, calls, default_run)
         if inner is not None:
             return inner
     return None
 
 
-def _micro_batches(f, x, calls, default_run):
+def _micro_batches(f, e, x, calls, default_run):
     """backward() in a `for _ in range(n)` loop of its own inside the loop that runs step `x` (which is not
-    in it), with n >= 2 in the default run: an Accumulation, else None."""
+    in it), with n >= 2 in the default run, and not another network's loop: an Accumulation, else None."""
     depth = len(x.ctx.loops)
+    owners = _wrapped_owners(f, e)
     for b in calls:
         if b.node.func.attr != "backward" or len(b.ctx.loops) != depth + 1 or b.order > x.order or \
                 any(m is not n for m, n in zip(b.ctx.loops, x.ctx.loops)):
@@ -321,6 +322,12 @@ def _micro_batches(f, x, calls, default_run):
         loop = b.ctx.loops[depth]
         it = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
         if not (isinstance(it, ast.Call) and f.s.qual(it.func) == "range" and len(it.args) == 1):
+            continue
+        # another network's passes: the inner loop steps an optimizer of its own after the backward (a GAN's
+        # critic), and the gradients do not reach the wrapped model (its output made under no_grad)
+        stepped_inside = any(c.node.func.attr == "step" and c.order > b.order and len(c.ctx.loops) > depth and
+                             c.ctx.loops[depth] is loop for c in calls)
+        if owners and stepped_inside and not any(_gradient_reaches(f, b.node.func.value, o, set()) for o in owners):
             continue
         frame = b.ctx.frames[-1] if b.ctx.frames else None
         n = default_run.value(it.args[0], frame, b)
@@ -337,8 +344,7 @@ def twice_backward(f, e):
     there is more than one rank). (first, second backward event, step event, the model) or None."""
     if not _one_pass_per_step(e):
         return None
-    named = next((k.value for k in e.node.keywords if k.arg == "named_parameters"), None)
-    owners = {r.name for r in _param_owners(f, named, e)} if named is not None else set()
+    owners = _wrapped_owners(f, e)
     calls = _method_calls_after(f, e)
     is_opt = lambda node, at: holds(f, node, at, e.node)  # noqa: E731 - the wrapper, where it is used
     for x in calls:
@@ -352,10 +358,58 @@ def twice_backward(f, e):
                  b.order < x.order and all(b.order > o for o in earlier) and
                  [(id(g.test), g.branch) for g in b.ctx.guards] == guards]
         for owner in sorted(owners):
-            through = [b for b in backs if _gradient_reaches(f, b.node.func.value, owner, set())]
+            through = [b for b in backs if _gradient_reaches(f, b.node.func.value, owner, set())
+                       and not _frozen(f, owner, b)]
             if len(through) >= 2:
                 return through[0], through[1], x, owner
     return None
+
+
+def _wrapped_owners(f, e):
+    """The models whose parameters the wrapper made by `e` names (`named_parameters=netD.named_parameters()`)."""
+    named = next((k.value for k in e.node.keywords if k.arg == "named_parameters"), None)
+    return {r.name for r in _param_owners(f, named, e)} if named is not None else set()
+
+
+def _frozen(f, owner, b):
+    """The model's parameters are switched off (`requires_grad = False`, `requires_grad_(False)`, on the model
+    or on each parameter a loop over its `parameters()` binds, in the code or in a helper the walk entered:
+    `set_requires_grad(netD, False)`) by the last such switch before the backward `b` of its walk: its
+    parameters get no gradient there, and Horovod's hooks on them do not run."""
+    last = None
+    for x in f.s.events + f.s.assigns:
+        if x.order >= b.order or not same_walk(x, b):
+            continue
+        switch = _grad_switch(f, x)
+        if switch is not None and (last is None or x.order > last[0]) and _switches_owner(f, switch[0], owner, x):
+            last = (x.order, switch[1], x)
+    if last is None:
+        return False
+    frame = last[2].ctx.frames[-1] if last[2].ctx.frames else None
+    return f.ev.value(last[1], frame, last[2]) is False
+
+
+def _grad_switch(f, x):
+    """(what is switched, the value expression) for `t.requires_grad = v` or `t.requires_grad_(v)`."""
+    node = x.node
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute) \
+            and node.targets[0].attr == "requires_grad":
+        return node.targets[0].value, node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "requires_grad_":
+        return node.func.value, node.args[0] if node.args else ast.Constant(value=True)
+    return None
+
+
+def _switches_owner(f, target, owner, x):
+    """`target` is the model `owner` (through the walked call's parameters), or a loop's variable over
+    something made of its parameters (`for p in itertools.chain(D_a.parameters(), D_b.parameters())`)."""
+    names = {resolve(x, dotted(target))} if dotted(target) else set()
+    for lp in x.ctx.loops:
+        if isinstance(lp, (ast.For, ast.AsyncFor)) and dotted(target) in {dotted(t) for t in ast.walk(lp.target)}:
+            names |= {resolve(x, dotted(n.func.value)) for n in ast.walk(lp.iter) if isinstance(n, ast.Call) and
+                      isinstance(n.func, ast.Attribute) and n.func.attr in ("parameters", "named_parameters")
+                      and dotted(n.func.value)}
+    return owner in names
 
 
 _CUTS = ("detach", "detach_", "item", "numpy", "tolist")  # what a tensor method cuts off the graph
@@ -380,8 +434,19 @@ def _gradient_reaches(f, node, owner, seen, depth=0):
     if isinstance(node, ast.Attribute):
         return node.attr != "data" and down(node.value)
     if isinstance(node, ast.Name):
-        return any(down(v) for a in f.s.assignments_to(node) for v in unpacked(f, a, node.id))
+        return any(down(v) for a in f.s.assignments_to(node) if not _without_grad(f, a.node)
+                   for v in unpacked(f, a, node.id))
     return any(down(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
+
+
+_NO_GRAD = ("torch.no_grad", "torch.inference_mode")
+
+
+def _without_grad(f, stmt):
+    """The assignment runs under `with torch.no_grad():` (or inference_mode): its value records no graph."""
+    return any(isinstance(p, (ast.With, ast.AsyncWith)) and any(
+        isinstance(i.context_expr, ast.Call) and f.s.qual(i.context_expr.func) in _NO_GRAD for i in p.items)
+        for p in parents(stmt))
 
 
 def _one_pass_per_step(e):
@@ -797,6 +862,8 @@ def _plain_optimizer(f, node, at, depth=0):
                 return got[0], a
             continue
         if isinstance(value, ast.Call) and wrapper(f, value):
+            if off_by_default(f.s, a):
+                continue  # wrapped only with an option the default run leaves off (`if args.sync_d:`)
             return None  # a wrapper; what comes before it reaches only where Horovod is off
         if f.off_path(a):
             continue

@@ -25,7 +25,7 @@ def judge(f):
     casts = [e for e in casts if not _optimizer_only(f, e)]
     if not casts:
         e = opt_only[0] if opt_only else None
-        unread = None if e else _unread_broadcast(f)
+        unread = _unread_broadcast(f)  # (beside an optimizer state's broadcast: `sync_models(G, D)` not read)
         if unread is not None:
             return unread
         why = "only the optimizer state is broadcast: replicas keep their own initial weights" if e else \
@@ -35,7 +35,8 @@ def judge(f):
                        "variables, 0) / callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0)]")
     whole = _root_is_own_rank(f, casts) or _callback_reused(f, casts) or _trained_not_broadcast(f, casts) or \
         _dict_entry_not_broadcast(f, casts) or \
-        _loaded_after_broadcast(f, casts) or _rebuilt_after_broadcast(f, casts) or _once_per_object(f, casts) or \
+        _loaded_after_broadcast(f, casts) or _rebuilt_after_broadcast(f, casts) or \
+        _reinitialised_after_broadcast(f, casts) or _once_per_object(f, casts) or \
         _optimizer_state_on_rank0(f, opt_only + [e for e in casts if f.api(e, "broadcast_state")])
     if whole is not None:
         return whole
@@ -388,7 +389,7 @@ def _trained_not_broadcast(f, casts):
             continue  # a sub-model the Keras model trains in its own train_step: the fitted model's weights
         if ref.name and ref.name != "self" and not any(ref.within(c) for c in covered) and \
                 not _member_of_covered(f, model, e, covered) and not _starts_alike(f, model, e) and \
-                not _copied_from_covered(f, ref, e, covered):
+                not _copied_from_covered(f, ref, e, covered) and not _loaded_alike(f, ref, e):
             shown = f"`{model}`" if ref.name == model else f"`{model}` (`{ref.name}`)"
             return Finding(WRONG, f"{shown} is trained (line {e.line}) but no broadcast covers it: its replicas "
                            "start from different weights", e.line,
@@ -486,6 +487,25 @@ def _copied_from_covered(f, ref, e, covered):
             into = owner(pair[0], c) if pair is not None else None
             if into is not None and ref.within(into) and from_covered(pair[1], c):
                 return True
+    return False
+
+
+def _loaded_alike(f, ref, e):
+    """Before it is trained, every rank loads the model's whole state from one file (`model.load_state_dict(
+    torch.load("stage1.pt"))`, `model.load_weights(path)`): a path no rank reads differently, no partial load
+    (`strict=False`, `by_name=True`, `skip_mismatch=True`), on every rank: the replicas start from the same
+    weights, as a broadcast would give them."""
+    for c in f.s.events:
+        func = c.node.func
+        if not (c.ctx.reached and c.order < e.order and isinstance(func, ast.Attribute) and
+                func.attr in ("load_state_dict", "load_weights") and c.node.args and dotted(func.value)):
+            continue
+        partial = any(k.arg in ("strict", "by_name", "skip_mismatch") and not (
+            isinstance(k.value, ast.Constant) and k.value.value is (k.arg == "strict")) for k in c.node.keywords)
+        runs = f.runs(c, first_step=False)
+        if not partial and runs.rank0 is True and runs.rank1 is True and \
+                ref.within(Ref(f, dotted(func.value), c)) and not f.mentions(c.node.args[0], f.is_any_rank):
+            return True
     return False
 
 
@@ -600,6 +620,57 @@ def _loaded_after_broadcast(f, casts):
                            "weights broadcast before", load.line,
                            "broadcast after loading (load on rank 0, then broadcast to all)")
     return None
+
+
+def _reinitialised_after_broadcast(f, casts):
+    """A model broadcast, then its weights drawn again before the first step (`model.apply(init_fn)` whose
+    function resets parameters or calls torch.nn.init, `model.reset_parameters()`, `nn.init.xavier_uniform_(
+    model.fc.weight)`), on every rank, where the ranks' random streams differ (a seed read from the rank, or
+    none set): each rank trains its own draw."""
+    if any(f.api(e, *_AT_TRAINING_START) for e in casts) or not _streams_differ(f):
+        return None
+    for r in f.s.events:
+        target = _reinitialised(f, r)
+        if target is None or not r.ctx.reached or f.runs(r).rank1 is False:
+            continue
+        for b in casts:
+            first = min((s.order for s in f.steps if s.order > b.order and same_walk(s, b)), default=None)
+            if first is None or not (b.order < r.order < first) or not same_walk(r, b):
+                continue
+            ref = Ref(f, target, r)
+            if any(ref.within(c) for c in _broadcast_models(f, b)) and not any(
+                    r.order < c.order < first and any(ref.within(m) for m in _broadcast_models(f, c)) for c in casts):
+                return Finding(WRONG, f"{condition(f, r)}line {r.line} draws `{target}`'s weights again after the "
+                               f"broadcast at line {b.line} and before the first step, with each rank's own random "
+                               "stream: the replicas start from different weights", r.line,
+                               "initialise before the broadcast (or broadcast again after it)")
+    return None
+
+
+_INIT_CALLS = ("reset_parameters", "init_weights", "_init_weights")
+
+
+def _reinitialised(f, e):
+    """The dotted name of the model whose weights the call draws again, else None."""
+    func = e.node.func
+    if isinstance(func, ast.Attribute) and func.attr in _INIT_CALLS and dotted(func.value):
+        return dotted(func.value)
+    if e.qual.startswith("torch.nn.init.") and e.node.args and isinstance(e.node.args[0], ast.Attribute):
+        return dotted(e.node.args[0].value)
+    if isinstance(func, ast.Attribute) and func.attr == "apply" and dotted(func.value) and e.node.args and \
+            isinstance(e.node.args[0], ast.Name):
+        fn = f.s.defined(e.node.args[0])
+        if isinstance(fn, (ast.FunctionDef, ast.Lambda)) and any(
+                isinstance(n, ast.Call) and (getattr(n.func, "attr", "") in _INIT_CALLS or
+                                            f.s.qual(n.func).startswith("torch.nn.init.")) for n in ast.walk(fn)):
+            return dotted(func.value)
+    return None
+
+
+def _streams_differ(f):
+    """The ranks draw different random numbers: a seed read from the rank, or no torch seed set at all."""
+    seeds = [e for e in f.s.events if e.qual in ("torch.manual_seed", "torch.random.manual_seed") and e.ctx.reached]
+    return not seeds or any(f.mentions(a, f.is_any_rank) for e in seeds for a in e.node.args)
 
 
 def _rebuilt_after_broadcast(f, casts):

@@ -11,7 +11,7 @@ from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import depends_on_rank, imported, origin, sources
 from hvdkit.check.rules.models import holds_model_state, is_model
 from hvdkit.check.script import dotted, in_handler, parents, result_discarded
-from hvdkit.check.values import RANK, Evaluator, Where, truthy
+from hvdkit.check.values import RANK, Evaluator, Where, rank_test_off_by_default, truthy
 
 
 _CHECKPOINT_FILE = re.compile(r"\.(pt|pth|ckpt|h5|keras|tar|bin|pkl|safetensors)$", re.I)
@@ -37,8 +37,8 @@ def judge(f):
     # calls it (bound): the walk that sees the argument says who writes
     seen_rank0 = {id(e.node) for e, (who, _) in zip(events, verdicts) if who == "rank0"}
     for e, (who, why) in zip(events, verdicts):
-        if who == "unknown" and id(e.node) in seen_rank0:
-            continue
+        if who == "unknown" and id(e.node) in seen_rank0 or who == "shards":
+            continue  # (shards: each rank writes files of its own, no file written twice)
         if who == "every" and id(e.node) in seen_rank0 and _dispatched(f, e):
             continue  # a hook added to the list on rank 0 only: the trainer's loop over the list cannot see that
         what = "the checkpoint" if e in saves else f"a copy of the checkpoint ({f.text(e.line)[:50]})"
@@ -68,7 +68,10 @@ def judge(f):
             return never
     if unknown is not None:
         return unknown
-    return Finding(OK, f"rank 0 writes: {f.text(saves[0].line)}", saves[0].line)
+    shown = next((e for e, (who, _) in zip(events, verdicts) if who == "rank0" and e in saves), saves[0])
+    if all(who == "shards" for e, (who, _) in zip(events, verdicts) if e in saves):
+        return Finding(OK, f"each rank writes shards of its own: {f.text(shown.line)}", shown.line)
+    return Finding(OK, f"rank 0 writes: {f.text(shown.line)}", shown.line)
 
 
 def _collective_on_rank0(f, e):
@@ -124,8 +127,14 @@ def _writers(f, e):
     by_local = [g for g in guards if depends_on_rank(f, g.test, e, local=True) and g not in alike]
     if by_local and not by_rank:
         return "local", ""
+    offs = [rank_test_off_by_default(f.s, e, g) for g in by_rank]
+    if by_rank and all(offs):
+        options = ", ".join(dict.fromkeys(o for off in offs for o in off))
+        return "every", f" (by default: {options} off, its rank test is never reached)"
     if by_rank or runs.rank1 is False and runs.rank0 is not False or _kept_on_rank0(f, e):
         return "rank0", ""
+    if _own_shards(f, e):
+        return "shards", ""
     unread = next((c for g in guards for part in _conjuncts(g.test) if not _best_so_far(f, part, e)
                    for c in _unread_calls(f, part, e)), None)
     if unread is not None:
@@ -147,6 +156,25 @@ def _writers(f, e):
     constant = [g for g in guards if _mentions_name(g.test) and
                 (rank1 is True or truthy(f.ev.value(g.test, g.frame, e)) is True)]
     return "every", f" (`{ast.unparse(constant[0].test)}` holds on every rank)" if constant else ""
+
+
+def _own_shards(f, e):
+    """The write is in a loop that strides over shards by rank (`for sh in range(hvd.rank(), n, hvd.size())`)
+    and its path reads the loop's variable: each rank writes its own files, no two ranks the same one."""
+    path = _path_argument(e.node, f.s.qual(e.node.func))
+    if path is None:
+        return False
+    for lp in e.ctx.loops:
+        it = getattr(lp, "iter", None)
+        if not (isinstance(lp, ast.For) and isinstance(lp.target, ast.Name) and isinstance(it, ast.Call) and
+                f.s.qual(it.func) == "range" and len(it.args) == 3):
+            continue
+        start, step = it.args[0], it.args[2]
+        if f.mentions(start, f.is_rank) and f.mentions(step, f.is_size) and not f.mentions(step, f.is_rank) and \
+                any(isinstance(n, ast.Name) and n.id == lp.target.id and lp.target in (f.s.reaching(n) or ())
+                    for n in ast.walk(path)):
+            return True
+    return False
 
 
 def _kept_on_rank0(f, e):
@@ -202,9 +230,16 @@ def _unread_writer(f, e):
     u = f.unread_code(e.node)
     if u is None or not f.acts_itself(u, 7):
         return None
-    if e.node is not u.event.node and is_model(f, e.node.func.value, e):
-        return None
+    if e.node is not u.event.node and is_model(f, e.node.func.value, e) and not (
+            u.kind != "library" and _given_a_model(f, u.event)):
+        return None  # (a library's call given the model, `amp.initialize(model, opt)`, gives it back)
     return u
+
+
+def _given_a_model(f, made):
+    """The project's absent code's object is made from a model (`Trainer(model, opt)`): it holds one, and its
+    `fit` and `save` are its own code, not the framework's model methods."""
+    return any(isinstance(a, (ast.Name, ast.Attribute)) and is_model(f, a, made) for a in handed(made.node))
 
 
 def _unread_writers(f):

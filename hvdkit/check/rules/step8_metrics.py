@@ -571,7 +571,9 @@ def _last_batch_only(f, e):
     inner = [loop for loop in last.ctx.loops if not any(loop is mine_ for mine_ in e.ctx.loops)]
     if _periodic(e, last):
         return None  # `if step % log_every == 0:` logs the latest step's value, not an epoch's summary
-    if inner and isinstance(last.node, ast.Assign) and not isinstance(last.node.value, (ast.BinOp, ast.Name)):
+    # (`mu = x if mu is None else mu + x` adds to what the name held: a sum over the loop, not its last value)
+    if inner and isinstance(last.node, ast.Assign) and not isinstance(last.node.value, (ast.BinOp, ast.Name)) and \
+            not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(last.node.value)):
         return Finding(WRONG, f"line {e.line} averages `{name}`, set at line {last.line} inside a loop that ended: "
                        "the last batch's value, reported as the whole epoch's", e.line,
                        f"accumulate `{name}` over the loop (sum and count), then average the totals")
