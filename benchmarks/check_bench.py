@@ -637,6 +637,8 @@ def main(argv=None):
             "measured": {k: corpus["all"]["overall"][k] for k in ("recall", "precision")},
             "tests": {"target": CORPUS_TARGETS, "shortfalls": corpus_shortfalls(corpus["all"])},
             "issue_39": {"target": ISSUE_TARGETS, "shortfalls": corpus_shortfalls(corpus["all"], ISSUE_TARGETS)}}
+        record["targets"][key]["met"] = not (record["targets"][key]["tests"]["shortfalls"] or
+                                             record["targets"][key]["issue_39"]["shortfalls"])
         crash = corpus["all"]["crash"]
         record["targets"][key + "_crash"] = {"target": CRASH_TARGETS, "measured": {
             k: crash[k] for k in ("fatal", "found", "reported", "recall", "precision")},

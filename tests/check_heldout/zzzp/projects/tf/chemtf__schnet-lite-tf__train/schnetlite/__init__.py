@@ -1,0 +1,1 @@
+"""SchNet-lite: continuous-filter convolutions for molecules, TF2 + horovod."""

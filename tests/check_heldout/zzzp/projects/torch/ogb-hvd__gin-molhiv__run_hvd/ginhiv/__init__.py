@@ -1,0 +1,1 @@
+from .train_fn import train  # noqa: F401

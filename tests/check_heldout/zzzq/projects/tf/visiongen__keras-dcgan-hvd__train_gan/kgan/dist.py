@@ -1,0 +1,12 @@
+import tensorflow as tf
+import horovod.tensorflow as hvd
+
+
+def init_workers():
+    hvd.init()
+    gpus = tf.config.list_physical_devices("GPU")
+    for g in gpus:
+        tf.config.experimental.set_memory_growth(g, True)
+    if gpus:
+        tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+    return hvd.rank(), hvd.size()

@@ -1,0 +1,1 @@
+from .options import parse_opts  # noqa: F401
