@@ -33,8 +33,7 @@ def score_sets(root=SETS, only=None):
     """{"sets": {set: score_corpus(set)}, "projects": {set: score_corpus(set, projects=True)} for the sets
     that are projects, "pooled": the single-file sets' per-step counts added, "pooled_projects": the project
     sets' (read inside their projects) added}. `only`: the names of the sets to score (every set when None)."""
-    names = [name for name in sorted(os.listdir(root))
-             if os.path.isdir(os.path.join(root, name)) and not name.startswith((".", "_"))]
+    names = set_names(root)
     unknown = sorted(set(only or ()) - set(names))
     if unknown:
         raise SystemExit(f"no held-out set {', '.join(unknown)} in {root}: choose from {', '.join(names)}")
@@ -45,6 +44,12 @@ def score_sets(root=SETS, only=None):
     return {"sets": sets, "projects": projects,
             "pooled": pool(s["all"] for name, s in sets.items() if name not in projects),
             "pooled_projects": pool(s["all"] for s in projects.values())}
+
+
+def set_names(root=SETS):
+    """The held-out sets under `root`, in name order: its folders, not hidden ones."""
+    return [name for name in sorted(os.listdir(root))
+            if os.path.isdir(os.path.join(root, name)) and not name.startswith((".", "_"))]
 
 
 def pool(scores):

@@ -20,20 +20,16 @@ from benchmarks.check_bench import _projects
 EVERY, LATEST = 8, 4
 
 
-def _names():
-    return sorted(name for name in os.listdir(check_heldout_bench.SETS)
-                  if os.path.isdir(os.path.join(check_heldout_bench.SETS, name)) and not name.startswith((".", "_")))
-
-
 def _project_sets():
     # set names grow in length (j..z, za.., zza..), so name order is not the order they were written in
-    return sorted((n for n in _names() if _projects(os.path.join(check_heldout_bench.SETS, n))),
+    return sorted((n for n in check_heldout_bench.set_names() if _projects(os.path.join(check_heldout_bench.SETS, n))),
                   key=lambda n: (len(n), n))
 
 
 def _sampled():
     projects = _project_sets()
-    return [n for n in _names() if n not in projects] + sorted(set(projects[::EVERY] + projects[-LATEST:]))
+    sample = sorted(set(projects[::EVERY] + projects[-LATEST:]))
+    return [n for n in check_heldout_bench.set_names() if n not in projects] + sample
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +63,7 @@ def test_the_sample_has_the_single_file_sets_and_the_newest_project_sets():
 
 
 def test_committed_record_covers_every_set(record):
-    assert sorted(record["sets"]) == _names(), "rerun python -m benchmarks.check_heldout_bench"
+    assert sorted(record["sets"]) == check_heldout_bench.set_names(), "rerun python -m benchmarks.check_heldout_bench"
     assert sorted(record["projects"]) == sorted(_project_sets()), "rerun python -m benchmarks.check_heldout_bench"
 
 

@@ -979,6 +979,10 @@ def _factory_calls(f, e):
     it is made at one call only, or outside functions."""
     if not isinstance(e, Event) or not e.ctx.frames:
         return None
+    return f.memo(("step3.factory_calls", id(e)), lambda: _factory_calls_of(f, e))
+
+
+def _factory_calls_of(f, e):
     others = [o for o in f.s.events if o.node is e.node and o is not e and o.ctx.frames]
     if not others:
         return None
