@@ -232,6 +232,15 @@ def test_conv_ceiling_from_its_own_layers(records):
                 == sorted((r["layer"], r["count"]) for r in rec["frameworks"]["tensorflow"]["layers"][size]))
 
 
+def test_check_smoke_scores_a_corpus_subset_and_says_so(records):
+    """The smoke run scores 2 corpus scripts per directory (tf, torch), flat and in projects; the record says so,
+    so its figures are never read as the corpus's (tests/test_check_corpus.py scores all of it)."""
+    rec = records["check"]
+    for key in ("static_corpus", "static_corpus_projects"):
+        assert rec[key]["all"]["scripts"] == 4 and rec[key]["tf"]["scripts"] == rec[key]["torch"]["scripts"] == 2
+    assert "--corpus-limit 2" in rec["command"] and "only the first 2 corpus scripts" in rec["notes"][-1]
+
+
 def test_page_renders_every_record(records):
     from benchmarks.run import BENCHMARKS, page
     from benchmarks.harness import machine
