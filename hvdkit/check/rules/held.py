@@ -462,13 +462,13 @@ class Ref:
         self.f, self.name = f, model_key(resolve(at, name))
         self.made, self.rest = None, ""
         # two calls of one factory of the project make two objects, though its code makes both at one line
-        root = (name or "").split(".")[0]
-        self.factory = factory_call(f, ast.parse(root, mode="eval").body, at) if root.isidentifier() else None
-        if self.factory is None and root.isidentifier() and "." in (name or ""):
-            # `self.D_a, self.D_b = net(), net()`: each attribute made by its own call of the factory
-            self.factory = factory_call(f, ast.parse(name, mode="eval").body, at)
-        self.outer = []  # (made, rest) of the shorter prefixes: `model.fc` is `fc` of what made `model`
+        # (of the longest prefix of the name that has one, as `made` below: `self.D_a, self.D_b = net(), net()`
+        # are two objects, each made by its own call)
         parts = (name or "").split(".")
+        prefixes = [".".join(parts[:i]) for i in range(len(parts), 0, -1)] if parts[0].isidentifier() else []
+        self.factory = next((c for c in (factory_call(f, ast.parse(p, mode="eval").body, at) for p in prefixes)
+                             if c is not None), None)
+        self.outer = []  # (made, rest) of the shorter prefixes: `model.fc` is `fc` of what made `model`
         for i in range(len(parts), 0, -1):
             made = origin(f, ast.parse(".".join(parts[:i]), mode="eval").body, at) if parts[0] else None
             if made is not None:

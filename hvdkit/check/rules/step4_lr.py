@@ -245,25 +245,23 @@ def _full_batch(f):
 
 
 def _converted_up(node):
-    """The outermost expression that only converts or moves `node` (_CONVERSIONS, and `.long()`-like casts):
-    `torch.from_numpy(part).long()` for `part`."""
+    """The outermost expression that only converts or moves `node` (_CONVERSIONS): `torch.from_numpy(part).long()`
+    for `part`."""
     while True:
         parent = getattr(node, "parent", None)
         call = parent.parent if isinstance(parent, ast.Attribute) and parent.value is node else parent
         if not isinstance(call, ast.Call):
             return node
         name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
-        if name not in _CONVERSIONS + _CASTS or not (call.func is parent or node in call.args[:1]):
+        if name not in _CONVERSIONS or not (call.func is parent or node in call.args[:1]):
             return node
         node = call
 
 
-_CASTS = ("long", "int", "float32", "to_numpy", "numpy")
-
-
-# Calls whose value is the array they are given, converted or moved (`torch.from_numpy(x).to(dev)`).
-_CONVERSIONS = ("to", "cuda", "float", "double", "astype", "from_numpy", "tensor", "as_tensor", "asarray", "array",
-                "constant", "convert_to_tensor", "requires_grad_", "contiguous")
+# Calls whose value is the array they are given, converted, cast or moved (`torch.from_numpy(x).long().to(dev)`).
+_CONVERSIONS = ("to", "cuda", "float", "double", "long", "int", "float32", "astype", "from_numpy", "tensor",
+                "as_tensor", "asarray", "array", "numpy", "to_numpy", "constant", "convert_to_tensor", "requires_grad_",
+                "contiguous")
 
 
 def _converted(call):
