@@ -110,11 +110,28 @@ def test_a_count_or_an_item_handed_straight_to_a_collective_raises(tmp_path):
     assert check(tmp_path, item)[0]["error"] == "AttributeError: 'float' (or 'int') object has no attribute 'new'"
 
 
-def test_values_that_may_be_tensors_are_not_crashes(tmp_path):
-    tensor_too = TRAINER.replace(WRAPPED, "hvd.allreduce(value, name=name)").replace(
+def test_the_call_that_hands_a_helper_a_number_raises(tmp_path):
+    """A helper that hands its parameter to a collective, called with a tensor at one site and with a number at
+    another: the call with the number raises, and it is the one reported (the first the run reaches)."""
+    tensor_once = TRAINER.replace(WRAPPED, "hvd.allreduce(value, name=name)").replace(
         '        val_acc = average(val_acc, "val_acc")\n',
         '        val_acc = average(torch.tensor(val_acc), "val_acc")\n')
-    assert check(tmp_path, tensor_too)[0] is None  # one call site hands the helper a tensor
+    crash, _ = check(tmp_path, tensor_once)
+    assert crash["line"] == line_of(tensor_once, "mean = average(running / samples")
+    assert crash["error"] == "AttributeError: 'float' object has no attribute 'new'"
+    # under a condition in the helper, the collective may not run on that call: no crash is certain
+    guarded = tensor_once.replace("    return hvd.allreduce(value, name=name).item()\n",
+                                  "    if torch.is_tensor(value):\n"
+                                  "        return hvd.allreduce(value, name=name).item()\n"
+                                  "    return value\n")
+    assert check(tmp_path, guarded)[0] is None
+
+
+def test_values_that_may_be_tensors_are_not_crashes(tmp_path):
+    tensors = TRAINER.replace(WRAPPED, "hvd.allreduce(value, name=name)")
+    for number in ("running / samples", "val_loss", "val_acc"):
+        tensors = tensors.replace(f"average({number},", f"average(torch.tensor({number}),")
+    assert check(tmp_path, tensors)[0] is None  # every call site hands the helper a tensor
     own_item = TRAINER.replace(WRAPPED, "hvd.allreduce(value, name=name)").replace(
         "def average(value, name):", "class Meter:\n    def item(self):\n        return torch.zeros(1)\n\n\n"
                                      "def average(value, name):").replace(

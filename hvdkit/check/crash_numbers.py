@@ -48,11 +48,42 @@ def find(names):
             continue
         kind = numbers.kind(value)
         if kind in (None, CYCLE):
+            out += _passed_in(names, numbers, node, value, attr)
             continue
-        shown = f"'{kind}' object" if kind != "number" else "'float' (or 'int') object"
-        out.append((node, f"AttributeError: {shown} has no attribute {attr!r}",
+        out.append((node, _error(kind, attr),
                     f"{ast.unparse(value)} is a Python number, and {ast.unparse(node.func)} takes a tensor",
                     "AttributeError"))
+    return out
+
+
+def _error(kind, attr):
+    shown = f"'{kind}' object" if kind != "number" else "'float' (or 'int') object"
+    return f"AttributeError: {shown} has no attribute {attr!r}"
+
+
+def _passed_in(names, numbers, node, value, attr):
+    """`def metric_average(val, name): return hvd.allreduce(val, ...)` called once with `loss.item()` and once
+    with a tensor: the call that passes a number raises, when the function runs the collective whenever it is
+    called (in its body, under no condition or loop). The candidate is that call."""
+    defs = names.definitions(value) if isinstance(value, ast.Name) else []
+    if len(defs) != 1 or not isinstance(defs[0][0], ast.arg):
+        return []
+    arg, func = defs[0][0], owner_of_arg(defs[0][0])
+    if not isinstance(func, FUNCS) or func.decorator_list or isinstance(getattr(func, "parent", None), ast.ClassDef):
+        return []
+    up = node
+    while getattr(up, "parent", None) is not func:
+        up = getattr(up, "parent", None)
+        if up is None or isinstance(up, (ast.If, ast.For, ast.While, ast.Try, ast.With, ast.IfExp, ast.BoolOp) + FUNCS):
+            return []
+    params = [p.arg for p in func.args.posonlyargs + func.args.args]
+    out = []
+    for call in names.calls_of(func):
+        given = (bound_arguments(call, params) or {}).get(arg.arg)
+        kind = numbers.kind(given) if given is not None else None
+        if kind not in (None, CYCLE):
+            out.append((call, _error(kind, attr), f"{ast.unparse(given)} is a Python number, and {func.name} hands "
+                        f"it to {ast.unparse(node.func)} (line {node.lineno}), which takes a tensor", "AttributeError"))
     return out
 
 

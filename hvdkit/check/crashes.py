@@ -155,7 +155,9 @@ def _own_calls(facts, names, line, step):
     at = [n for n in ast.walk(mod.tree) if isinstance(n, ast.Call) and n.lineno == line]
     if step in SAVE_STEPS:
         return [c for c in at if not any(p in at for p in parents(c))]
-    return [c for c in at if facts.s.api(c.func) and facts.s.api(c.func)[1].split(".")[-1] in STEP_CALLS.get(step, ())]
+    # (the shard: any sampler on its line, `hvd.DistributedSampler` too, which Horovod does not have)
+    return [c for c in at if facts.s.api(c.func) and facts.s.api(c.func)[1].split(".")[-1] in STEP_CALLS.get(step, ())
+            or step == 3 and facts.s.qual(c.func).split(".")[-1] in vocabulary.SAMPLERS]
 
 
 def _within(node, call, names):

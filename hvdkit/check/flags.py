@@ -201,8 +201,12 @@ def holds_namespace(script, node, depth=0):
         return False
     if parses(script, node):
         return True
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in script.funcs:
-        return returns_namespace(script, script.funcs[node.func.id])
+    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+        # by its definition (`options.parse()` of a project module), else a function of the script so named
+        func = script.defined(node.func)
+        if func is None and isinstance(node.func, ast.Name):
+            func = script.funcs.get(node.func.id)
+        return isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and returns_namespace(script, func)
     if isinstance(node, ast.Name):
         values = [a.node.value for a in script.assignments_to(node) if isinstance(a.node, ast.Assign)]
         return bool(values) and all(holds_namespace(script, v, depth + 1) for v in values)

@@ -90,7 +90,7 @@ def _training_inputs(f):
             train.append(e.node.func)  # in the loop of the steps itself, not in an evaluation it calls
         elif getattr(e.node.func, "attr", "") in _EVALUATING:
             evaluation += e.node.args[:1] + [k.value for k in e.node.keywords if k.arg == "x"]
-    for node in ast.walk(f.s.tree):
+    for node in f.s.nodes():  # the project modules read too: an `evaluate()` of an engine module
         if not isinstance(node, (ast.For, ast.AsyncFor, ast.ListComp, ast.GeneratorExp, ast.SetComp)) or \
                 id(node) in loops or isinstance(node, (ast.For, ast.AsyncFor)) and _builds(node) or \
                 not _gradients_off(f, node):

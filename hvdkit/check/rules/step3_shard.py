@@ -7,7 +7,7 @@ from hvdkit.check.defs import bound_targets
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.script import Event, NodeAt, assigned_name, dotted, enclosing_def, parents, result_discarded
 from hvdkit.check.rules.data_flow import flows, over_data, random_maker, unread_training
-from hvdkit.check.rules.held import imported, placed, reaching
+from hvdkit.check.rules.held import depends_on_rank, imported, placed, reaching
 from hvdkit.check.sources import derived, sources
 
 
@@ -752,8 +752,8 @@ def _drawn_alike(f, e):
     """Seeded the same on every rank: a seed argument that does not depend on the rank, a seeded generator,
     or a global seed set before (also not by the rank)."""
     seed = next((k.value for k in e.node.keywords if k.arg in ("random_state", "seed", "generator", "rng")), None)
-    if seed is not None:
-        return not f.mentions(seed, f.is_rank)
+    if seed is not None:  # by its value's flow (`cfg.seed + 100 * state.round + ep`), not what its names touch
+        return not depends_on_rank(f, seed, e)
     return _seeded(f, e)
 
 

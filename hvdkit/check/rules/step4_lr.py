@@ -151,8 +151,10 @@ def _judge_lr(f, e, same):
     if max(_size_powers(f, expr, f.is_global_size)) >= 2:
         return Finding(WRONG, f"LR multiplied by hvd.size() twice (line {e.line}: {f.text(e.line)}): hvd.size()**2 "
                        "times the base LR", e.line, "multiply the base LR by hvd.size() once")
+    # a schedule of the project that scales, on the LR value's own path (not a step count handed to it,
+    # `warmup_steps=epochs * steps_per_epoch` with steps_per_epoch from a loader factory given hvd.size())
     if _grows(f, expr) or \
-            f.mentions(expr, lambda n: _schedule_scaled(f, n)):
+            _scaled(_size_powers(f, expr, lambda n: f.is_global_size(n) or _schedule_scaled(f, n))):
         if same is not None and same[0] == "fixed":
             return Finding(WRONG, f"LR scaled by hvd.size() (line {e.line}: {f.text(e.line)}) while {same[1]}: "
                            "the LR grows with the ranks and the batch does not", e.line,

@@ -123,6 +123,12 @@ def _writers(f, e):
     guards = [g for g in e.ctx.guards if not any(g.test is t and g.branch == b for t, b in skip)]
     runs = f.runs(e, first_step=False)
     alike = [g for g in guards if _alike_on_ranks(f, g, e)]  # `is_main_process()` of an uninitialised DDP
+    # `if step % k == 0 or hvd.rank() == 0:` holds on every rank when the rank-free alternative does: one that
+    # changes as the loops run (not `not args.distributed or hvd.rank() == 0`, alike on every step)
+    either = next(((g, alt) for g in guards if g.branch and isinstance(g.test, ast.BoolOp) and isinstance(
+        g.test.op, ast.Or) for alt in g.test.values if _periodic(alt, e) and not depends_on_rank(f, alt, e)), None)
+    if either is not None and any(depends_on_rank(f, alt, e) for alt in either[0].test.values):
+        return "every", f" (`{ast.unparse(either[0].test)[:70]}`: whenever `{ast.unparse(either[1])[:40]}` holds)"
     by_rank = [g for g in guards if depends_on_rank(f, g.test, e) and g not in alike]
     by_local = [g for g in guards if depends_on_rank(f, g.test, e, local=True) and g not in alike]
     if by_local and not by_rank:
@@ -156,6 +162,14 @@ def _writers(f, e):
     constant = [g for g in guards if _mentions_name(g.test) and
                 (rank1 is True or truthy(f.ev.value(g.test, g.frame, e)) is True)]
     return "every", f" (`{ast.unparse(constant[0].test)}` holds on every rank)" if constant else ""
+
+
+def _periodic(test, e):
+    """The test reads a target of a loop the event runs in, or takes a remainder (`step % k == 0`)."""
+    looped = {n.id for lp in e.ctx.loops if isinstance(lp, (ast.For, ast.AsyncFor))
+              for n in ast.walk(lp.target) if isinstance(n, ast.Name)}
+    return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) or isinstance(n, ast.Name) and n.id in looped
+               for n in ast.walk(test))
 
 
 def _own_shards(f, e):

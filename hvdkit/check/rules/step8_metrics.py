@@ -443,9 +443,16 @@ def _undivided(f, node, at, total, depth=0, walk=None):
     if isinstance(node, ast.BinOp):
         return not isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and (deeper(node.left) or deeper(node.right))
     if isinstance(node, ast.Subscript):
-        return _element_a_metric(f, node, at, total) and deeper(node.value)
+        if not _element_a_metric(f, node, at, total):
+            return False
+        # `results.append({"acc": float(acc)})` then `print(results[-1])`: what was put into the list
+        return deeper(node.value) or isinstance(node.value, ast.Name) and at is not None and any(
+            deeper(v, a) for v, a in mutations(f, node.value, at)
+            if isinstance(a.node, ast.Call) and a.node.func.attr in ("append", "insert"))
     if isinstance(node, (ast.Tuple, ast.List)):
         return any(deeper(x) for x in node.elts)
+    if isinstance(node, ast.Dict):
+        return any(deeper(v) for v in node.values)
     if isinstance(node, ast.IfExp):
         return deeper(node.body) or deeper(node.orelse)
     if isinstance(node, (ast.UnaryOp, ast.Starred)):
@@ -502,6 +509,11 @@ def _element_a_metric(f, node, at, total):
     index, base = node.slice, node.value
     if not (isinstance(index, ast.Constant) and type(index.value) is int and isinstance(base, ast.Name) and at):
         return True
+    if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and isinstance(n.right, ast.Subscript)
+           and isinstance(n.right.value, ast.Name) and n.right.value.id == base.id
+           and isinstance(n.right.slice, ast.Constant) and n.right.slice.value == index.value
+           for n in ast.walk(at.node)):
+        return False  # `tot[0] / tot[2], ..., int(tot[2])`: the report divides by it, a count it also prints
     values = reaching(f, base, at)
     if len(values) != 1 or values[0][0] is not total or not total.args:
         return True
