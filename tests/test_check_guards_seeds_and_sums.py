@@ -441,3 +441,51 @@ def test_a_sampler_horovod_does_not_have_crashes_the_shard_step(tmp_path):
     assert "has no attribute 'DistributedSampler'" in crash["error"] and crash["file"] == "al/loaders.py"
     assert flagged[3] == "wrong"  # the shard's own call raises: no rank reads its part
     assert check_project(tmp_path / "ok", ENGINE)[0] is None
+
+
+ROUNDS = Source(textwrap.dedent("""
+    import torch
+    import torch.nn.functional as F
+    import horovod.torch as hvd
+
+
+    def main(rounds=4, epochs=2):
+        hvd.init()
+        torch.set_num_threads(1)
+        x, y = torch.randn(2048, 16), torch.randint(0, 3, (2048,))
+        labeled = list(range(256))
+        model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 3))
+        opt = hvd.DistributedOptimizer(torch.optim.SGD(model.parameters(), lr=0.01 * hvd.size()),
+                                       named_parameters=model.named_parameters())
+        for rnd in range(rounds):
+            if rnd > 0:
+                model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 3))
+                opt = hvd.DistributedOptimizer(torch.optim.SGD(model.parameters(), lr=0.01 * hvd.size()),
+                                               named_parameters=model.named_parameters())
+            hvd.broadcast_parameters(model.state_dict(), root_rank=0)
+            hvd.broadcast_optimizer_state(opt, root_rank=0)
+            mine = labeled[hvd.rank()::hvd.size()]
+            for epoch in range(epochs):
+                for i in range(0, len(mine), 32):
+                    idx = mine[i:i + 32]
+                    opt.zero_grad()
+                    F.cross_entropy(model(x[idx]), y[idx]).backward()
+                    opt.step()
+            with torch.no_grad():
+                scores = model(x).softmax(1).max(1).values
+            labeled += [i for i in scores.argsort()[:128].tolist() if i not in labeled]
+            if hvd.rank() == 0:
+                torch.save(model.state_dict(), "round_%d.pt" % rnd)
+
+
+    if __name__ == "__main__":
+        main()
+"""))
+
+
+def test_a_broadcast_of_a_name_remade_each_round_covers_every_model_it_holds(tmp_path):
+    assert 6 not in check(tmp_path, ROUNDS)[1]  # where it runs, `model` is the first model or a new one
+    before = ROUNDS.replace("        hvd.broadcast_parameters(model.state_dict(), root_rank=0)\n", "").replace(
+        "    for rnd in range(rounds):\n",
+        "    hvd.broadcast_parameters(model.state_dict(), root_rank=0)\n    for rnd in range(rounds):\n")
+    assert check(tmp_path, before)[1][6] == "wrong"  # the models of later rounds start apart

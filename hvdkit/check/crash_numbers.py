@@ -78,7 +78,7 @@ def _passed_in(names, numbers, node, value, attr):
             return []
     params = [p.arg for p in func.args.posonlyargs + func.args.args]
     out = []
-    for call in names.calls_of(func):
+    for call in names.calls_of(func) or ():  # (None: a function also used otherwise than called)
         given = (bound_arguments(call, params) or {}).get(arg.arg)
         kind = numbers.kind(given) if given is not None else None
         if kind not in (None, CYCLE):

@@ -251,4 +251,4 @@ def _handed_on(f, event):
     if func is None:
         return False
     return any(isinstance(n, ast.Name) and n.id == func.name and isinstance(n.ctx, ast.Load)
-               and any(isinstance(p, ast.Call) for p in parents(n)) for n in ast.walk(f.s.tree))
+               and any(isinstance(p, ast.Call) for p in parents(n)) for n in f.s.nodes())

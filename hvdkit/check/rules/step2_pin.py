@@ -444,7 +444,7 @@ def _current_device(n):
 def _cpu_only(f):
     """The script names only the CPU as its device: no 'cuda', no GPU lists, no .cuda()."""
     cpu = gpu = False
-    for node in ast.walk(f.s.tree):
+    for node in f.s.nodes():
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             low = node.value.lower()
             cpu = cpu or low == "cpu" or low.startswith("/cpu")

@@ -525,7 +525,7 @@ def _feeds_data(f, e):
     source = lambda c: names.DATA_SOURCES.match(f.s.qual(c.func).split(".")[-1] or "") is not None  # noqa: E731
     if _used_in(f, e, held, lambda c: source(c) or f.s.qual(c.func) in ("next", "iter")):
         return True
-    loops = (n.iter for n in ast.walk(f.s.tree) if isinstance(n, (ast.For, ast.comprehension)))
+    loops = (n.iter for n in f.s.nodes() if isinstance(n, (ast.For, ast.comprehension)))
     return bool(held) and any(_mentions_name(f, it, held) for it in loops)
 
 
@@ -534,7 +534,7 @@ def _branches_by_rank(f):
     data = b`): two or more branches, each for a different rank, each assigning a value the training reads
     (or assigning one and training in the branch)."""
     picks, train = [], flows(f).train
-    for node in ast.walk(f.s.tree):
+    for node in f.s.nodes():
         if not isinstance(node, ast.If) or not f.mentions(node.test, f.is_rank):
             continue
         if not (isinstance(node.test, ast.Compare) and isinstance(node.test.ops[0], ast.Eq)):
@@ -825,7 +825,7 @@ def _derived(f, start):
 
 def _copies(f):
     """`[ds.take(n) for _ in range(k)]` then indexed by the rank: k copies of the same part."""
-    for node in ast.walk(f.s.tree):
+    for node in f.s.nodes():
         if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
             continue
         loop_names = {n.id for n in ast.walk(node.generators[0].target) if isinstance(n, ast.Name)}
@@ -836,7 +836,7 @@ def _copies(f):
             continue
         func = enclosing_def(node)
         holder = assigned_name(node) if func is None else func.name
-        for sub in ast.walk(f.s.tree):
+        for sub in f.s.nodes():
             if isinstance(sub, ast.Subscript) and f.mentions(sub.slice, f.is_rank) and holder and \
                     holder in {dotted(n) for n in ast.walk(sub.value)} | _called_names(f, sub.value):
                 return node
@@ -892,11 +892,11 @@ def _cap_on_finite_data(f, division):
         return None
     receiver = call.func.value
     repeats = lambda n: isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "repeat"  # noqa: E731
-    if f.mentions(receiver, repeats) or any(repeats(n) for n in ast.walk(f.s.tree)):
+    if f.mentions(receiver, repeats) or any(repeats(n) for n in f.s.nodes()):
         return None
     # The data set may come back from a helper (a dict of data sets): any tf.data source with no repeat()
     # anywhere in the script is finite.
-    for node in ast.walk(f.s.tree):
+    for node in f.s.nodes():
         if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in (
                 "from_tensor_slices", "from_generator", "list_files", "TFRecordDataset"):
             return node
@@ -1056,7 +1056,7 @@ def _divided_steps(f):
     around the optimizer steps (`if i >= steps: break`, `while step < steps:`)."""
     steps, epochs = _count_sinks(f)
     made = {id(n) for n in sources(f, steps + epochs, _numeric(f))}
-    return [n for n in ast.walk(f.s.tree) if id(n) in made and isinstance(n, ast.BinOp)
+    return [n for n in f.s.nodes() if id(n) in made and isinstance(n, ast.BinOp)
             and isinstance(n.op, (ast.Div, ast.FloorDiv)) and f.mentions(n.right, f.is_size)] + _counted(f, steps)
 
 
@@ -1165,7 +1165,7 @@ def _len_before_shard(f, sharded):
     """A steps_per_epoch=/take() count built from len() of data that is not a shard's result."""
     # take(n) on a finite shard only caps the epoch; on a repeated one it makes every rank take n steps.
     # fit(steps_per_epoch=n) needs n batches per epoch either way (or Keras stops: "ran out of data").
-    repeated = any(isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "repeat" for n in ast.walk(f.s.tree))
+    repeated = any(isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "repeat" for n in f.s.nodes())
     global_batch = _global_batch_chains(f)
     for e in f.s.events:
         sinks = [k.value for k in e.node.keywords if k.arg == "steps_per_epoch"]

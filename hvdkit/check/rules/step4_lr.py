@@ -111,7 +111,7 @@ def _iterated(f):
     `next(it)` of `it = iter(ds)`): where the training step is made by code not read (`train_step =
     make_train_step(model, opt)`), f.flows.train does not see its data."""
     def find():
-        drawn = [n.iter for n in ast.walk(f.s.tree) if isinstance(n, (ast.For, ast.AsyncFor)) and
+        drawn = [n.iter for n in f.s.nodes() if isinstance(n, (ast.For, ast.AsyncFor)) and
                  data_iterable(f, n.iter)]
         drawn += [e.node.args[0] for e in f.s.events if f.s.qual(e.node.func) == "next" and e.node.args]
         return {id(n) for n in sources(f, drawn, derived)}

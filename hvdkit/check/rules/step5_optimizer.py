@@ -979,7 +979,7 @@ def _holders_of_gradients(f):
         held = set()
         while True:
             new = set()
-            for node in ast.walk(f.s.tree):
+            for node in f.s.nodes():
                 into, value = _accumulation(node)
                 if into is not None and _gradient_value(f, value, held):
                     new |= _holder_names(into) - held

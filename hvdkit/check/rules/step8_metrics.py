@@ -446,13 +446,13 @@ def _undivided(f, node, at, total, depth=0, walk=None):
         if not _element_a_metric(f, node, at, total):
             return False
         # `results.append({"acc": float(acc)})` then `print(results[-1])`: what was put into the list
+        # (a dict appended is printed whole; a dict returned is not followed: `m["n"]` of a summed count)
         return deeper(node.value) or isinstance(node.value, ast.Name) and at is not None and any(
-            deeper(v, a) for v, a in mutations(f, node.value, at)
-            if isinstance(a.node, ast.Call) and a.node.func.attr in ("append", "insert"))
+            deeper(x, a) for v, a in mutations(f, node.value, at)
+            if isinstance(a.node, ast.Call) and a.node.func.attr in ("append", "insert")
+            for x in (v.values if isinstance(v, ast.Dict) else [v]) if x is not None)
     if isinstance(node, (ast.Tuple, ast.List)):
         return any(deeper(x) for x in node.elts)
-    if isinstance(node, ast.Dict):
-        return any(deeper(v) for v in node.values)
     if isinstance(node, ast.IfExp):
         return deeper(node.body) or deeper(node.orelse)
     if isinstance(node, (ast.UnaryOp, ast.Starred)):
