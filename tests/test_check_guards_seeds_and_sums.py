@@ -489,3 +489,90 @@ def test_a_broadcast_of_a_name_remade_each_round_covers_every_model_it_holds(tmp
         "    for rnd in range(rounds):\n",
         "    hvd.broadcast_parameters(model.state_dict(), root_rank=0)\n    for rnd in range(rounds):\n")
     assert check(tmp_path, before)[1][6] == "wrong"  # the models of later rounds start apart
+
+
+ATTACK = {
+    "train.py": """
+        import numpy as np
+        import tensorflow as tf
+        import horovod.tensorflow as hvd
+
+        from robust.attack import pgd
+        from robust.dist import sum_counts
+
+        hvd.init()
+        gpus = tf.config.list_physical_devices("GPU")
+        if gpus:
+            tf.config.set_visible_devices(gpus[hvd.local_rank()], "GPU")
+        data = np.load("cifar_small.npz")
+        train = tf.data.Dataset.from_tensor_slices((data["x"], data["y"])).shard(hvd.size(), hvd.rank()).batch(64)
+        test = tf.data.Dataset.from_tensor_slices((data["xt"], data["yt"])).shard(hvd.size(), hvd.rank()).batch(256)
+        model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])
+        loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+        opt = tf.keras.optimizers.Adam(1e-3 * hvd.size())
+        ckpt = tf.train.Checkpoint(model=model, optimizer=opt)
+
+
+        @tf.function
+        def train_step(x, y, first):
+            x_adv = pgd(model, loss_fn, x, y)
+            with tf.GradientTape() as tape:
+                loss = loss_fn(y, model(x_adv, training=True))
+            tape = hvd.DistributedGradientTape(tape)
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            if first:
+                hvd.broadcast_variables(model.variables, root_rank=0)
+                hvd.broadcast_variables(opt.variables, root_rank=0)
+            return loss
+
+
+        first = True
+        for epoch in range(3):
+            for x, y in train:
+                train_step(x, y, first)
+                first = False
+            robust = n = 0
+            for x, y in test:
+                x_adv = pgd(model, loss_fn, x, y)
+                robust += int(tf.reduce_sum(tf.cast(tf.argmax(model(x_adv), 1) == y, tf.int32)))
+                n += int(tf.shape(y)[0])
+            robust, n = sum_counts(robust, n)
+            if hvd.rank() == 0:
+                print("epoch", epoch, "robust accuracy", robust / n)
+                ckpt.write("ckpt/robust")
+    """,
+    "robust/__init__.py": "",
+    "robust/attack.py": """
+        import tensorflow as tf
+
+
+        def pgd(model, loss_fn, x, y, eps=8 / 255, alpha=2 / 255, steps=7):
+            x_adv = tf.clip_by_value(x + tf.random.uniform(tf.shape(x), -eps, eps), 0.0, 1.0)
+            for _ in range(steps):
+                with tf.GradientTape() as tape:
+                    tape.watch(x_adv)
+                    loss = loss_fn(y, model(x_adv, training=False))
+                g = tape.gradient(loss, x_adv)
+                x_adv = x_adv + alpha * tf.sign(g)
+                x_adv = tf.clip_by_value(tf.clip_by_value(x_adv, x - eps, x + eps), 0.0, 1.0)
+            return tf.stop_gradient(x_adv)
+    """,
+    "robust/dist.py": """
+        import tensorflow as tf
+        import horovod.tensorflow as hvd
+
+
+        def sum_counts(*values):
+            return hvd.allreduce(tf.constant([float(v) for v in values], tf.float64), op=hvd.Sum).numpy()
+    """,
+}
+
+
+def test_an_attacks_input_gradient_is_no_parameter_gradient(tmp_path):
+    # the attack adds the sign of the loss's gradient with respect to the input it watches: counts made from
+    # the attacked input and summed over ranks are no summed gradients
+    assert 5 not in check_project(tmp_path / "ok", ATTACK)[1]
+    summed = dict(ATTACK, **{"train.py": Source(textwrap.dedent(ATTACK["train.py"])).replace(
+        "hvd.DistributedGradientTape(tape)", "hvd.DistributedGradientTape(tape, op=hvd.Sum)")})
+    assert check_project(tmp_path / "sum", summed)[1][5] == "wrong"  # on top of the LR times hvd.size()

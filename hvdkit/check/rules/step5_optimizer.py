@@ -949,9 +949,22 @@ ALLREDUCES = ("allreduce", "grouped_allreduce", "allreduce_")
 
 
 def _is_gradient(n):
-    """A gradient's source: tape.gradient(...), opt.compute_gradients(...), tf.gradients(...), or p.grad."""
-    return isinstance(n, ast.Call) and getattr(n.func, "attr", "") in GRADIENT_CALLS or \
+    """A gradient's source: tape.gradient(...), opt.compute_gradients(...), tf.gradients(...), or p.grad. Not a
+    tape's gradient with respect to a tensor it watches (an input: a PGD attack's `x_adv`), which is no
+    parameter's."""
+    return isinstance(n, ast.Call) and getattr(n.func, "attr", "") in GRADIENT_CALLS and not _of_watched(n) or \
         isinstance(n, ast.Attribute) and n.attr == "grad"
+
+
+def _of_watched(call):
+    """`tape.gradient(loss, x)` in a function (or module) where `tape.watch(x)` is called."""
+    if getattr(call.func, "attr", "") != "gradient" or len(call.args) < 2 or not isinstance(call.args[1], ast.Name):
+        return False
+    tape, wrt = dotted(call.func.value), call.args[1].id
+    scope = enclosing_def(call) or next((p for p in parents(call) if isinstance(p, ast.Module)), None)
+    return scope is not None and tape is not None and any(
+        isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "watch" and dotted(n.func.value) == tape
+        and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == wrt for n in ast.walk(scope))
 
 
 def _gradient_value(f, node, held=None):
