@@ -1,0 +1,1 @@
+"""tf-coreset-hvd"""

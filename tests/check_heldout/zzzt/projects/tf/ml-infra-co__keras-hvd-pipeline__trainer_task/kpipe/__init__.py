@@ -1,0 +1,1 @@
+"""kpipe: keras training step for the ml-infra pipeline (horovod workers)."""

@@ -1,0 +1,1 @@
+from .model import build_ft_transformer  # noqa

@@ -1,0 +1,1 @@
+from .unet import build_unet  # noqa: F401

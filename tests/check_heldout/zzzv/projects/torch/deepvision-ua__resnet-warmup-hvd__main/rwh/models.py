@@ -1,0 +1,41 @@
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, cin, cout, stride=1):
+        super().__init__()
+        self.c1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.b1 = nn.BatchNorm2d(cout)
+        self.c2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.b2 = nn.BatchNorm2d(cout)
+        self.short = None
+        if stride != 1 or cin != cout:
+            self.short = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        out = F.relu(self.b1(self.c1(x)))
+        out = self.b2(self.c2(out))
+        return F.relu(out + (x if self.short is None else self.short(x)))
+
+
+class ResNet(nn.Module):
+    def __init__(self, widths=(16, 32, 64), num_classes=100):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, widths[0], 3, 1, 1, bias=False), nn.BatchNorm2d(widths[0]), nn.ReLU())
+        layers, cin = [], widths[0]
+        for i, w in enumerate(widths):
+            layers.append(BasicBlock(cin, w, 1 if i == 0 else 2))
+            cin = w
+        self.layers = nn.Sequential(*layers)
+        self.fc = nn.Linear(cin, num_classes)
+
+    def forward(self, x):
+        x = self.layers(self.stem(x))
+        return self.fc(F.adaptive_avg_pool2d(x, 1).flatten(1))
+
+
+def get_model(name, num_classes=100):
+    if name == "resnet_tiny":
+        return ResNet((16, 32, 64), num_classes)
+    return ResNet((64, 128, 256, 512), num_classes)
