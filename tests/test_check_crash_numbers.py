@@ -127,6 +127,22 @@ def test_the_call_that_hands_a_helper_a_number_raises(tmp_path):
     assert check(tmp_path, guarded)[0] is None
 
 
+def test_a_call_that_leaves_a_helpers_number_default_raises(tmp_path):
+    """A helper whose parameter defaults to a Python number and hands it to a collective: the call that
+    leaves the parameter out passes the default, and raises; when every call gives a tensor, nothing does."""
+    defaulted = TRAINER.replace(WRAPPED, "hvd.allreduce(value, name=name)").replace(
+        "def average(value, name):", "def average(name, value=0.0):").replace(
+        'average(running / samples, "train_loss")', 'average("train_loss", torch.tensor(running / samples))').replace(
+        'val_loss = average(val_loss, "val_loss")', 'val_loss = average("val_loss")').replace(
+        'val_acc = average(val_acc, "val_acc")', 'val_acc = average("val_acc", torch.tensor(val_acc))')
+    crash, _ = check(tmp_path, defaulted)
+    assert crash["line"] == line_of(defaulted, 'val_loss = average("val_loss")')
+    assert crash["error"] == "AttributeError: 'float' object has no attribute 'new'"
+    given = defaulted.replace('val_loss = average("val_loss")',
+                              'val_loss = average("val_loss", torch.tensor(val_loss))')
+    assert check(tmp_path, given)[0] is None
+
+
 def test_values_that_may_be_tensors_are_not_crashes(tmp_path):
     tensors = TRAINER.replace(WRAPPED, "hvd.allreduce(value, name=name)")
     for number in ("running / samples", "val_loss", "val_acc"):

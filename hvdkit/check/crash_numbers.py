@@ -76,14 +76,32 @@ def _passed_in(names, numbers, node, value, attr):
         up = getattr(up, "parent", None)
         if up is None or isinstance(up, (ast.If, ast.For, ast.While, ast.Try, ast.With, ast.IfExp, ast.BoolOp) + FUNCS):
             return []
-    params = [p.arg for p in func.args.posonlyargs + func.args.args]
     out = []
-    for call in names.calls_of(func) or ():  # (None: a function also used otherwise than called)
-        given = (bound_arguments(call, params) or {}).get(arg.arg)
-        kind = numbers.kind(given) if given is not None else None
+    for call, given in _given_per_call(names, func, arg) or ():  # (None: a function also used otherwise)
+        kind = numbers.kind(given) if given is not None and given is not _UNBOUND else None
         if kind not in (None, CYCLE):
             out.append((call, _error(kind, attr), f"{ast.unparse(given)} is a Python number, and {func.name} hands "
                         f"it to {ast.unparse(node.func)} (line {node.lineno}), which takes a tensor", "AttributeError"))
+    return out
+
+
+_UNBOUND = object()  # a call whose arguments cannot be bound to the parameters (a *args or **kwargs given)
+
+
+def _given_per_call(names, func, arg):
+    """[(call, the expression the call gives for parameter `arg`)] over every call of the project's function:
+    the parameter's default where the call leaves it out, None where there is none, _UNBOUND where the call's
+    arguments cannot be bound. None when the function is also used otherwise than called."""
+    calls = names.calls_of(func)
+    params = func.args.posonlyargs + func.args.args
+    if not calls or arg not in params + func.args.kwonlyargs:
+        return None
+    defaults = dict(zip([p.arg for p in params][len(params) - len(func.args.defaults):], func.args.defaults))
+    defaults.update({p.arg: v for p, v in zip(func.args.kwonlyargs, func.args.kw_defaults) if v is not None})
+    out = []
+    for call in calls:
+        given = bound_arguments(call, [p.arg for p in params])
+        out.append((call, _UNBOUND if given is None else given.get(arg.arg, defaults.get(arg.arg))))
     return out
 
 
@@ -210,20 +228,10 @@ class Numbers:
         if not isinstance(func, FUNCS) or func.decorator_list or \
                 isinstance(getattr(func, "parent", None), ast.ClassDef):
             return None
-        calls = self.n.calls_of(func)
-        params = func.args.posonlyargs + func.args.args
-        if not calls or arg not in params + func.args.kwonlyargs:
+        given = _given_per_call(self.n, func, arg)
+        if not given or any(value is _UNBOUND for _, value in given):
             return None
-        defaults = dict(zip([p.arg for p in params][len(params) - len(func.args.defaults):], func.args.defaults))
-        defaults.update({p.arg: v for p, v in zip(func.args.kwonlyargs, func.args.kw_defaults) if v is not None})
-        kinds = []
-        for call in calls:
-            given = bound_arguments(call, [p.arg for p in params])
-            if given is None:
-                return None
-            value = given.get(arg.arg, defaults.get(arg.arg))
-            kinds.append(self.kind(value, depth) if value is not None else None)
-        return _join(kinds)
+        return _join([self.kind(value, depth) if value is not None else None for _, value in given])
 
 
 CYCLE = "cycle"
