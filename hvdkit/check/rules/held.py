@@ -478,6 +478,24 @@ class Ref:
                 else:
                     self.outer.append((made, rest))
 
+    @classmethod
+    def each(cls, f, node, at):
+        """A Ref per object a plain name may hold where it is read (`model` made before a loop over rounds and
+        made again in it, `if rnd > 0: model = get_net()`): a Ref follows the first value that reaches and has
+        an origin; here each other value that does makes one more, one per object."""
+        first = cls(f, dotted(node), at)
+        if not isinstance(node, ast.Name):
+            return [first]
+        out, seen = [first], {id(first.made)}
+        for value, a in reaching(f, node, at):
+            made = origin(f, value, a)
+            if made is not None and id(made) not in seen:
+                seen.add(id(made))
+                ref = cls.__new__(cls)
+                ref.f, ref.name, ref.made, ref.rest, ref.outer, ref.factory = f, first.name, made, "", [], None
+                out.append(ref)
+        return out
+
     def within(self, other):
         """This object is `other` or one of its sub-modules."""
         if self.made is not None and other.made is not None:

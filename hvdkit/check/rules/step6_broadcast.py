@@ -373,22 +373,6 @@ def _callback_reused(f, casts):
     return None
 
 
-def _each_held(f, name, at):
-    """A broadcast of a plain name that may hold several objects where it runs (`model` made before a loop
-    over rounds and made again in it, `if rnd > 0: model = get_net()`, then broadcast): it covers each.
-    Ref follows the first value that reaches; these are the others, one Ref each."""
-    if not isinstance(name, ast.Name):
-        return []
-    out = []
-    for value, a in reaching(f, name, at)[1:]:
-        made = origin(f, value, a)
-        if made is not None:
-            ref = Ref(f, name.id, at)
-            ref.made, ref.rest, ref.outer, ref.factory = made, "", [], None
-            out.append(ref)
-    return out
-
-
 def _trained_not_broadcast(f, casts):
     """Models whose parameters an optimizer trains, and that no broadcast covers (a GAN's second network, a
     sub-module added in a second param group, or another model's state broadcast instead). Models are told
@@ -397,7 +381,7 @@ def _trained_not_broadcast(f, casts):
     if not casts or any(f.api(e, *names.BROADCAST_CALLBACKS, "broadcast_global_variables") for e in casts):
         return None
     sent = [(o, at) for e in casts for o, at in _sent_owners(f, e) if dotted(o)]
-    covered = [Ref(f, dotted(o), at) for o, at in sent] + [r for o, at in sent for r in _each_held(f, o, at)]
+    covered = [r for o, at in sent for r in Ref.each(f, o, at)]
     fitted = any(_fitted_model(f, o) for o, _ in sent)
     for model, e in trained(f):
         ref = Ref(f, model, e)

@@ -10,7 +10,7 @@ from hvdkit.check.rules.evaluation import READABLE
 from hvdkit.check.rules.flags import condition
 from hvdkit.check.rules.held import depends_on_rank, imported, origin, sources
 from hvdkit.check.rules.models import holds_model_state, is_model
-from hvdkit.check.script import dotted, in_handler, parents, result_discarded
+from hvdkit.check.script import dotted, in_handler, loop_bindings, parents, result_discarded
 from hvdkit.check.values import RANK, Evaluator, Where, rank_test_off_by_default, truthy
 
 
@@ -166,8 +166,8 @@ def _writers(f, e):
 
 def _periodic(test, e):
     """The test reads a target of a loop the event runs in, or takes a remainder (`step % k == 0`)."""
-    looped = {n.id for lp in e.ctx.loops if isinstance(lp, (ast.For, ast.AsyncFor))
-              for n in ast.walk(lp.target) if isinstance(n, ast.Name)}
+    looped = {n.id for lp in e.ctx.loops for b in loop_bindings(lp) for n in ast.walk(b.target)
+              if isinstance(n, ast.Name)}
     return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) or isinstance(n, ast.Name) and n.id in looped
                for n in ast.walk(test))
 
