@@ -9,8 +9,8 @@ from hvdkit.check.findings import UNKNOWN, Finding
 from hvdkit.check.names import (API_MODULES, LAUNCHERS, LOCAL_RANK_QUERIES, NEEDS_INIT, RANK_QUERIES, SIZE_QUERIES,
                                 UNREAD_HINTS, WRAPPERS)
 from hvdkit.check.sources import called_def, returns, unpacked
-from hvdkit.check.script import (SCHEDULER_MAKERS, SELF_RETURNING, dotted, same_walk, spelled_scheduler,
-                                 training_call)
+from hvdkit.check.script import (SCHEDULER_MAKERS, SCHEDULER_MODULES, SELF_RETURNING, dotted, same_walk,
+                                 spelled_scheduler, training_call)
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
 
 
@@ -194,10 +194,21 @@ class Facts:
         """The receiver of a `.step()` is an LR scheduler: every call its value comes from (origins) makes one
         (script.SCHEDULER_MAKERS: library names); when no making call is seen, the spelling fallback
         (`sched` in its name)."""
+        if self._picked_from_scheduler_module(receiver):
+            return True
         makers = [o for o in self.origins(receiver) if isinstance(o, ast.Call)]
         if not makers:
             return spelled_scheduler(self.s, receiver)
         return all(SCHEDULER_MAKERS.search(self.s.qual(o.func) or "") for o in makers)
+
+    def _picked_from_scheduler_module(self, receiver):
+        """`scheduler = init_obj(config["lr_scheduler"], torch.optim.lr_scheduler, optimizer)`: every value of
+        the receiver is made by a call handed the module of LR schedulers itself (a config-driven factory picks
+        the class from it by name, `getattr(module, cfg["type"])(...)`)."""
+        values = [a.node.value for a in self.s.assignments_to(receiver) if getattr(a.node, "value", None) is not None] \
+            if dotted(receiver) else []
+        return bool(values) and all(isinstance(v, ast.Call) and any(
+            self.s.qual(a) in SCHEDULER_MODULES for a in v.args + [k.value for k in v.keywords]) for v in values)
 
     def no_optimizer(self, receiver):
         """The receiver of a `.step()` is no optimizer: an LR scheduler (is_scheduler), or an object of a class

@@ -720,7 +720,11 @@ class Script:
             elif hooks:
                 self.local_calls.add(node)
                 self.dispatch_loops.add(id(node))
-                self.dispatch_loops.update(id(p) for p in parents(node) if isinstance(p, (ast.For, ast.AsyncFor)))
+                # the loop over the objects (`for cb in self.callbacks: cb.on_epoch_end()`), not a loop over
+                # batches around it (`for fn in metric_fns: fn(out, y)` inside the evaluation's batch loop)
+                called = {n.id for n in ast.walk(node.func) if isinstance(n, ast.Name)}
+                self.dispatch_loops.update(id(p) for p in parents(node) if isinstance(p, (ast.For, ast.AsyncFor)) and
+                                           any(isinstance(t, ast.Name) and t.id in called for t in ast.walk(p.target)))
                 for hook in hooks:  # each object's method of that name runs, in the loop's order
                     self._enter(hook, node, ctx.with_(loop=node))
             else:
@@ -1751,6 +1755,8 @@ def _trains(script, call, scheduler=None):
 # The library calls that make LR schedulers (their `.step()` is no optimizer step): torch's lr_scheduler
 # module, transformers' get_*_schedule*, timm's create_scheduler, Keras' schedules, classes named ...LR.
 SCHEDULER_MAKERS = re.compile(r"lr_scheduler|schedul|LR$|LROnPlateau$", re.I)
+# The modules of LR scheduler classes themselves, handed whole to a factory that picks a class by name.
+SCHEDULER_MODULES = ("torch.optim.lr_scheduler", "keras.optimizers.schedules", "tensorflow.keras.optimizers.schedules")
 
 
 def spelled_scheduler(script, receiver):

@@ -217,15 +217,17 @@ def training_loops(f):
 
 
 def per_batch(f, e):
-    """The event runs once per batch: its innermost loop is one in which the model runs or a step is taken at
-    that same level (not an epoch loop around a loop over batches)."""
+    """The event runs once per batch: the innermost of its loops that runs the model or takes a step at its
+    own level is reached before any epoch loop around a loop over batches. Loops inside the batch loop that
+    do neither (`for met in metric_fns: tracker.update(...)`) still run per batch."""
     loops = [lp for lp in e.ctx.loops if id(lp) not in f.s.dispatch_loops]  # not a loop over a trainer's hooks
-    if not loops:
-        return False
-    inner = loops[-1]
-    if any(any(lp is inner for lp in x.ctx.loops[:-1]) for x in training_events(f)):
-        return False  # the steps are in a loop inside it: an epoch loop (sample images drawn there are no batch)
-    return any(x.ctx.loops and x.ctx.loops[-1] is inner for x in training_events(f) + _model_calls(f))
+    stepped = training_events(f) + _model_calls(f)
+    for inner in reversed(loops):
+        if any(any(lp is inner for lp in x.ctx.loops[:-1]) for x in training_events(f)):
+            return False  # the steps are in a loop inside it: an epoch loop (sample images drawn there are no batch)
+        if any(x.ctx.loops and x.ctx.loops[-1] is inner for x in stepped):
+            return True
+    return False
 
 
 def _model_calls(f):

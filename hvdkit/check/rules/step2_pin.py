@@ -27,6 +27,7 @@ def judge(f):
             _judge_device(f, e.node, e, good, bad, unread)
         elif attr in ("device", "to") and f.mentions(e.node, _local(f)):
             good.append((e.line, "GPU chosen by local rank"))  # torch.device("cuda", hvd.local_rank())
+    listed = []  # CUDA_VISIBLE_DEVICES from a value the user gives (`= args.device`): one GPU, or a list
     for a in f.s.assigns:
         t = a.node.targets[0] if isinstance(a.node, ast.Assign) else a.node.target
         key = dotted(t) or ""
@@ -41,8 +42,11 @@ def judge(f):
                 bad.append((a.node.lineno, f"line {a.node.lineno} sets visible_device_list on a TF 1 session's "
                             "config, but that session runs nothing: TensorFlow 2's eager ops see every GPU, and "
                             "each rank of a node takes GPU 0", a))
+            elif env and not isinstance(a.node.value, ast.Constant):
+                listed.append(a)
             else:
                 _judge_device(f, a.node.value, a, good, bad, unread)
+    _judge_listed(f, listed, good, bad, unread)
     # With CUDA_VISIBLE_DEVICES (or visible_device_list) set from the local rank, 'cuda:0' is this rank's GPU.
     env_pinned = any(w == "GPU chosen by local rank" and "CUDA_VISIBLE_DEVICES" in f.text(line)
                      or "visible_device_list" in f.text(line) for line, w in good)
@@ -73,6 +77,17 @@ def judge(f):
                        "make that code readable (give --root the project's folder) or run `hvdkit check --run`")
     return f.unread_finding("a GPU chosen by the local rank", 2, _placed(f)) or Finding(
         MISSING, "no GPU chosen by hvd.local_rank() and no CPU threads set per rank", fix=f"{pins}; on CPUs {threads}")
+
+
+def _judge_listed(f, listed, good, bad, unread):
+    """CUDA_VISIBLE_DEVICES set from a value the user gives (an option, a config entry): a string that may list
+    several GPUs ("0,1,2,3"). With the rank's pick among them made elsewhere (`set_device(hvd.local_rank())`)
+    the same list on every rank is right; with no such pick, every rank takes the first GPU the value gives."""
+    picked = any(w == "GPU chosen by local rank" for _, w in good)
+    for a in listed:
+        judged = []
+        _judge_device(f, a.node.value, a, good, judged, unread)
+        bad += [b for b in judged if not (picked and b[1].startswith("every rank takes the same GPU"))]
 
 
 def _idle_session_config(f, target):

@@ -740,7 +740,12 @@ def _size_powers(f, node, pred=None, seen=None, depth=0, counts=False):
         text = ast.unparse(node)
         before = any(isinstance(p, ast.Assign) and any(ast.unparse(t) == text for t in p.targets)
                      for p in parents(node))
-        return down(mappings.entry_of(f, node, stores=not before) or node.value)
+        entry = mappings.entry_of(f, node, stores=not before)
+        stored = _attribute_stores(f, node) if entry is None else []
+        if stored:
+            seen.update(spelled for spelled, _ in stored)  # followed once, as _name_powers follows an attribute
+            return set().union(*[down(v) for _, v in stored])
+        return down(entry or node.value)
     parts = []
     if isinstance(node, ast.Call) and f.local_function(node) and returns(f, node):
         # the script's own function: the values it may settle at (not a warmup's early return), on the run
@@ -764,6 +769,35 @@ def _size_powers(f, node, pred=None, seen=None, depth=0, counts=False):
     elif isinstance(node, ast.BoolOp):
         parts = node.values
     return set().union(*[down(p) for p in parts]) if parts else {0}
+
+
+def _aliased_attribute(f, node):
+    """[(spelling, value)] for `self.opts.lr` that nothing assigns by that spelling, when `self.opts` is
+    assigned a name (`self.opts = opts`, a parameter bound to the caller's `opts`) whose `.lr` is assigned:
+    the same object's attribute, by the other spelling (the documented fallback for attributes)."""
+    base = node.value
+    if not isinstance(base, ast.Attribute) or not dotted(base):
+        return []
+    values = [a.node.value for a in f.s.assignments_to(base) if isinstance(a.node, ast.Assign)]
+    names = [v for v in values if isinstance(v, ast.Name)]
+    bases = names + [b for n in names for b in f.frames_binding(n)]
+    spelled = {f"{dotted(b)}.{node.attr}" for b in bases if dotted(b)} - {dotted(node)}
+    return [(name, a.node.value) for name in sorted(spelled) for a in f.s.assignments_to(name)
+            if isinstance(a.node, ast.Assign)]
+
+
+def _attribute_stores(f, node):
+    """[(spelling, value)] for `ocfg["lr"]` of a mapping with attribute access (an attribute-dict config:
+    `cfg.optimizer.lr = base_lr * hvd.size()`, then `get_optimizer(cfg.optimizer)` reads `ocfg["lr"]`): the
+    values assigned to the key spelled as an attribute of the mapping, or of what the caller hands in for it.
+    By spelling: an attribute's objects are not tracked (the documented fallback of Script.assignments_to)."""
+    key = node.slice.value if isinstance(node.slice, ast.Constant) else None
+    if not isinstance(key, str) or not key.isidentifier():
+        return []
+    bases = [node.value] + (f.frames_binding(node.value) if isinstance(node.value, ast.Name) else [])
+    spelled = [f"{dotted(b)}.{key}" for b in bases if dotted(b)]
+    return [(name, a.node.value) for name in spelled for a in f.s.assignments_to(name)
+            if isinstance(a.node, ast.Assign)]
 
 
 def _stored_into(container):
@@ -848,6 +882,10 @@ def _name_powers(f, node, seen, down):
     if isinstance(node, ast.Name):
         for expr in f.frames_binding(node):
             out |= down(expr)
+    elif not assigned and (aliased := _aliased_attribute(f, node)):
+        # `self.opts.lr` in a Trainer given `opts`, whose `opts.lr = opts.lr * hvd.size()` the caller ran
+        seen.update(spelled for spelled, _ in aliased)
+        out |= set().union(*[down(v) for _, v in aliased])
     elif not assigned:
         # an option read off the parsed namespace: its declared default (`--global-batch` defaulting to
         # `32 * hvd.size()` grows with the ranks)

@@ -770,6 +770,9 @@ def _averaged(f, node, at):
     # what is put into the objects its value is made of, as _from_evaluations follows them (`best =
     # min(scores, key=scores.get)` after `scores[trial] = run_trial(...)` returning an average)
     found = sources(f, node, at)[1:]
+    if any(_fit_averaged(f, it) for expr, _ in [(node, at)] + found for n in ast.walk(expr)
+           if isinstance(n, ast.Name) for it in _iterated(f, n)):
+        return True  # `for e, v in enumerate(hist.history["val_loss"]): print(...)`: v of the fit's history
     if any(f.mentions(v, lambda n: _averaging(f, n)) for expr, a in found for sub in ast.walk(expr)
            if isinstance(sub, (ast.Name, ast.Attribute)) and dotted(sub) for v, _ in mutations(f, sub, a)):
         return True
@@ -786,6 +789,17 @@ def _averaged(f, node, at):
                         and made & {id(c) for c, _ in makers(f, e.node.func.value, e)} for e in f.s.events):
             return True
     return False
+
+
+def _iterated(f, name):
+    """What a loop's variable takes its items from: the loop's iterable where a `for` binds the name (its
+    target, or an element of it)."""
+    out = []
+    for d in f.s.reaching(name) or ():
+        loop = next((p for p in parents(d) if isinstance(p, (ast.For, ast.AsyncFor))), None)
+        if loop is not None and any(n is d for n in ast.walk(loop.target)):
+            out.append(loop.iter)
+    return out
 
 
 def _fit_averaged(f, node):
