@@ -88,10 +88,18 @@ def before_init(facts):
             where = f", in the worker `{ast.unparse(launcher)[:50]}` starts" if launcher is not None else ""
             why = f"{ast.unparse(e.node.func)}() runs before {ast.unparse(inits[0].node.func)}() at line " \
                 f"{inits[0].line}" if inits else f"{ast.unparse(e.node.func)}() runs and no hvd.init() does{where}, " \
-                "in all the code read" + (f" (the one at line {never[0].line} is behind a condition false on a "
-                                          "Horovod run)" if never else "")
+                "in all the code read" + (_why_never(facts, never[0]) if never else "")
             out.append((e.node, f"{error}: Horovod has not been initialized; use hvd.init().", why, error))
     return out
+
+
+def _why_never(facts, init):
+    """Why the init the walk reaches does not run: an option off by default, or a condition false on any
+    Horovod run (torchrun's WORLD_SIZE)."""
+    options = values.off_by_default(facts.s, init, facts.path_guards(init))
+    if options:
+        return f" (the one at line {init.line} runs only with {', '.join(options)}, off by default)"
+    return f" (the one at line {init.line} is behind a condition false on a Horovod run)"
 
 
 # Launchers that run the function handed to them in new processes, where Horovod starts uninitialised.

@@ -10,7 +10,7 @@ from hvdkit.check.names import (API_MODULES, LAUNCHERS, LOCAL_RANK_QUERIES, NEED
                                 UNREAD_HINTS, WRAPPERS)
 from hvdkit.check.sources import called_def, returns, unpacked
 from hvdkit.check.script import (SCHEDULER_MAKERS, SCHEDULER_MODULES, SELF_RETURNING, dotted, same_walk,
-                                 spelled_scheduler, training_call)
+                                 class_fit, spelled_scheduler, training_call)
 from hvdkit.check.values import RANK, Evaluator, runs, truthy
 
 
@@ -26,7 +26,8 @@ class Facts:
                            if any(m.split(".")[0] in keys or f".{keys[0]}" in m for m in mods)}
         # Keras' fit: in code that uses no TensorFlow or Keras, a `fit` is some other object's (a trainer's)
         self.fits = script.calls(lambda e: isinstance(e.node.func, ast.Attribute)
-                                 and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached) \
+                                 and e.node.func.attr in ("fit", "fit_generator") and e.ctx.reached
+                                 and not class_fit(script, e.node)) \
             if self.frameworks != {"torch"} else []
         steps = script.calls(lambda e: e.ctx.reached and training_call(script, e, self.no_optimizer))
         # A step rank 0 takes alone beside steps every rank takes (a linear probe of a head of its own, an LR

@@ -1744,10 +1744,25 @@ def environment_step(call):
         and stmt.value is call and any(isinstance(t, ast.Tuple) and len(t.elts) > 1 for t in stmt.targets)
 
 
+def class_fit(script, call):
+    """`TextCodec.fit(texts)`: a `fit` called on an imported name itself, a class (a tokenizer's or a scaler's
+    classmethod), not on a model instance: no training step. A class of the code read is known by its
+    definition; an import from a module that is not there is taken as a class (instances are made, not
+    imported)."""
+    recv = call.func.value if isinstance(call.func, ast.Attribute) and call.func.attr in ("fit", "fit_generator") \
+        else None
+    if not isinstance(recv, ast.Name) or recv.id not in script.aliases:
+        return False
+    if script.module_assignments(recv):
+        return False  # `from models import model`: an instance a module of the project made
+    made = script.defined(recv)
+    return made is None or isinstance(made, ast.ClassDef)
+
+
 def _trains(script, call, scheduler=None):
     if not (isinstance(call.func, ast.Attribute) and call.func.attr in OPTIMIZER_STEPS):
         return False
-    if environment_step(call):
+    if environment_step(call) or class_fit(script, call):
         return False
     return not (scheduler or (lambda r: spelled_scheduler(script, r)))(call.func.value)
 

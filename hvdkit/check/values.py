@@ -372,9 +372,13 @@ class Evaluator:
         if isinstance(node, ast.Name) and frame is not None and node.id in frame.bindings:
             b = frame.bindings[node.id]
             return self._namespace(b.expr, b.frame, depth + 1, seen)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.s.funcs:
-            # `args = get_args()`, or `args = update(args)` returning the namespace it was given
-            func = self.s.funcs[node.func.id]
+        func = self.s.defined(node.func) if isinstance(node, ast.Call) and isinstance(
+            node.func, (ast.Name, ast.Attribute)) else None
+        if func is None and isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            func = self.s.funcs.get(node.func.id)
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            # `args = get_args()`, `args = options.parse()` of a project module, or `args = update(args)`
+            # returning the namespace it was given
             given = flags.returned_argument(func, node)
             return flags.returns_namespace(self.s, func) or self._namespace(given, frame, depth + 1, seen)
         name = dotted(node)

@@ -92,7 +92,7 @@ def _training_inputs(f):
             evaluation += e.node.args[:1] + [k.value for k in e.node.keywords if k.arg == "x"]
     for node in f.s.nodes():  # the project modules read too: an `evaluate()` of an engine module
         if not isinstance(node, (ast.For, ast.AsyncFor, ast.ListComp, ast.GeneratorExp, ast.SetComp)) or \
-                id(node) in loops or isinstance(node, (ast.For, ast.AsyncFor)) and _builds(node) or \
+                id(node) in loops or isinstance(node, (ast.For, ast.AsyncFor)) and _builds(f, node) or \
                 not _gradients_off(f, node):
             continue
         if isinstance(node, (ast.For, ast.AsyncFor)):
@@ -178,15 +178,26 @@ def _reduced(f, comprehension):
                                              getattr(parent.func, "attr", "") == "mean")
 
 
-def _builds(loop):
+def _builds(f, loop):
     """A loop that fills containers (`parts.append(...)`, `x[i] = ...`) or yields: it builds data rather than
-    evaluates."""
+    evaluates. (`meter.update(loss)` of an object some class made, not a dict, accumulates a metric.)"""
     for n in ast.walk(loop):
         if isinstance(n, (ast.Yield, ast.YieldFrom)):
             return True
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
-                n.func.attr in ("append", "extend", "add", "update", "insert", "put"):
+                n.func.attr in ("append", "extend", "add", "update", "insert", "put") and not _meter_update(f, n):
             return True
         if isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) for t in n.targets):
             return True
     return False
+
+
+def _meter_update(f, call):
+    """`te.update(...)` where every value of `te` is made by a call of a class other than dict / set (a meter, a
+    Keras metric, an accumulator of a module that is not read)."""
+    recv = call.func.value
+    if call.func.attr != "update" or not isinstance(recv, ast.Name):
+        return False
+    made = [a.node.value for a in f.s.assignments_to(recv) if getattr(a.node, "value", None) is not None]
+    return bool(made) and all(isinstance(v, ast.Call) and f.s.qual(v.func).split(".")[-1] not in (
+        "dict", "set", "defaultdict", "OrderedDict", "Counter") for v in made)

@@ -11,11 +11,11 @@ from typing import NamedTuple, Optional
 
 from hvdkit.check import names
 from hvdkit.check.defs import chain_root, dotted
-from hvdkit.check.rules.held import (depends_on_rank, memo, imported, mutations, never, placement, reaching, returned,
-                                    sources)
+from hvdkit.check.rules.held import (depends_on_rank, memo, imported, mutations, never, placement, property_returns,
+                                    property_values, reaching, returned, sources)
 from hvdkit.check.rules.models import MODEL_METHODS, STATE, is_model
 from hvdkit.check.sources import sources as sources_of
-from hvdkit.check.script import enclosing_def, environment_step, parents
+from hvdkit.check.script import assigned_name, enclosing_def, environment_step, parents
 from hvdkit.check.values import Evaluator, Where, truthy
 
 # Libraries whose calls the pass reads as what they are (a framework's data set does not know the rank unless
@@ -568,7 +568,12 @@ def unread_calls(f, node, at, depth=0):
             made = [v for v, _ in reaching(f, root, at)] if isinstance(node.func, ast.Attribute) and \
                 isinstance(root, ast.Name) else [node]
             made_in_loop = inner is not None and all(any(p is inner for p in parents(m)) for m in made)
-            return [] if per_batch(f, at) and made_in_loop and not any(is_model(f, p, at) for p in given) else [node]
+            if per_batch(f, at) and made_in_loop and not any(is_model(f, p, at) for p in given) and \
+                    not _fed_in_inner_loop(f, node, at):
+                # (what it is given may still be read off an accumulator that unread code made before the loop:
+                # `to_bpd(meter.result(), dims)` with `meter = Mean()` of an absent module)
+                return [c for p in given for c in _unread_accumulators(f, p, at, inner)]
+            return [node]
         if returned(f, node, at):  # the script's own function: the value is what it returns
             return [c for v, a in returned(f, node, at) for c in deeper(v, a)]
         out = []
@@ -582,6 +587,34 @@ def unread_calls(f, node, at, depth=0):
             return deeper(node.value)  # `val_loss.avg` nothing in the code read sets: what made `val_loss`
         return [c for v, a in found for c in deeper(v, a)]
     return [c for n in ast.iter_child_nodes(node) if isinstance(n, ast.expr) for c in deeper(n)]
+
+
+def _fed_in_inner_loop(f, call, at):
+    """The object the call makes (`te = Mean()` in a periodic evaluation inside the loop over steps) is fed by
+    its methods in a loop the report is not in (`for batch in te_ds: te.update(...)`): an accumulator over
+    that loop, not a value computed once per batch."""
+    name = assigned_name(call)
+    if not name:
+        return False
+    around = {id(lp) for lp in at.ctx.loops}
+    return any(isinstance(e.node.func, ast.Attribute) and isinstance(e.node.func.value, ast.Name) and
+               e.node.func.value.id == name and any(id(lp) not in around for lp in e.ctx.loops)
+               for e in f.s.events if e.ctx.reached)
+
+
+def _unread_accumulators(f, node, at, loop):
+    """The calls into unread code, made outside `loop`, that made the receivers of the method calls in `node`
+    (`meter.result()` with `meter = Mean()` of a module that is not there, made before the loop)."""
+    out = []
+    for n in ast.walk(node):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)):
+            continue
+        for v, _ in reaching(f, n.func.value, at):
+            module = imported(f, v.func) if isinstance(v, ast.Call) and not f.local_function(v) else None
+            if module is not None and module.split(".")[0] not in READABLE and not f.s.api(v.func) and \
+                    not any(p is loop for p in parents(v)):
+                out.append(v)
+    return out
 
 
 def metric_value(f, node, at, depth=0):
@@ -625,10 +658,40 @@ def _metric_value(f, node, at, depth):
         return inside(node.value)  # `sim.topk(k).indices`: a field of what the call computes
     if isinstance(node, (ast.Name, ast.Attribute)):
         values = reaching(f, node, at) + mutations(f, node, at)
+        if not values and isinstance(node, ast.Attribute) and at is not None and (
+                props := property_values(f, node, at)):
+            # `te.bpd` of a meter the evaluation returns: what the property computes from the meter's fields
+            return _any(_property_metric(f, v, depth + 1) for v in props)
         if not values:
             return False if isinstance(node, ast.Attribute) and _module(f, node) else None
         return _any(deeper(v, a) for v, a in values)
     return _any(inside(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
+
+
+def _property_metric(f, expr, depth):
+    """A property's returned expression (in its method, not walked) is a metric when a name or `self.` field
+    it reads is assigned, in the class's methods the walk entered, a metric value (`self.sum += nll.sum()`)."""
+    for n in ast.walk(expr):
+        if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute)) and not f.s.api(n.func):
+            if any(_property_metric(f, r, depth + 1) for r in _returned_anywhere(f, n) if depth < 6):
+                return True  # `bits_per_dim(self.avg_nll, ...)`: through the helper it calls
+        if not isinstance(n, ast.Attribute) or not dotted(n) or not dotted(n).startswith("self."):
+            continue
+        assigned = f.s.assignments_to(n)
+        for a in assigned:
+            value = getattr(a.node, "value", None)
+            if value is not None and metric_value(f, value, a, depth + 1) is True:
+                return True
+        if not assigned and depth < 6 and any(_property_metric(f, r, depth + 1) for r in property_returns(
+                f, f.s.self_class(n), n.attr)):
+            return True  # `self.avg_nll`, another property of the class
+    return False
+
+
+def _returned_anywhere(f, call):
+    func = f.s.defined(call.func)
+    return [r.value for r in ast.walk(func) if isinstance(r, ast.Return) and r.value is not None] \
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
 
 
 def _module(f, node):

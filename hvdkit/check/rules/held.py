@@ -647,6 +647,16 @@ def property_returns(f, cls, attr):
     return [n.value for n in ast.walk(prop) if isinstance(n, ast.Return) and n.value is not None]
 
 
+def property_values(f, node, at):
+    """The expressions a property of the project's class returns for `obj.prop` (`meter.avg` returning
+    `self.sum / self.count`): read where the class's methods assign what they name."""
+    made = origin(f, node.value, at)
+    cls = f.s.self_class(node) if isinstance(node.value, ast.Name) else None  # `self.rate` in a method
+    if cls is None and made is not None and isinstance(made.func, (ast.Name, ast.Attribute)):
+        cls = f.s.defined(made.func)
+    return property_returns(f, cls, node.attr)
+
+
 def set_on_self(method, attr):
     """The values `method` assigns to `self.<attr>` in its own body, last one last ([] when none)."""
     out = []

@@ -4,6 +4,7 @@ import builtins
 import re
 
 from hvdkit.check import mappings, names, values
+from hvdkit.check.facts import same_walk
 from hvdkit.check.defs import chain_root, owner_of_arg
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.flags import declared, holds_namespace
@@ -155,6 +156,11 @@ def _judge_lr(f, e, same):
     # `warmup_steps=epochs * steps_per_epoch` with steps_per_epoch from a loader factory given hvd.size())
     if _grows(f, expr) or \
             _scaled(_size_powers(f, expr, lambda n: f.is_global_size(n) or _schedule_scaled(f, n))):
+        late = _scaled_after(f, e, expr)
+        if late is not None and same is None:
+            return Finding(MISSING, f"the LR is scaled at line {late.line} ({f.text(late.line)}), after the optimizer "
+                           f"at line {e.line} was built with its value: the optimizer keeps the unscaled LR",
+                           late.line, "scale the LR before building the optimizer")
         if same is not None and same[0] == "fixed":
             return Finding(WRONG, f"LR scaled by hvd.size() (line {e.line}: {f.text(e.line)}) while {same[1]}: "
                            "the LR grows with the ranks and the batch does not", e.line,
@@ -201,13 +207,38 @@ def _same_update(f):
     return None
 
 
+def _scaled_after(f, e, expr):
+    """`opt = Adam(learning_rate=hp.lr)`, then `hp.lr = hp.lr * hvd.size()`: every assignment of the attribute
+    that scales it runs after the construction (made once, in no loop) read its value, in the same walk: the
+    optimizer holds the number it was given. The assignment, else None. (A plain name is read by its reaching
+    definitions already; an attribute is followed by spelling, over the whole walk.)"""
+    if not isinstance(expr, ast.Attribute) or not dotted(expr):
+        return None
+    assigned = [a for a in f.s.assignments_to(dotted(expr)) if isinstance(a.node, (ast.Assign, ast.AugAssign))]
+    scaled = [a for a in assigned if f.mentions(a.node.value, f.is_global_size)]
+    if scaled and all(a.order > e.order and same_walk(a, e) and not e.ctx.loops for a in scaled):
+        return scaled[0]
+    return None
+
+
+def _strides_over_data(f, it):
+    """`range(0, data.size(0) - 1, bptt)` (or inside enumerate): a loop over batches by index, from 0 to a
+    measure of the data (len(x), x.size(0), x.shape[0]) in strides."""
+    if isinstance(it, ast.Call) and f.s.qual(it.func) == "enumerate" and it.args:
+        it = it.args[0]
+    if not (isinstance(it, ast.Call) and f.s.qual(it.func) == "range" and len(it.args) == 3):
+        return False
+    return any(isinstance(n, ast.Call) and (f.s.qual(n.func) == "len" or getattr(n.func, "attr", "") == "size") or
+               isinstance(n, ast.Attribute) and n.attr == "shape" for n in ast.walk(it.args[1]))
+
+
 def _full_batch(f):
     """Training with no batches: no batch size anywhere, and every optimizer step in loops over counts (epochs),
     none over data (a graph network's step on its whole node set), while the ranks read disjoint parts of the
     data by index (`idx_train[hvd.rank()::hvd.size()]`): the partition event, else None."""
     steps = [s for s in f.steps if s.ctx.reached]
-    if not steps or any(data_iterable(f, lp.iter) for s in steps for lp in s.ctx.loops
-                        if isinstance(lp, (ast.For, ast.AsyncFor))):
+    if not steps or any(data_iterable(f, lp.iter) or _strides_over_data(f, lp.iter) for s in steps
+                        for lp in s.ctx.loops if isinstance(lp, (ast.For, ast.AsyncFor))):
         return None
     if any(not isinstance(lp, (ast.For, ast.AsyncFor, ast.While)) for s in steps for lp in s.ctx.loops):
         return None  # a comprehension or a callback's loop: not the simple epoch loop

@@ -900,15 +900,18 @@ def _none_here(f, node, at):
 
 def _registry_made(f, call, at):
     """`OPTIMIZERS[name](cfg, lr)` over a dict written out in the project whose every value is a lambda that
-    builds a framework optimizer (`"adam": lambda o, lr: keras.optimizers.Adam(learning_rate=lr)`): one of those
-    plain optimizers, whichever the key picks; else None."""
+    builds a framework optimizer (`"adam": lambda o, lr: keras.optimizers.Adam(learning_rate=lr)`), or is such a
+    class itself (the call then makes it): one of those plain optimizers, whichever the key picks; else None."""
     table = call.func.value if isinstance(call.func, ast.Subscript) else None
     if not isinstance(table, (ast.Name, ast.Attribute)):
         return None
     dicts = [v for v, _ in reaching(f, table, at)] or [a.node.value for a in f.s.assignments_to(table)]
     if len(dicts) != 1 or not isinstance(dicts[0], ast.Dict) or not dicts[0].values:
         return None
-    bodies = [v.body if isinstance(v, ast.Lambda) else None for v in dicts[0].values]
+    values = dicts[0].values
+    if all(isinstance(v, (ast.Name, ast.Attribute)) and names.OPTIMIZER_CLASS.match(f.s.qual(v)) for v in values):
+        return call  # the classes themselves (`{"adam": keras.optimizers.Adam, ...}[name](learning_rate=lr)`)
+    bodies = [v.body if isinstance(v, ast.Lambda) else None for v in values]
     if any(not isinstance(b, ast.Call) or not _optimizer_class(f, b) for b in bodies):
         return None
     return bodies[0]

@@ -6,8 +6,8 @@ from hvdkit.check import names
 from hvdkit.check.findings import MISSING, OK, UNKNOWN, WRONG, Finding
 from hvdkit.check.rules.evaluation import (data_per_rank, evaluations, metric_value, per_batch, running, training_data,
                                            training_events, training_loops, unread_calls)
-from hvdkit.check.rules.held import (comprehended, depends_on_rank, imported, makers, mutations, never, origin,
-                                    property_returns, reaching, returned, sources)
+from hvdkit.check.rules.held import (comprehended, depends_on_rank, imported, makers, mutations, never,
+                                    property_values, reaching, returned, sources)
 from hvdkit.check.script import assigned_name, dotted, parents, remainders, result_discarded, sums
 from hvdkit.check.sources import called_def, derived, iterated, sources as flow_sources
 
@@ -330,7 +330,7 @@ def _division(f, node, at, total, test, depth=0, denominator=False):
             [(a.node.value, a) for a in f.s.assignments_to(node) if a.node.value is not None]
         found = next((d for v, a in values for d in [deeper(v, a)] if d is not None), None)
         if found is None and isinstance(node, ast.Attribute) and at is not None:
-            found = next((d for v in _property_values(f, node, at) for d in [deeper(v, None)] if d is not None), None)
+            found = next((d for v in property_values(f, node, at) for d in [deeper(v, None)] if d is not None), None)
         return found
     return None
 
@@ -385,12 +385,17 @@ def _reduced(f):
 # Calls whose value is their receiver's or first argument's, converted (a sum stays a sum).
 _KEEPS_VALUE = ("item", "cpu", "numpy", "tolist", "detach", "clone", "to", "float", "double", "squeeze", "flatten",
                 "int", "round", "str", "tensor", "array", "asarray", "constant", "convert_to_tensor")
+# One-to-one functions of a value: a sum over ranks put through them is still the sum's figure, not the mean's
+# (`math.exp(summed_loss)` reported as a perplexity is exp of hvd.size() times the mean loss).
+_TRANSFORMS_VALUE = ("exp", "log", "sqrt", "exp2", "log2", "log10")
 
 
 def _kept_operand(f, call):
     """What a call that only converts its value is given (`total.item()`: total; `torch.tensor(val)`: val), when
-    it is one of _KEEPS_VALUE; else None."""
+    it is one of _KEEPS_VALUE or _TRANSFORMS_VALUE (`math.exp(loss)`: loss); else None."""
     last = call.func.attr if isinstance(call.func, ast.Attribute) else f.s.qual(call.func).split(".")[-1]
+    if last in _TRANSFORMS_VALUE:  # `math.exp(x)`, `np.log(x)` take the value; `x.exp()` is its own method
+        return call.args[0] if call.args else call.func.value if isinstance(call.func, ast.Attribute) else None
     if last not in _KEEPS_VALUE:
         return None
     return call.func.value if isinstance(call.func, ast.Attribute) and imported(f, call.func) is None else (
@@ -439,7 +444,7 @@ def _undivided(f, node, at, total, depth=0, walk=None):
         if values:
             return any(deeper(v, a) for v, a in values)
         return isinstance(node, ast.Attribute) and at is not None and any(
-            deeper(v, None) for v in _property_values(f, node, at))
+            deeper(v, None) for v in property_values(f, node, at))
     if isinstance(node, ast.BinOp):
         return not isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and (deeper(node.left) or deeper(node.right))
     if isinstance(node, ast.Subscript):
@@ -522,16 +527,6 @@ def _element_a_metric(f, node, at, total):
     if not isinstance(listed, (ast.List, ast.Tuple)) or not -len(listed.elts) <= index.value < len(listed.elts):
         return True
     return metric_value(f, listed.elts[index.value], values[0][1]) is not False
-
-
-def _property_values(f, node, at):
-    """The expressions a property of the project's class returns for `obj.prop` (`meter.avg` returning
-    `self.sum / self.count`): read where the class's methods assign what they name."""
-    made = origin(f, node.value, at)
-    cls = f.s.self_class(node) if isinstance(node.value, ast.Name) else None  # `self.rate` in a method
-    if cls is None and made is not None and isinstance(made.func, (ast.Name, ast.Attribute)):
-        cls = f.s.defined(made.func)
-    return property_returns(f, cls, node.attr)
 
 
 def _train_per_rank(f):
