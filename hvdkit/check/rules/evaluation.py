@@ -15,7 +15,7 @@ from hvdkit.check.rules.held import (depends_on_rank, memo, imported, mutations,
                                     property_values, reaching, returned, sources)
 from hvdkit.check.rules.models import MODEL_METHODS, STATE, is_model
 from hvdkit.check.sources import sources as sources_of
-from hvdkit.check.script import assigned_name, enclosing_def, environment_step, parents
+from hvdkit.check.script import enclosing_def, environment_step, parents
 from hvdkit.check.values import Evaluator, Where, truthy
 
 # Libraries whose calls the pass reads as what they are (a framework's data set does not know the rank unless
@@ -593,12 +593,14 @@ def _fed_in_inner_loop(f, call, at):
     """The object the call makes (`te = Mean()` in a periodic evaluation inside the loop over steps) is fed by
     its methods in a loop the report is not in (`for batch in te_ds: te.update(...)`): an accumulator over
     that loop, not a value computed once per batch."""
-    name = assigned_name(call)
-    if not name:
+    stmt = getattr(call, "parent", None)
+    if not (isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1 and
+            isinstance(stmt.targets[0], ast.Name)):
         return False
-    around = {id(lp) for lp in at.ctx.loops}
+    target, around = stmt.targets[0], {id(lp) for lp in at.ctx.loops}
+    # the receiver by its reaching definitions: `te.update(...)` reads the `te` this statement binds
     return any(isinstance(e.node.func, ast.Attribute) and isinstance(e.node.func.value, ast.Name) and
-               e.node.func.value.id == name and any(id(lp) not in around for lp in e.ctx.loops)
+               target in (f.s.reaching(e.node.func.value) or ()) and any(id(lp) not in around for lp in e.ctx.loops)
                for e in f.s.events if e.ctx.reached)
 
 
