@@ -77,7 +77,7 @@ def test_committed_record_is_what_the_checker_does_now(now, record):
 
 def test_project_sets_are_read_inside_their_projects(record):
     assert _project_sets() == list("jklmnopqrstuvwxyz") + ["z" + c for c in "abcdefghijklmnopqrstuvwxyz"] + \
-        ["zz" + c for c in "abcdefghijklmnopqrstuvwxyz"] + ["zzz" + c for c in "abcdefghijklmnopqrstuv"]
+        ["zz" + c for c in "abcdefghijklmnopqrstuvwxyz"] + ["zzz" + c for c in "abcdefghijklmnopqrstuvwxyz"]
     for name, scores in record["projects"].items():
         assert scores["all"]["scripts"] == record["sets"][name]["all"]["scripts"], name
         # a crash only the project's modules show is labelled, and counted, only there

@@ -1,0 +1,1 @@
+"""TF2 port of the ANI-1x style model (radial AEVs only)."""

@@ -1,0 +1,1 @@
+"""mace-tiny: a toy higher-body-order message passing potential."""

@@ -1,0 +1,27 @@
+import argparse
+
+
+def parse_options(argv=None):
+    parser = argparse.ArgumentParser(prog="mace-tiny")
+    g = parser.add_argument_group("data")
+    g.add_argument("--train_file", type=str, default="data/train.npz")
+    g.add_argument("--valid_file", type=str, default="data/valid.npz")
+    g.add_argument("--r_max", type=float, default=5.0)
+    g = parser.add_argument_group("model")
+    g.add_argument("--num_channels", type=int, default=32)
+    g.add_argument("--correlation", type=int, default=3)
+    g.add_argument("--num_interactions", type=int, default=2)
+    g = parser.add_argument_group("training")
+    g.add_argument("--batch_size", type=int, default=10)
+    g.add_argument("--max_num_epochs", type=int, default=500)
+    g.add_argument("--lr", type=float, default=0.01)
+    g.add_argument("--energy_weight", type=float, default=1.0)
+    g.add_argument("--forces_weight", type=float, default=100.0)
+    g.add_argument("--ema", action="store_true", default=True)
+    g.add_argument("--ema_decay", type=float, default=0.99)
+    g.add_argument("--clip_grad", type=float, default=10.0)
+    g.add_argument("--eval_interval", type=int, default=2)
+    g.add_argument("--checkpoints_dir", type=str, default="checkpoints")
+    g.add_argument("--seed", type=int, default=123)
+    g.add_argument("--log_level", type=str, default="INFO")
+    return parser.parse_args(argv)

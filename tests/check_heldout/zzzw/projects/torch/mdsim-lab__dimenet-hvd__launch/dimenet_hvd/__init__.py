@@ -1,0 +1,1 @@
+from .worker import train_worker  # noqa: F401

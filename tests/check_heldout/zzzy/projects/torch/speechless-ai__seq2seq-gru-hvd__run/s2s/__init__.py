@@ -1,0 +1,1 @@
+"""seq2seq with GRU + Bahdanau attention, horovod data parallel."""

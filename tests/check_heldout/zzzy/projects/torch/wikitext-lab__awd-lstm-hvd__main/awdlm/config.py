@@ -1,0 +1,30 @@
+import argparse
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(description='PyTorch PennTreeBank/WikiText2 RNN/LSTM Language Model (horovod)')
+    parser.add_argument('--data', type=str, default='data/penn/', help='location of the data corpus')
+    parser.add_argument('--model', type=str, default='LSTM', help='type of recurrent net (LSTM, GRU)')
+    parser.add_argument('--emsize', type=int, default=400, help='size of word embeddings')
+    parser.add_argument('--nhid', type=int, default=1150, help='number of hidden units per layer')
+    parser.add_argument('--nlayers', type=int, default=3, help='number of layers')
+    parser.add_argument('--lr', type=float, default=30, help='initial learning rate (per worker)')
+    parser.add_argument('--clip', type=float, default=0.25, help='gradient clipping')
+    parser.add_argument('--epochs', type=int, default=8000, help='upper epoch limit')
+    parser.add_argument('--batch_size', type=int, default=80, metavar='N', help='batch size')
+    parser.add_argument('--bptt', type=int, default=70, help='sequence length')
+    parser.add_argument('--dropout', type=float, default=0.4)
+    parser.add_argument('--dropouth', type=float, default=0.3)
+    parser.add_argument('--dropouti', type=float, default=0.65)
+    parser.add_argument('--tied', action='store_false', help='tie the word embedding and softmax weights')
+    parser.add_argument('--seed', type=int, default=1111, help='random seed')
+    parser.add_argument('--nonmono', type=int, default=5)
+    parser.add_argument('--cuda', action='store_false', help='use CUDA')
+    parser.add_argument('--log-interval', type=int, default=200, metavar='N')
+    parser.add_argument('--save', type=str, default='model.pt', help='path to save the final model')
+    parser.add_argument('--alpha', type=float, default=2, help='alpha L2 regularization on RNN activation')
+    parser.add_argument('--beta', type=float, default=1, help='beta slowness regularization')
+    parser.add_argument('--wdecay', type=float, default=1.2e-6)
+    parser.add_argument('--optimizer', type=str, default='sgd', help='optimizer to use (sgd, adam)')
+    parser.add_argument('--fp16-allreduce', action='store_true', default=False)
+    return parser

@@ -1,0 +1,1 @@
+"""flowbench: small normalizing-flow benchmarks reported in bits/dim."""
