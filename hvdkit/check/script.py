@@ -363,7 +363,22 @@ class Script:
                     return self.qual(value)
                 if isinstance(value, ast.Attribute) and in_api(self.qual(value)):
                     return self.qual(value)  # `hvd = ctx.hvd`: the module a backend's context holds
+            if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
+                return self._module_returned(value, depth)  # `hvd = setup()` returning Horovod's module
         return None
+
+    def _module_returned(self, call, depth):
+        """The Horovod (or hvdkit) module every return of the project's function `call` runs gives back
+        (`def setup(): hvd.init(); ...; return hvd`), else None."""
+        func = self.defined(call.func)
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        rets = [r.value for r in ast.walk(func) if isinstance(r, ast.Return)]
+        if not rets or not all(isinstance(r, ast.Name) for r in rets):
+            return None
+        quals = {self.qual(r) for r in rets}
+        q = quals.pop() if len(quals) == 1 else None
+        return q if q in {m for m, _ in API_MODULES} else None
 
     def _through_modules(self, q, depth=0):
         """A dotted name into the project's own modules, followed through the imports they make:
